@@ -1,0 +1,181 @@
+# cram: an x86_64 kernel memory subsystem, built two ways.
+#
+#   build/kernel.elf, build/cram.iso   the kernel, booted by GRUB in QEMU
+#   build/host/cram                  the same kernel/, mm/ and tests/ code
+#                                      as a Linux process (arch/host), with
+#                                      ASan and UBSan
+#
+# Run `make help` for the targets and variables.
+
+CROSS_COMPILE ?=
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+LD := $(CROSS_COMPILE)ld
+NM := $(CROSS_COMPILE)nm
+OBJCOPY := $(CROSS_COMPILE)objcopy
+HOSTCC ?= gcc
+PYTHON ?= python3
+QEMU ?= qemu-system-x86_64
+
+MEM ?= 128M
+SMP ?= 1
+CMDLINE ?=
+QEMU_ARGS ?=
+KTEST ?=
+TIMEOUT ?= 300
+
+B := build
+HB := $(B)/host
+
+# --- sources ----------------------------------------------------------
+GENERIC_SRCS := $(wildcard kernel/*.c mm/*.c tests/*.c)
+ARCH_SRCS := $(wildcard arch/x86_64/*.c) $(wildcard arch/x86_64/*.S) \
+	     $(wildcard boot/*.S)
+HOST_ARCH_SRCS := $(wildcard arch/host/*.c)
+
+# --- kernel flags -------------------------------------------------------
+IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo y)
+WARNINGS := -Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes \
+	    -Wmissing-prototypes -Wno-missing-field-initializers
+KCFLAGS := -std=gnu11 -O2 -g -I. -ffreestanding -fno-builtin -fno-pic -fno-pie \
+	   -mcmodel=kernel -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno-avx \
+	   -mno-80387 -fno-stack-protector -fno-omit-frame-pointer \
+	   -fno-strict-aliasing -fno-common -fno-asynchronous-unwind-tables \
+	   $(WARNINGS) $(EXTRA_CFLAGS)
+ifeq ($(IS_CLANG),y)
+KCFLAGS += --target=x86_64-pc-none-elf -Wno-gnu-variable-sized-type-not-at-end
+else
+KCFLAGS += -fno-tree-loop-distribute-patterns
+endif
+KASFLAGS := -I. -D__ASSEMBLY__ -fno-pic $(if $(IS_CLANG),--target=x86_64-pc-none-elf)
+KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
+	    --no-warn-rwx-segments -T linker.ld
+
+KOBJS := $(patsubst %.c,$(B)/%.o,$(GENERIC_SRCS) $(filter %.c,$(ARCH_SRCS))) \
+	 $(patsubst %.S,$(B)/%.o,$(filter %.S,$(ARCH_SRCS)))
+
+# --- host flags -------------------------------------------------------
+SANITIZE ?= -fsanitize=address,undefined -fno-sanitize-recover=all
+HOST_OPT ?= -O1
+HCFLAGS := -std=gnu11 $(HOST_OPT) -g -I. -fno-omit-frame-pointer \
+	   -fno-strict-aliasing -fno-common $(SANITIZE) $(WARNINGS)
+# Kernel code in the host build: its own string functions, not libc's.
+HKCFLAGS := $(HCFLAGS) -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns
+HOBJS := $(patsubst %.c,$(HB)/%.o,$(GENERIC_SRCS))
+HARCH_OBJS := $(patsubst %.c,$(HB)/%.o,$(HOST_ARCH_SRCS))
+
+ISO := $(B)/cram.iso
+RUN_CMDLINE := $(strip $(CMDLINE))
+TEST_CMDLINE := $(strip ktest$(if $(KTEST),=$(KTEST)) $(CMDLINE))
+HARNESS := $(PYTHON) tests/harness.py
+QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args '$(QEMU_ARGS)')
+
+.PHONY: all run debug test check selftest deps clean help iso host \
+	compile_commands.json
+
+all: $(B)/kernel.elf $(ISO)
+
+# --- kernel -------------------------------------------------------------
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	@$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $@"
+	@$(CC) $(KASFLAGS) -MMD -MP -c $< -o $@
+
+# Two link passes: the first image's symbols become the kallsyms table
+# linked into the second. The table sits after .text, so no function
+# moves; the final check proves it.
+$(B)/kernel.pass1.elf: $(KOBJS) linker.ld
+	$(LD) $(KLDFLAGS) -o $@ $(KOBJS)
+
+$(B)/kallsyms.c: $(B)/kernel.pass1.elf tools/kallsyms.py
+	$(NM) -n -S --defined-only $< | $(PYTHON) tools/kallsyms.py > $@
+
+$(B)/kallsyms.o: $(B)/kallsyms.c
+	$(CC) $(KCFLAGS) -c $< -o $@
+
+$(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o linker.ld
+	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms.o
+	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/kallsyms.py | cmp -s - $(B)/kallsyms.c || \
+		{ echo "kallsyms: text moved between link passes" >&2; rm -f $@; exit 1; }
+
+iso: $(ISO)
+$(ISO): $(B)/kernel.elf iso/grub.cfg tools/mkiso.sh
+	sh tools/mkiso.sh $< $@ '$(RUN_CMDLINE)'
+
+# --- host build -----------------------------------------------------------
+$(HB)/arch/%.o: arch/%.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	@$(HOSTCC) $(HCFLAGS) -MMD -MP -c $< -o $@
+
+$(HB)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	@$(HOSTCC) $(HKCFLAGS) -MMD -MP -c $< -o $@
+	$(OBJCOPY) --redefine-syms=arch/host/renamed.syms $@
+
+$(HB)/cram.pass1: $(HOBJS) $(HARCH_OBJS)
+	$(HOSTCC) $(SANITIZE) -o $@ $^
+
+$(HB)/kallsyms.c: $(HB)/cram.pass1 tools/kallsyms.py
+	$(NM) -n -S --defined-only $< | $(PYTHON) tools/kallsyms.py > $@
+
+# Not instrumented: sanitizer constructors would add text symbols.
+$(HB)/kallsyms.o: $(HB)/kallsyms.c
+	$(HOSTCC) -std=gnu11 -O1 -I. -c $< -o $@
+
+$(HB)/cram: $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o
+	$(HOSTCC) $(SANITIZE) -o $@ $^
+	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/kallsyms.py | cmp -s - $(HB)/kallsyms.c || \
+		{ echo "kallsyms: host text moved between link passes" >&2; rm -f $@; exit 1; }
+
+host: $(HB)/cram
+
+# --- running ------------------------------------------------------------
+run: $(B)/kernel.elf
+	$(HARNESS) run --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS)
+
+debug: $(B)/kernel.elf
+	$(HARNESS) run --debug --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS)
+
+# Host-native suites only (ASan/UBSan).
+check: $(HB)/cram
+	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)'
+
+# Everything: host suites, kernel suites under QEMU, the harness's own tests.
+test: $(B)/kernel.elf $(HB)/cram
+	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' \
+		--kernel $(B)/kernel.elf --cmdline '$(TEST_CMDLINE)' \
+		--timeout $(TIMEOUT) $(QEMU_OPTS) --selftest $(B)/kernel.elf
+
+# --- tools --------------------------------------------------------------
+DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
+	qemu-system-x86
+deps:
+	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	else \
+		echo "deps: all installed"; \
+	fi
+
+compile_commands.json:
+	$(PYTHON) tools/compile_commands.py '$(CC) $(KCFLAGS)' $(GENERIC_SRCS) \
+		$(filter %.c,$(ARCH_SRCS)) > $@
+
+clean:
+	rm -rf $(B) compile_commands.json
+
+help:
+	@echo "targets: all (default) run debug test check deps clean iso host compile_commands.json"
+	@echo "variables: MEM=$(MEM) SMP=$(SMP) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT)"
+
+-include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d)

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The arch interface for an ordinary Linux process (like Linux's arch/um).
+ *
+ * main() joins its arguments into the kernel command line and calls
+ * start_kernel(). The console is stdin/stdout, time is CLOCK_MONOTONIC,
+ * arch_exit() is exit(). This file is the only one of the host build that
+ * includes libc headers: the kernel's own string functions are renamed in
+ * the host objects (see the Makefile), so both live side by side.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arch/arch.h"
+#include "kernel/kernel.h"
+
+#define HOST_STACK_SIZE		(8UL << 20)
+
+const char arch_name[] = "host";
+
+static char cmdline[2048];
+static u64 boot_ns;
+static unsigned long stack_top;
+
+static u64 monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+static void join_args(int argc, char **argv)
+{
+	size_t len = 0;
+
+	for (int i = 1; i < argc; i++) {
+		int n = snprintf(cmdline + len, sizeof(cmdline) - len, "%s%s",
+				 i > 1 ? " " : "", argv[i]);
+
+		if (n < 0 || (size_t)n >= sizeof(cmdline) - len) {
+			fprintf(stderr, "host: command line too long\n");
+			exit(2);
+		}
+		len += (size_t)n;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char here;
+
+	stack_top = (unsigned long)&here;
+	boot_ns = monotonic_ns();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	join_args(argc, argv);
+	start_kernel();
+}
+
+void arch_console_write(const char *s, size_t len)
+{
+	fwrite(s, 1, len, stdout);
+}
+
+int arch_console_getc(void)
+{
+	int c;
+
+	fflush(stdout);
+	c = getchar();
+	return c == EOF ? -1 : c;
+}
+
+u64 arch_clock_ns(void)
+{
+	return monotonic_ns() - boot_ns;
+}
+
+u64 arch_cycles(void)
+{
+	u32 lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+
+const char *arch_cmdline(void)
+{
+	return cmdline;
+}
+
+__noreturn void arch_exit(enum arch_exit_status status)
+{
+	fflush(stdout);
+	exit(status == ARCH_EXIT_SUCCESS ? 0 : 1);
+}
+
+__noreturn void arch_halt(void)
+{
+	fflush(stdout);
+	abort();
+}
+
+bool arch_on_stack(unsigned long addr, size_t size)
+{
+	return addr + size <= stack_top && addr >= stack_top - HOST_STACK_SIZE &&
+	       addr + size > addr;
+}
+
+unsigned long arch_irq_save(void)
+{
+	return 0;
+}
+
+void arch_irq_restore(unsigned long flags)
+{
+	(void)flags;
+}
+
+void arch_cpu_relax(void)
+{
+	__asm__ __volatile__("pause");
+}

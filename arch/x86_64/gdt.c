@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * GDT and TSS. Long mode ignores segment bases and limits, so the GDT only
+ * has to name a 64-bit code segment, a data segment and the TSS. The TSS
+ * matters for one thing: IST1, a known-good stack for the double fault,
+ * NMI and machine check handlers, so that a kernel stack overflow still
+ * ends in a readable report instead of a triple fault.
+ */
+#include "arch/x86_64/x86.h"
+
+struct tss {
+	u32 reserved0;
+	u64 rsp[3];
+	u64 reserved1;
+	u64 ist[7];
+	u64 reserved2;
+	u16 reserved3;
+	u16 iomap_base;
+} __packed;
+
+struct gdt_desc {
+	u16 limit;
+	u64 base;
+} __packed;
+
+__aligned(16) char ist_stack[8192];
+
+static struct tss tss;
+static u64 gdt[5] __aligned(16) = {
+	0,
+	0x00af9a000000ffffULL,	/* 0x08: 64-bit code, ring 0 */
+	0x00cf92000000ffffULL,	/* 0x10: data, ring 0 */
+	0, 0,			/* 0x18: TSS, 16 bytes, filled in below */
+};
+
+static void set_tss_descriptor(void)
+{
+	u64 base = (u64)&tss, limit = sizeof(tss) - 1;
+
+	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
+		 (0x89ULL << 40) |		/* present, 64-bit TSS (available) */
+		 ((limit >> 16 & 0xf) << 48) | ((base >> 24 & 0xff) << 56);
+	gdt[4] = base >> 32;
+}
+
+void gdt_init(void)
+{
+	struct gdt_desc desc = { .limit = sizeof(gdt) - 1, .base = (u64)gdt };
+
+	tss.ist[0] = (u64)(ist_stack + sizeof(ist_stack));
+	tss.iomap_base = sizeof(tss);
+	set_tss_descriptor();
+
+	__asm__ __volatile__(
+		"lgdt %0\n\t"
+		"pushq %1\n\t"
+		"leaq 1f(%%rip), %%rax\n\t"
+		"pushq %%rax\n\t"
+		"lretq\n"
+		"1:\n\t"
+		"movw %w2, %%ax\n\t"
+		"movw %%ax, %%ds\n\t"
+		"movw %%ax, %%es\n\t"
+		"movw %%ax, %%ss\n\t"
+		"movw %w3, %%ax\n\t"
+		"ltr %%ax\n\t"
+		:
+		: "m"(desc), "i"(KERNEL_CS), "i"(KERNEL_DS), "i"(KERNEL_TSS)
+		: "rax", "memory");
+}

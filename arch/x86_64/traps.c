@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The IDT and the exception handler.
+ *
+ * Every CPU exception is fatal in this kernel: do_exception() prints the
+ * vector and its name, the error code, CR2 for a page fault, all
+ * registers and the call chain (frame pointers, with symbol names), then
+ * ends the QEMU run with a failure status. Double fault, NMI and machine
+ * check run on the IST1 stack (see gdt.c), so even a blown kernel stack is
+ * reported. Hardware interrupts stay disabled; their vectors are unused.
+ */
+#include "arch/x86_64/x86.h"
+#include "arch/x86_64/io.h"
+#include "kernel/bug.h"
+#include "kernel/printk.h"
+#include "arch/arch.h"
+
+#define NR_EXCEPTIONS	32
+#define IDT_ENTRIES	256
+#define GATE_INTERRUPT	0x8e	/* present, ring 0, 64-bit interrupt gate */
+
+struct idt_entry {
+	u16 offset_low;
+	u16 selector;
+	u8 ist;
+	u8 type_attr;
+	u16 offset_mid;
+	u32 offset_high;
+	u32 reserved;
+} __packed;
+
+struct idt_desc {
+	u16 limit;
+	u64 base;
+} __packed;
+
+extern const unsigned long exception_stubs[NR_EXCEPTIONS];
+
+static struct idt_entry idt[IDT_ENTRIES] __aligned(16);
+
+static const char *const exception_names[NR_EXCEPTIONS] = {
+	[0] = "#DE Divide Error",
+	[1] = "#DB Debug",
+	[2] = "NMI",
+	[3] = "#BP Breakpoint",
+	[4] = "#OF Overflow",
+	[5] = "#BR Bound Range Exceeded",
+	[6] = "#UD Invalid Opcode",
+	[7] = "#NM Device Not Available",
+	[8] = "#DF Double Fault",
+	[9] = "Coprocessor Segment Overrun",
+	[10] = "#TS Invalid TSS",
+	[11] = "#NP Segment Not Present",
+	[12] = "#SS Stack-Segment Fault",
+	[13] = "#GP General Protection",
+	[14] = "#PF Page Fault",
+	[16] = "#MF x87 Floating-Point Error",
+	[17] = "#AC Alignment Check",
+	[18] = "#MC Machine Check",
+	[19] = "#XM SIMD Floating-Point",
+	[20] = "#VE Virtualization",
+	[21] = "#CP Control Protection",
+	[28] = "#HV Hypervisor Injection",
+	[29] = "#VC VMM Communication",
+	[30] = "#SX Security",
+};
+
+static void set_gate(int vector, unsigned long handler, int ist)
+{
+	struct idt_entry *e = &idt[vector];
+
+	e->offset_low = handler & 0xffff;
+	e->selector = KERNEL_CS;
+	e->ist = (u8)ist;
+	e->type_attr = GATE_INTERRUPT;
+	e->offset_mid = (handler >> 16) & 0xffff;
+	e->offset_high = (u32)(handler >> 32);
+	e->reserved = 0;
+}
+
+void idt_init(void)
+{
+	struct idt_desc desc = { .limit = sizeof(idt) - 1, .base = (u64)idt };
+
+	for (int v = 0; v < NR_EXCEPTIONS; v++) {
+		bool own_stack = v == 2 || v == 8 || v == 18;
+
+		set_gate(v, exception_stubs[v], own_stack ? 1 : 0);
+	}
+	__asm__ __volatile__("lidt %0" : : "m"(desc));
+}
+
+/* Page fault error code bits, decoded for the report. */
+static void print_pf_reason(unsigned long error)
+{
+	printk(KERN_EMERG "#PF: %s %s access in %s mode\n",
+	       error & 0x1 ? "protection violation on a" : "not-present page,",
+	       error & 0x10 ? "instruction fetch" : error & 0x2 ? "write" : "read",
+	       error & 0x4 ? "user" : "kernel");
+}
+
+static void print_regs(const struct pt_regs *regs)
+{
+	printk(KERN_EMERG "RIP: %04lx:%016lx %pS\n", regs->cs, regs->rip,
+	       (void *)regs->rip);
+	printk(KERN_EMERG "RSP: %04lx:%016lx EFLAGS: %08lx\n", regs->ss,
+	       regs->rsp, regs->rflags);
+	printk(KERN_EMERG "RAX: %016lx RBX: %016lx RCX: %016lx\n",
+	       regs->rax, regs->rbx, regs->rcx);
+	printk(KERN_EMERG "RDX: %016lx RSI: %016lx RDI: %016lx\n",
+	       regs->rdx, regs->rsi, regs->rdi);
+	printk(KERN_EMERG "RBP: %016lx R08: %016lx R09: %016lx\n",
+	       regs->rbp, regs->r8, regs->r9);
+	printk(KERN_EMERG "R10: %016lx R11: %016lx R12: %016lx\n",
+	       regs->r10, regs->r11, regs->r12);
+	printk(KERN_EMERG "R13: %016lx R14: %016lx R15: %016lx\n",
+	       regs->r13, regs->r14, regs->r15);
+	printk(KERN_EMERG "CR0: %016lx CR2: %016lx CR3: %016lx CR4: %016lx\n",
+	       read_cr0(), read_cr2(), read_cr3(), read_cr4());
+}
+
+void do_exception(struct pt_regs *regs)
+{
+	unsigned long v = regs->vector;
+	const char *name = v < NR_EXCEPTIONS && exception_names[v] ?
+			   exception_names[v] : "reserved";
+
+	printk(KERN_EMERG "CPU exception %lu (%s), error code 0x%lx\n", v, name,
+	       regs->error_code);
+	if (v == 14) {
+		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n",
+		       read_cr2());
+		print_pf_reason(regs->error_code);
+	}
+	print_regs(regs);
+	show_stack(regs->rip, regs->rbp);
+	printk(KERN_EMERG "---[ end trace: fatal exception %lu ]---\n", v);
+	arch_exit(ARCH_EXIT_FAILURE);
+}

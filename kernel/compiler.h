@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Compiler attributes and helpers shared by every part of the kernel.
+ * Both gcc and clang understand all of these.
+ */
+#ifndef KERNEL_COMPILER_H
+#define KERNEL_COMPILER_H
+
+#define __section(s)		__attribute__((section(s)))
+#define __used			__attribute__((used))
+#define __unused		__attribute__((unused))
+#define __maybe_unused		__attribute__((unused))
+#define __noreturn		__attribute__((noreturn))
+#define __noinline		__attribute__((noinline))
+#undef __always_inline		/* glibc's, in the host build */
+#define __always_inline		inline __attribute__((always_inline))
+#define __aligned(x)		__attribute__((aligned(x)))
+#define __packed		__attribute__((packed))
+#define __printf(a, b)		__attribute__((format(printf, a, b)))
+#define __weak			__attribute__((weak))
+#define __cold			__attribute__((cold))
+#define __must_check		__attribute__((warn_unused_result))
+#define __fallthrough		__attribute__((fallthrough))
+
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+
+#define barrier()		__asm__ __volatile__("" ::: "memory")
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+
+#define _RET_IP_		((unsigned long)__builtin_return_address(0))
+#define _THIS_IP_		({ __label__ __here; __here: (unsigned long)&&__here; })
+
+#define __stringify_1(x)	#x
+#define __stringify(x)		__stringify_1(x)
+
+#endif /* KERNEL_COMPILER_H */

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktest runner: selects suites and cases by glob, runs them and prints
+ * KTAP version 1 exactly as Linux's KUnit does:
+ *
+ *	KTAP version 1
+ *	1..<suites>
+ *	    KTAP version 1
+ *	    # Subtest: <suite>
+ *	    1..<cases>
+ *	    ok 1 <case>
+ *	        KTAP version 1            (parametrised case: no plan)
+ *	        # Subtest: <case>
+ *	        ok 1 <param description>
+ *	    # <case>: pass:P fail:F skip:S total:T
+ *	    ok 2 <case>
+ *	    # <suite>: pass:P fail:F skip:S total:T
+ *	    # Totals: pass:P fail:F skip:S total:T
+ *	ok 1 <suite>
+ *
+ * A case ends early through ktest_abort(), a __builtin_longjmp back to the
+ * runner (ASSERT failures, skips). Around each run the registered
+ * resources are counted; growth is reported as a leak and fails the case.
+ */
+#include "kernel/ktest.h"
+#include "kernel/printk.h"
+#include "kernel/sprintf.h"
+#include "kernel/string.h"
+
+#define INDENT_STEP	4
+#define MAX_GLOBS	16
+#define MAX_RESOURCES	16
+
+extern const struct ktest_suite *const __start_ktest_suites[] __weak;
+extern const struct ktest_suite *const __stop_ktest_suites[] __weak;
+extern const struct ktest_resource *const __start_ktest_resources[] __weak;
+extern const struct ktest_resource *const __stop_ktest_resources[] __weak;
+
+struct ktest_counts {
+	unsigned int pass, fail, skip;
+};
+
+struct ktest_filter {
+	char buf[256];
+	char *globs[MAX_GLOBS];	/* each "suite" or "suite.case" pattern */
+	int n;
+};
+
+static void ktest_print(int indent, const char *fmt, ...) __printf(2, 3);
+static void expectation_failed(struct ktest *t, const struct ktest_loc *loc);
+
+static void ktest_print(int indent, const char *fmt, ...)
+{
+	char line[512];
+	va_list args;
+	int len;
+
+	len = scnprintf(line, sizeof(line), "%*s", indent, "");
+	va_start(args, fmt);
+	len += vscnprintf(line + len, sizeof(line) - len, fmt, args);
+	va_end(args);
+	console_write(line, len);
+}
+
+/* --- selection ---------------------------------------------------- */
+
+static void filter_init(struct ktest_filter *f, const char *glob)
+{
+	char *s = f->buf, *word;
+
+	f->n = 0;
+	strscpy(f->buf, glob ? glob : "", sizeof(f->buf));
+	while ((word = strsep(&s, ",")) && f->n < MAX_GLOBS) {
+		if (*word)
+			f->globs[f->n++] = word;
+	}
+}
+
+/* Does one glob select suite.case? Hidden suites need their exact name. */
+static bool glob_selects(const char *glob, const struct ktest_suite *suite,
+			 const char *case_name)
+{
+	const char *dot = strchr(glob, '.');
+	size_t suite_len = dot ? (size_t)(dot - glob) : strlen(glob);
+	char suite_pat[64];
+
+	if (suite_len >= sizeof(suite_pat))
+		return false;
+	memcpy(suite_pat, glob, suite_len);
+	suite_pat[suite_len] = '\0';
+	if (suite->hidden ? strcmp(suite_pat, suite->name) :
+			    !glob_match(suite_pat, suite->name))
+		return false;
+	return !dot || glob_match(dot + 1, case_name);
+}
+
+static bool case_selected(const struct ktest_filter *f,
+			  const struct ktest_suite *suite,
+			  const struct ktest_case *c)
+{
+	if (!f->n)
+		return !suite->hidden;
+	for (int i = 0; i < f->n; i++) {
+		if (glob_selects(f->globs[i], suite, c->name))
+			return true;
+	}
+	return false;
+}
+
+static int count_selected(const struct ktest_filter *f,
+			  const struct ktest_suite *suite)
+{
+	int n = 0;
+
+	for (const struct ktest_case *c = suite->cases; c->name; c++)
+		n += case_selected(f, suite, c);
+	return n;
+}
+
+/* --- leak check ---------------------------------------------------- */
+
+struct resource_snapshot {
+	long in_use[MAX_RESOURCES];
+};
+
+static int resource_count(void)
+{
+	return min((int)(__stop_ktest_resources - __start_ktest_resources),
+		   MAX_RESOURCES);
+}
+
+static void snapshot_resources(struct resource_snapshot *snap)
+{
+	for (int i = 0; i < resource_count(); i++)
+		snap->in_use[i] = __start_ktest_resources[i]->in_use();
+}
+
+static void check_leaks(struct ktest *t, const struct resource_snapshot *before)
+{
+	for (int i = 0; i < resource_count(); i++) {
+		const struct ktest_resource *res = __start_ktest_resources[i];
+		long now = res->in_use();
+
+		if (now > before->in_use[i])
+			KTEST_FAIL(t, "leaked %ld %s (%ld in use before, %ld after)",
+				   now - before->in_use[i], res->name,
+				   before->in_use[i], now);
+	}
+}
+
+/* --- running -------------------------------------------------------- */
+
+static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
+			  const struct ktest_case *c)
+{
+	struct resource_snapshot before;
+
+	snapshot_resources(&before);
+	if (__builtin_setjmp(t->abort_buf) == 0) {
+		if (suite->init && suite->init(t))
+			KTEST_FAIL(t, "suite init failed");
+		else
+			c->run(t);
+	}
+	if (suite->exit)
+		suite->exit(t);
+	printk_set_hook(NULL, NULL);
+	if (t->status != KTEST_SKIPPED)
+		check_leaks(t, &before);
+}
+
+static void print_result(int indent, int number, const char *name,
+			 const struct ktest *t)
+{
+	if (t->status == KTEST_SKIPPED)
+		ktest_print(indent, "ok %d %s # SKIP %s\n", number, name,
+			    t->status_comment);
+	else
+		ktest_print(indent, "%s %d %s\n",
+			    t->status == KTEST_FAILURE ? "not ok" : "ok",
+			    number, name);
+}
+
+static void count_result(struct ktest_counts *counts, enum ktest_status s)
+{
+	if (s == KTEST_SUCCESS)
+		counts->pass++;
+	else if (s == KTEST_FAILURE)
+		counts->fail++;
+	else
+		counts->skip++;
+}
+
+static void print_counts(int indent, const char *name,
+			 const struct ktest_counts *c)
+{
+	ktest_print(indent, "# %s: pass:%u fail:%u skip:%u total:%u\n", name,
+		    c->pass, c->fail, c->skip, c->pass + c->fail + c->skip);
+}
+
+static void init_test(struct ktest *t, const char *name, int indent)
+{
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	t->indent = indent;
+	t->status = KTEST_SUCCESS;
+}
+
+/* One parameter set per subtest; the case fails if any of them does. */
+static enum ktest_status run_param_case(const struct ktest_suite *suite,
+					const struct ktest_case *c, int indent,
+					struct ktest_counts *leaves)
+{
+	struct ktest_counts counts = { 0 };
+	const void *param = NULL;
+	char desc[KTEST_DESC_SIZE];
+	int number = 0;
+
+	ktest_print(indent + INDENT_STEP, "KTAP version 1\n");
+	ktest_print(indent + INDENT_STEP, "# Subtest: %s\n", c->name);
+	for (;;) {
+		struct ktest t;
+
+		desc[0] = '\0';
+		param = c->generate_params(param, desc);
+		if (!param)
+			break;
+		number++;
+		if (!desc[0])
+			snprintf(desc, sizeof(desc), "param-%d", number - 1);
+		init_test(&t, desc, indent + INDENT_STEP);
+		t.param_value = param;
+		run_case_body(&t, suite, c);
+		print_result(indent + INDENT_STEP, number, desc, &t);
+		count_result(&counts, t.status);
+		count_result(leaves, t.status);
+	}
+	print_counts(indent, c->name, &counts);
+	if (counts.fail)
+		return KTEST_FAILURE;
+	return counts.pass || !number ? KTEST_SUCCESS : KTEST_SKIPPED;
+}
+
+static void run_case(const struct ktest_suite *suite, const struct ktest_case *c,
+		     int number, int indent, struct ktest_counts *counts,
+		     struct ktest_counts *leaves)
+{
+	struct ktest t;
+
+	init_test(&t, c->name, indent);
+	if (c->generate_params) {
+		t.status = run_param_case(suite, c, indent, leaves);
+	} else {
+		run_case_body(&t, suite, c);
+		count_result(leaves, t.status);
+	}
+	print_result(indent, number, c->name, &t);
+	count_result(counts, t.status);
+}
+
+static enum ktest_status run_suite(const struct ktest_suite *suite,
+				   const struct ktest_filter *f, int number,
+				   struct ktest_counts *leaves)
+{
+	struct ktest_counts counts = { 0 }, suite_leaves = { 0 };
+	int indent = INDENT_STEP, n = 0;
+
+	ktest_print(indent, "KTAP version 1\n");
+	ktest_print(indent, "# Subtest: %s\n", suite->name);
+	ktest_print(indent, "1..%d\n", count_selected(f, suite));
+	for (const struct ktest_case *c = suite->cases; c->name; c++) {
+		if (case_selected(f, suite, c))
+			run_case(suite, c, ++n, indent, &counts, &suite_leaves);
+	}
+	print_counts(indent, suite->name, &counts);
+	print_counts(indent, "Totals", &suite_leaves);
+	leaves->pass += suite_leaves.pass;
+	leaves->fail += suite_leaves.fail;
+	leaves->skip += suite_leaves.skip;
+
+	if (counts.fail) {
+		ktest_print(0, "not ok %d %s\n", number, suite->name);
+		return KTEST_FAILURE;
+	}
+	if (!counts.pass && counts.skip) {
+		ktest_print(0, "ok %d %s # SKIP all cases skipped\n", number,
+			    suite->name);
+		return KTEST_SKIPPED;
+	}
+	ktest_print(0, "ok %d %s\n", number, suite->name);
+	return KTEST_SUCCESS;
+}
+
+int ktest_run(const char *glob)
+{
+	static struct ktest_filter filter;
+	const struct ktest_suite *const *s;
+	struct ktest_counts leaves = { 0 };
+	int suites = 0, number = 0;
+
+	filter_init(&filter, glob);
+	for (s = __start_ktest_suites; s < __stop_ktest_suites; s++)
+		suites += count_selected(&filter, *s) > 0;
+
+	ktest_print(0, "KTAP version 1\n");
+	ktest_print(0, "1..%d\n", suites);
+	for (s = __start_ktest_suites; s < __stop_ktest_suites; s++) {
+		if (count_selected(&filter, *s))
+			run_suite(*s, &filter, ++number, &leaves);
+	}
+	ktest_print(0, "# ktest: pass:%u fail:%u skip:%u total:%u\n",
+		    leaves.pass, leaves.fail, leaves.skip,
+		    leaves.pass + leaves.fail + leaves.skip);
+	return (int)leaves.fail;
+}
+
+/* --- reporting from inside a case ------------------------------------ */
+
+void ktest_info(struct ktest *t, const char *fmt, ...)
+{
+	char msg[256];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	ktest_print(t->indent, "# %s: %s\n", t->name, msg);
+}
+
+void ktest_fail(struct ktest *t, const char *file, int line,
+		const char *fmt, ...)
+{
+	char msg[256];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	expectation_failed(t, &(const struct ktest_loc){ file, line, false });
+	ktest_print(t->indent, "%s\n", msg);
+}
+
+__noreturn void ktest_abort(struct ktest *t)
+{
+	__builtin_longjmp(t->abort_buf, 1);
+}
+
+__noreturn void ktest_skip(struct ktest *t, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(t->status_comment, sizeof(t->status_comment), fmt, args);
+	va_end(args);
+	t->status = KTEST_SKIPPED;
+	ktest_abort(t);
+}
+
+static void capture_hook(const char *line, size_t len, void *data)
+{
+	struct ktest *t = data;
+
+	(void)len;
+	if (strstr(line, t->capture_needle))
+		t->capture_hits++;
+}
+
+void ktest_capture_start(struct ktest *t, const char *needle)
+{
+	t->capture_needle = needle;
+	t->capture_hits = 0;
+	printk_set_hook(capture_hook, t);
+}
+
+unsigned int ktest_capture_stop(struct ktest *t)
+{
+	printk_set_hook(NULL, NULL);
+	return t->capture_hits;
+}
+
+/* --- expectations ---------------------------------------------------- */
+
+static const char *const op_text[] = {
+	[KTEST_OP_EQ] = "==", [KTEST_OP_NE] = "!=", [KTEST_OP_LT] = "<",
+	[KTEST_OP_LE] = "<=", [KTEST_OP_GT] = ">", [KTEST_OP_GE] = ">=",
+};
+
+/* Print the KUnit failure header and mark the case failed. */
+static void expectation_failed(struct ktest *t, const struct ktest_loc *loc)
+{
+	t->status = KTEST_FAILURE;
+	ktest_print(t->indent, "# %s: %s FAILED at %s:%d\n", t->name,
+		    loc->assert ? "ASSERTION" : "EXPECTATION", loc->file,
+		    loc->line);
+}
+
+static bool finish_check(struct ktest *t, const struct ktest_loc *loc, bool ok)
+{
+	if (!ok && loc->assert)
+		ktest_abort(t);
+	return ok;
+}
+
+static bool compare(enum ktest_op op, int cmp)
+{
+	switch (op) {
+	case KTEST_OP_EQ: return cmp == 0;
+	case KTEST_OP_NE: return cmp != 0;
+	case KTEST_OP_LT: return cmp < 0;
+	case KTEST_OP_LE: return cmp <= 0;
+	case KTEST_OP_GT: return cmp > 0;
+	default: return cmp >= 0;
+	}
+}
+
+bool ktest_check_int(struct ktest *t, const struct ktest_loc *loc,
+		     enum ktest_op op, bool is_signed, u64 a, u64 b,
+		     const char *as, const char *bs)
+{
+	int cmp;
+
+	if (is_signed)
+		cmp = (s64)a < (s64)b ? -1 : (s64)a > (s64)b;
+	else
+		cmp = a < b ? -1 : a > b;
+	if (compare(op, cmp))
+		return true;
+	expectation_failed(t, loc);
+	ktest_print(t->indent, "Expected %s %s %s, but\n", as, op_text[op], bs);
+	if (is_signed) {
+		ktest_print(t->indent + 4, "%s == %lld (0x%llx)\n", as,
+			    (long long)a, (unsigned long long)a);
+		ktest_print(t->indent + 4, "%s == %lld (0x%llx)\n", bs,
+			    (long long)b, (unsigned long long)b);
+	} else {
+		ktest_print(t->indent + 4, "%s == %llu (0x%llx)\n", as,
+			    (unsigned long long)a, (unsigned long long)a);
+		ktest_print(t->indent + 4, "%s == %llu (0x%llx)\n", bs,
+			    (unsigned long long)b, (unsigned long long)b);
+	}
+	return finish_check(t, loc, false);
+}
+
+bool ktest_check_ptr(struct ktest *t, const struct ktest_loc *loc,
+		     enum ktest_op op, const void *a, const void *b,
+		     const char *as, const char *bs)
+{
+	unsigned long x = (unsigned long)a, y = (unsigned long)b;
+
+	if (compare(op, x < y ? -1 : x > y))
+		return true;
+	expectation_failed(t, loc);
+	ktest_print(t->indent, "Expected %s %s %s, but\n", as, op_text[op], bs);
+	ktest_print(t->indent + 4, "%s == %px\n", as, a);
+	ktest_print(t->indent + 4, "%s == %px\n", bs, b);
+	return finish_check(t, loc, false);
+}
+
+bool ktest_check_str(struct ktest *t, const struct ktest_loc *loc,
+		     bool equal, const char *a, const char *b,
+		     const char *as, const char *bs)
+{
+	bool same = (a && b) ? !strcmp(a, b) : a == b;
+
+	if (same == equal)
+		return true;
+	expectation_failed(t, loc);
+	ktest_print(t->indent, "Expected %s %s %s, but\n", as,
+		    equal ? "==" : "!=", bs);
+	ktest_print(t->indent + 4, "%s == \"%s\"\n", as, a);
+	ktest_print(t->indent + 4, "%s == \"%s\"\n", bs, b);
+	return finish_check(t, loc, false);
+}
+
+bool ktest_check_mem(struct ktest *t, const struct ktest_loc *loc,
+		     const void *a, const void *b, size_t n,
+		     const char *as, const char *bs)
+{
+	const u8 *x = a, *y = b;
+	size_t i;
+
+	for (i = 0; i < n && x[i] == y[i]; i++)
+		;
+	if (i == n)
+		return true;
+	expectation_failed(t, loc);
+	ktest_print(t->indent, "Expected %s == %s over %zu bytes, but\n", as, bs, n);
+	ktest_print(t->indent + 4, "%s[%zu] == 0x%02x\n", as, i, x[i]);
+	ktest_print(t->indent + 4, "%s[%zu] == 0x%02x\n", bs, i, y[i]);
+	return finish_check(t, loc, false);
+}
+
+bool ktest_check_bool(struct ktest *t, const struct ktest_loc *loc,
+		      bool value, bool expected, const char *cond)
+{
+	if (value == expected)
+		return true;
+	expectation_failed(t, loc);
+	ktest_print(t->indent, "Expected %s to be %s, but is %s\n", cond,
+		    expected ? "true" : "false", value ? "true" : "false");
+	return finish_check(t, loc, false);
+}

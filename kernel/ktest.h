@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ktest: the in-kernel unit test framework (KUnit's model and output).
+ *
+ * A suite is a named array of cases registered at link time:
+ *
+ *	static void test_add(struct ktest *t)
+ *	{
+ *		KTEST_EXPECT_EQ(t, 1 + 1, 2);
+ *	}
+ *	static const struct ktest_case math_cases[] = {
+ *		KTEST_CASE(test_add),
+ *		{}
+ *	};
+ *	KTEST_SUITE(math, math_cases);
+ *
+ * EXPECT checks record a failure and go on; ASSERT checks also end the
+ * case at once. A parametrised case (KTEST_CASE_PARAM) runs once per value
+ * its generator yields, each reported as a nested subtest. A case may call
+ * ktest_skip(). Booting with "ktest" runs every suite, "ktest=GLOB[,GLOB]"
+ * those whose "suite.case" matches; suites declared with KTEST_HIDDEN run
+ * only when a glob names the suite without wildcards (the harness's own
+ * selftests: cases that must fail, panic or hang).
+ *
+ * Output is KTAP version 1, as Linux's KUnit prints it. Around every case
+ * the runner counts the resources registered with KTEST_RESOURCE (pages,
+ * slab objects...) and fails a case that leaves more in use than before.
+ */
+#ifndef KERNEL_KTEST_H
+#define KERNEL_KTEST_H
+
+#include "kernel/types.h"
+
+#define KTEST_DESC_SIZE		128
+
+enum ktest_status {
+	KTEST_SUCCESS,
+	KTEST_FAILURE,
+	KTEST_SKIPPED,
+};
+
+struct ktest {
+	const char *name;		/* case (or parameter) name */
+	const void *param_value;	/* current parameter, or NULL */
+	void *priv;			/* for the suite's init/exit */
+	enum ktest_status status;
+	char status_comment[KTEST_DESC_SIZE];
+	int indent;			/* spaces before each output line */
+	void *abort_buf[5];		/* __builtin_setjmp buffer */
+	unsigned int capture_hits;	/* lines matched while capturing */
+	const char *capture_needle;
+};
+
+struct ktest_case {
+	const char *name;
+	void (*run)(struct ktest *t);
+	/* Next parameter after prev (NULL: first); NULL when done. */
+	const void *(*generate_params)(const void *prev, char *desc);
+};
+
+struct ktest_suite {
+	const char *name;
+	const struct ktest_case *cases;	/* ends with an empty entry */
+	int (*init)(struct ktest *t);	/* before each case; nonzero fails it */
+	void (*exit)(struct ktest *t);	/* after each case */
+	bool hidden;
+};
+
+/* Something the leak check counts before and after every case. */
+struct ktest_resource {
+	const char *name;
+	long (*in_use)(void);
+};
+
+#define KTEST_CASE(fn)			{ .name = #fn, .run = fn }
+#define KTEST_CASE_PARAM(fn, gen)	{ .name = #fn, .run = fn, .generate_params = gen }
+
+#define KTEST_SUITE(sname, case_array, ...)				\
+	static const struct ktest_suite __ktest_suite_##sname = {	\
+		.name = #sname, .cases = case_array, ##__VA_ARGS__	\
+	};								\
+	static const struct ktest_suite *const __ktest_ptr_##sname	\
+	__used __section("ktest_suites") = &__ktest_suite_##sname
+
+#define KTEST_HIDDEN	.hidden = true
+
+#define KTEST_RESOURCE(rname, fn)					\
+	static const struct ktest_resource __ktest_res_##fn = {	\
+		.name = rname, .in_use = fn				\
+	};								\
+	static const struct ktest_resource *const __ktest_resptr_##fn	\
+	__used __section("ktest_resources") = &__ktest_res_##fn
+
+/*
+ * Parameters from an array: gen yields &array[0], &array[1], ...;
+ * get_desc(const T *param, char *desc) may describe each (or be NULL).
+ */
+#define KTEST_ARRAY_PARAM(gen, array, get_desc)				\
+	static const void *gen(const void *prev, char *desc)		\
+	{								\
+		const __typeof__((array)[0]) *__p = prev;		\
+		void (*__desc)(const __typeof__((array)[0]) *, char *) = get_desc; \
+		__p = __p ? __p + 1 : (array);				\
+		if (__p >= (array) + ARRAY_SIZE(array))			\
+			return NULL;					\
+		if (__desc)						\
+			__desc(__p, desc);				\
+		return __p;						\
+	}
+
+/* Run the selected suites (glob NULL or "": all visible ones). */
+int ktest_run(const char *glob);	/* returns the number of failures */
+
+/* Diagnostic line "# case: message" in the case's KTAP block. */
+void ktest_info(struct ktest *t, const char *fmt, ...) __printf(2, 3);
+/* Fail the case with a message and go on. */
+void ktest_fail(struct ktest *t, const char *file, int line,
+		const char *fmt, ...) __printf(4, 5);
+/* End the case now (after an ASSERT failure or a skip). */
+__noreturn void ktest_abort(struct ktest *t);
+/* Mark the case skipped with a reason, and end it. */
+__noreturn void ktest_skip(struct ktest *t, const char *fmt, ...) __printf(2, 3);
+
+/*
+ * Count console lines containing needle from now until the stop call
+ * (e.g. a "BUG: double free" report the case provokes on purpose).
+ */
+void ktest_capture_start(struct ktest *t, const char *needle);
+unsigned int ktest_capture_stop(struct ktest *t);
+
+/* Comparison plumbing used by the macros below. */
+enum ktest_op { KTEST_OP_EQ, KTEST_OP_NE, KTEST_OP_LT, KTEST_OP_LE,
+		KTEST_OP_GT, KTEST_OP_GE };
+
+struct ktest_loc {
+	const char *file;
+	int line;
+	bool assert;
+};
+
+bool ktest_check_int(struct ktest *t, const struct ktest_loc *loc,
+		     enum ktest_op op, bool is_signed, u64 a, u64 b,
+		     const char *as, const char *bs);
+bool ktest_check_ptr(struct ktest *t, const struct ktest_loc *loc,
+		     enum ktest_op op, const void *a, const void *b,
+		     const char *as, const char *bs);
+bool ktest_check_str(struct ktest *t, const struct ktest_loc *loc,
+		     bool equal, const char *a, const char *b,
+		     const char *as, const char *bs);
+bool ktest_check_mem(struct ktest *t, const struct ktest_loc *loc,
+		     const void *a, const void *b, size_t n,
+		     const char *as, const char *bs);
+bool ktest_check_bool(struct ktest *t, const struct ktest_loc *loc,
+		      bool value, bool expected, const char *cond);
+
+#define __KTEST_LOC(is_assert) \
+	(&(const struct ktest_loc){ __FILE__, __LINE__, is_assert })
+
+#define __ktest_is_signed(x)	((__typeof__(x))-1 < (__typeof__(x))1)
+
+#define __KTEST_INT(t, as, op, a, b) do {				\
+	__typeof__(a) __a = (a);					\
+	__typeof__(b) __b = (b);					\
+	ktest_check_int(t, __KTEST_LOC(as), op,				\
+			__ktest_is_signed(__a) || __ktest_is_signed(__b), \
+			(u64)__a, (u64)__b, #a, #b);			\
+} while (0)
+
+#define __KTEST_PTR(t, as, op, a, b)					\
+	ktest_check_ptr(t, __KTEST_LOC(as), op, (a), (b), #a, #b)
+
+#define KTEST_EXPECT_EQ(t, a, b)	__KTEST_INT(t, false, KTEST_OP_EQ, a, b)
+#define KTEST_EXPECT_NE(t, a, b)	__KTEST_INT(t, false, KTEST_OP_NE, a, b)
+#define KTEST_EXPECT_LT(t, a, b)	__KTEST_INT(t, false, KTEST_OP_LT, a, b)
+#define KTEST_EXPECT_LE(t, a, b)	__KTEST_INT(t, false, KTEST_OP_LE, a, b)
+#define KTEST_EXPECT_GT(t, a, b)	__KTEST_INT(t, false, KTEST_OP_GT, a, b)
+#define KTEST_EXPECT_GE(t, a, b)	__KTEST_INT(t, false, KTEST_OP_GE, a, b)
+#define KTEST_ASSERT_EQ(t, a, b)	__KTEST_INT(t, true, KTEST_OP_EQ, a, b)
+#define KTEST_ASSERT_NE(t, a, b)	__KTEST_INT(t, true, KTEST_OP_NE, a, b)
+#define KTEST_ASSERT_LT(t, a, b)	__KTEST_INT(t, true, KTEST_OP_LT, a, b)
+#define KTEST_ASSERT_LE(t, a, b)	__KTEST_INT(t, true, KTEST_OP_LE, a, b)
+#define KTEST_ASSERT_GT(t, a, b)	__KTEST_INT(t, true, KTEST_OP_GT, a, b)
+#define KTEST_ASSERT_GE(t, a, b)	__KTEST_INT(t, true, KTEST_OP_GE, a, b)
+
+#define KTEST_EXPECT_PTR_EQ(t, a, b)	__KTEST_PTR(t, false, KTEST_OP_EQ, a, b)
+#define KTEST_EXPECT_PTR_NE(t, a, b)	__KTEST_PTR(t, false, KTEST_OP_NE, a, b)
+#define KTEST_ASSERT_PTR_EQ(t, a, b)	__KTEST_PTR(t, true, KTEST_OP_EQ, a, b)
+#define KTEST_ASSERT_PTR_NE(t, a, b)	__KTEST_PTR(t, true, KTEST_OP_NE, a, b)
+#define KTEST_EXPECT_NULL(t, p)		__KTEST_PTR(t, false, KTEST_OP_EQ, p, NULL)
+#define KTEST_EXPECT_NOT_NULL(t, p)	__KTEST_PTR(t, false, KTEST_OP_NE, p, NULL)
+#define KTEST_ASSERT_NULL(t, p)		__KTEST_PTR(t, true, KTEST_OP_EQ, p, NULL)
+#define KTEST_ASSERT_NOT_NULL(t, p)	__KTEST_PTR(t, true, KTEST_OP_NE, p, NULL)
+
+#define KTEST_EXPECT_TRUE(t, c)		ktest_check_bool(t, __KTEST_LOC(false), !!(c), true, #c)
+#define KTEST_EXPECT_FALSE(t, c)	ktest_check_bool(t, __KTEST_LOC(false), !!(c), false, #c)
+#define KTEST_ASSERT_TRUE(t, c)		ktest_check_bool(t, __KTEST_LOC(true), !!(c), true, #c)
+#define KTEST_ASSERT_FALSE(t, c)	ktest_check_bool(t, __KTEST_LOC(true), !!(c), false, #c)
+
+#define KTEST_EXPECT_STREQ(t, a, b)	ktest_check_str(t, __KTEST_LOC(false), true, a, b, #a, #b)
+#define KTEST_EXPECT_STRNEQ(t, a, b)	ktest_check_str(t, __KTEST_LOC(false), false, a, b, #a, #b)
+#define KTEST_ASSERT_STREQ(t, a, b)	ktest_check_str(t, __KTEST_LOC(true), true, a, b, #a, #b)
+
+#define KTEST_EXPECT_MEMEQ(t, a, b, n)	ktest_check_mem(t, __KTEST_LOC(false), a, b, n, #a, #b)
+#define KTEST_ASSERT_MEMEQ(t, a, b, n)	ktest_check_mem(t, __KTEST_LOC(true), a, b, n, #a, #b)
+
+#define KTEST_FAIL(t, fmt, ...)		ktest_fail(t, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
+
+#endif /* KERNEL_KTEST_H */

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * start_kernel: the generic half of boot. The arch has set up the console,
+ * traps and the clock; from here the kernel parses its command line,
+ * brings up its subsystems, then either runs the tests ("ktest") and ends
+ * the run with their verdict, or starts the shell.
+ */
+#include "kernel/kernel.h"
+#include "kernel/ktest.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/shell.h"
+#include "arch/arch.h"
+
+static bool ktest_requested;
+static const char *ktest_glob;
+
+static int ktest_setup(char *val)
+{
+	ktest_requested = true;
+	ktest_glob = val;
+	return 0;
+}
+kernel_param("ktest", ktest_setup);
+
+static __noreturn void run_tests(void)
+{
+	int failed = ktest_run(ktest_glob);
+
+	if (failed)
+		pr_err("ktest: %d tests failed\n", failed);
+	else
+		pr_info("ktest: all tests passed\n");
+	arch_exit(failed ? ARCH_EXIT_FAILURE : ARCH_EXIT_SUCCESS);
+}
+
+__noreturn void start_kernel(void)
+{
+	pr_notice("%s version %s (%s) on %s\n", KERNEL_NAME, KERNEL_VERSION,
+		  __VERSION__, arch_name);
+	pr_notice("Command line: %s\n", arch_cmdline());
+	parse_early_params(arch_cmdline());
+
+	if (ktest_requested)
+		run_tests();
+	shell_run();
+	arch_exit(ARCH_EXIT_SUCCESS);
+}

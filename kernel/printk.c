@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * printk: format, stamp, keep, print.
+ *
+ * A message is formatted into a line buffer; its KERN_<LEVEL> prefix is
+ * stripped and decides whether the console sees it (level below
+ * console_loglevel). Every line starts with the time since boot in Linux's
+ * "[    0.123456] " form; KERN_CONT continues the previous line. All
+ * output, printed or not, goes into a ring buffer (dmesg) and through the
+ * optional capture hook that the test framework installs.
+ *
+ * Locking: interrupts are disabled around the shared buffers. This kernel
+ * runs on one CPU; a spinlock joins the irq save when SMP arrives.
+ */
+#include "kernel/printk.h"
+#include "kernel/errno.h"
+#include "kernel/params.h"
+#include "kernel/sprintf.h"
+#include "kernel/string.h"
+#include "arch/arch.h"
+
+#define LOG_BUF_SIZE	(64 * 1024)
+#define LINE_MAX	1024
+
+int console_loglevel = 7;
+
+static char log_buf[LOG_BUF_SIZE];
+static size_t log_head;		/* total bytes ever written */
+
+static printk_hook_fn hook_fn;
+static void *hook_data;
+
+/* The line being assembled for the hook (lines may come in pieces). */
+static char hook_line[LINE_MAX];
+static size_t hook_len;
+static bool at_line_start = true;
+
+void printk_set_hook(printk_hook_fn fn, void *data)
+{
+	unsigned long flags = arch_irq_save();
+
+	hook_fn = fn;
+	hook_data = data;
+	hook_len = 0;
+	arch_irq_restore(flags);
+}
+
+static void log_store(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		log_buf[(log_head + i) % LOG_BUF_SIZE] = s[i];
+	log_head += len;
+}
+
+size_t log_buf_copy(char *buf, size_t size)
+{
+	size_t avail = min(log_head, (size_t)LOG_BUF_SIZE);
+	size_t start = log_head - avail, n = min(avail, size);
+
+	for (size_t i = 0; i < n; i++)
+		buf[i] = log_buf[(start + avail - n + i) % LOG_BUF_SIZE];
+	return n;
+}
+
+/* Feed the hook whole lines; a line longer than LINE_MAX is cut. */
+static void hook_feed(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len && hook_fn; i++) {
+		if (s[i] == '\n') {
+			hook_line[hook_len] = '\0';
+			hook_fn(hook_line, hook_len, hook_data);
+			hook_len = 0;
+		} else if (hook_len < LINE_MAX - 1) {
+			hook_line[hook_len++] = s[i];
+		}
+	}
+}
+
+/* Emit text: to the log, the hook, and (if visible) the console. */
+static void emit(const char *s, size_t len, bool visible)
+{
+	log_store(s, len);
+	hook_feed(s, len);
+	if (visible)
+		arch_console_write(s, len);
+	if (len)
+		at_line_start = s[len - 1] == '\n';
+}
+
+void console_write(const char *s, size_t len)
+{
+	unsigned long flags = arch_irq_save();
+
+	emit(s, len, true);
+	arch_irq_restore(flags);
+}
+
+int console_printf(const char *fmt, ...)
+{
+	char line[LINE_MAX];
+	va_list args;
+	int len;
+
+	va_start(args, fmt);
+	len = vscnprintf(line, sizeof(line), fmt, args);
+	va_end(args);
+	console_write(line, len);
+	return len;
+}
+
+/* Strip a KERN_<LEVEL> prefix; returns the level, or -1 for KERN_CONT. */
+static int parse_level(const char **text)
+{
+	const char *s = *text;
+
+	if (s[0] != KERN_SOH[0] || !s[1])
+		return LOGLEVEL_DEFAULT;
+	*text = s + 2;
+	if (s[1] == 'c')
+		return -1;
+	if (s[1] >= '0' && s[1] <= '7')
+		return s[1] - '0';
+	return LOGLEVEL_DEFAULT;
+}
+
+static void emit_timestamp(bool visible)
+{
+	char stamp[32];
+	u64 ns = arch_clock_ns();
+	int len = snprintf(stamp, sizeof(stamp), "[%5llu.%06llu] ",
+			   (unsigned long long)(ns / 1000000000),
+			   (unsigned long long)(ns % 1000000000 / 1000));
+
+	emit(stamp, len, visible);
+}
+
+int vprintk(const char *fmt, va_list args)
+{
+	static int cont_level = LOGLEVEL_DEFAULT;
+	char line[LINE_MAX];
+	const char *text;
+	unsigned long flags;
+	int level, len;
+
+	len = vscnprintf(line, sizeof(line), fmt, args);
+	text = line;
+	level = parse_level(&text);
+	len -= text - line;
+
+	flags = arch_irq_save();
+	if (level < 0) {
+		level = cont_level;
+	} else {
+		if (!at_line_start)
+			emit("\n", 1, level < console_loglevel);
+		cont_level = level;
+	}
+	if (at_line_start && len)
+		emit_timestamp(level < console_loglevel);
+	emit(text, len, level < console_loglevel);
+	arch_irq_restore(flags);
+	return len;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list args;
+	int ret;
+
+	va_start(args, fmt);
+	ret = vprintk(fmt, args);
+	va_end(args);
+	return ret;
+}
+
+static int loglevel_setup(char *val)
+{
+	unsigned long level;
+
+	if (!val || kstrtoul(val, 10, &level) || level > 15)
+		return -EINVAL;
+	console_loglevel = (int)level;
+	return 0;
+}
+kernel_param("loglevel", loglevel_setup);

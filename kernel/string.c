@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * String and memory functions.
+ *
+ * Plain byte loops, plus word-at-a-time copying and filling when both
+ * sides are aligned: simple enough to trust, fast enough for boot and
+ * tests. This file is built with -fno-builtin and without loop-to-memcpy
+ * pattern matching, so the compiler cannot turn these loops back into
+ * calls to themselves.
+ */
+#include "kernel/string.h"
+#include "kernel/errno.h"
+
+#define WORD_SIZE	sizeof(unsigned long)
+
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if (IS_ALIGNED((unsigned long)d | (unsigned long)s, WORD_SIZE)) {
+		for (; n >= WORD_SIZE; n -= WORD_SIZE) {
+			*(unsigned long *)d = *(const unsigned long *)s;
+			d += WORD_SIZE;
+			s += WORD_SIZE;
+		}
+	}
+	while (n--)
+		*d++ = *s++;
+	return dst;
+}
+
+void *memmove(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if (d <= s || d >= s + n)
+		return memcpy(dst, src, n);
+	/* Overlap with dst above src: copy backwards. */
+	while (n--)
+		d[n] = s[n];
+	return dst;
+}
+
+void *memset(void *s, int c, size_t n)
+{
+	unsigned char *p = s;
+	unsigned long word = (unsigned char)c * 0x0101010101010101UL;
+
+	while (n && !IS_ALIGNED((unsigned long)p, WORD_SIZE)) {
+		*p++ = (unsigned char)c;
+		n--;
+	}
+	for (; n >= WORD_SIZE; n -= WORD_SIZE, p += WORD_SIZE)
+		*(unsigned long *)p = word;
+	while (n--)
+		*p++ = (unsigned char)c;
+	return s;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+
+	for (; n; n--, x++, y++) {
+		if (*x != *y)
+			return *x < *y ? -1 : 1;
+	}
+	return 0;
+}
+
+void *memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++) {
+		if (*p == (unsigned char)c)
+			return (void *)p;
+	}
+	return NULL;
+}
+
+void *memchr_inv(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++) {
+		if (*p != (unsigned char)c)
+			return (void *)p;
+	}
+	return NULL;
+}
+
+size_t strlen(const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+		p++;
+	return p - s;
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n])
+		n++;
+	return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	return strncmp(a, b, SIZE_MAX);
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++) {
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		if (!*a)
+			break;
+	}
+	return 0;
+}
+
+char *strcpy(char *dst, const char *src)
+{
+	char *d = dst;
+
+	while ((*d++ = *src++))
+		;
+	return dst;
+}
+
+char *strncpy(char *dst, const char *src, size_t n)
+{
+	size_t i = 0;
+
+	for (; i < n && src[i]; i++)
+		dst[i] = src[i];
+	for (; i < n; i++)
+		dst[i] = '\0';
+	return dst;
+}
+
+ssize_t strscpy(char *dst, const char *src, size_t size)
+{
+	size_t len;
+
+	if (!size)
+		return -E2BIG;
+	len = strnlen(src, size);
+	if (len == size) {
+		memcpy(dst, src, size - 1);
+		dst[size - 1] = '\0';
+		return -E2BIG;
+	}
+	memcpy(dst, src, len + 1);
+	return len;
+}
+
+char *strcat(char *dst, const char *src)
+{
+	strcpy(dst + strlen(dst), src);
+	return dst;
+}
+
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return NULL;
+	}
+}
+
+char *strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+
+	for (;; s++) {
+		if (*s == (char)c)
+			last = s;
+		if (!*s)
+			return (char *)last;
+	}
+}
+
+char *strstr(const char *haystack, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *haystack; haystack++) {
+		if (!strncmp(haystack, needle, n))
+			return (char *)haystack;
+	}
+	return n ? NULL : (char *)haystack;
+}
+
+size_t strspn(const char *s, const char *accept)
+{
+	size_t n = 0;
+
+	while (s[n] && strchr(accept, s[n]))
+		n++;
+	return n;
+}
+
+size_t strcspn(const char *s, const char *reject)
+{
+	size_t n = 0;
+
+	while (s[n] && !strchr(reject, s[n]))
+		n++;
+	return n;
+}
+
+char *strsep(char **s, const char *delim)
+{
+	char *start = *s, *end;
+
+	if (!start)
+		return NULL;
+	end = start + strcspn(start, delim);
+	if (*end)
+		*end++ = '\0';
+	else
+		end = NULL;
+	*s = end;
+	return start;
+}
+
+char *skip_spaces(const char *s)
+{
+	while (isspace(*s))
+		s++;
+	return (char *)s;
+}
+
+char *strim(char *s)
+{
+	size_t len;
+
+	s = skip_spaces(s);
+	len = strlen(s);
+	while (len && isspace(s[len - 1]))
+		s[--len] = '\0';
+	return s;
+}
+
+/*
+ * Iterative glob matching with one backtrack point: on a mismatch after a
+ * '*', let that star swallow one more character and retry. Linear in
+ * practice, never recursive.
+ */
+bool glob_match(const char *pattern, const char *str)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*str) {
+		if (*pattern == '*') {
+			star = ++pattern;
+			resume = str;
+		} else if (*pattern == '?' || *pattern == *str) {
+			pattern++;
+			str++;
+		} else if (star) {
+			pattern = star;
+			str = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*pattern == '*')
+		pattern++;
+	return !*pattern;
+}
