@@ -41,6 +41,13 @@ __noreturn void arch_exit(enum arch_exit_status status);
 __noreturn void arch_halt(void);
 
 /*
+ * Reset at once, without a report or a clean shutdown: a triple fault on
+ * x86_64 (QEMU with -no-reboot then exits with status 0), abort() on the
+ * host. The test harness uses it to prove it notices a silent reset.
+ */
+__noreturn void arch_emergency_restart(void);
+
+/*
  * True if [addr, addr + size) lies on the current kernel stack, so a
  * frame-pointer walk can follow it without faulting.
  */

@@ -4,18 +4,27 @@
  *
  * The table lists text symbols sorted by address; each address is an
  * offset from start_kernel (so the table does not depend on where a
- * position-independent host binary is loaded). The weak empty table below
- * is what the first link pass sees; the generated one replaces it.
+ * position-independent host binary is loaded).
  */
 #include "kernel/kallsyms.h"
 #include "kernel/kernel.h"
 #include "kernel/string.h"
 
-__weak const unsigned int kallsyms_num_syms;
-__weak const s32 kallsyms_offsets[1];
-__weak const u32 kallsyms_sizes[1];
-__weak const u32 kallsyms_name_offsets[1];
-__weak const char kallsyms_names[1];
+/*
+ * Declared weak and left undefined: the first link pass has no table and
+ * sees them as NULL. (A weak dummy definition would let the compiler
+ * assume the arrays' dummy sizes.)
+ */
+extern const unsigned int kallsyms_num_syms __weak;
+extern const s32 kallsyms_offsets[] __weak;
+extern const u32 kallsyms_sizes[] __weak;
+extern const u32 kallsyms_name_offsets[] __weak;
+extern const char kallsyms_names[] __weak;
+
+static unsigned int nr_syms(void)
+{
+	return &kallsyms_num_syms ? kallsyms_num_syms : 0;
+}
 
 static unsigned long sym_addr(unsigned int i)
 {
@@ -25,7 +34,7 @@ static unsigned long sym_addr(unsigned int i)
 /* Index of the last symbol at or below addr, or -1. */
 static int find_symbol(unsigned long addr)
 {
-	int lo = 0, hi = (int)kallsyms_num_syms - 1, found = -1;
+	int lo = 0, hi = (int)nr_syms() - 1, found = -1;
 
 	while (lo <= hi) {
 		int mid = lo + (hi - lo) / 2;
@@ -60,7 +69,7 @@ const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 
 unsigned long kallsyms_lookup_name(const char *name)
 {
-	for (unsigned int i = 0; i < kallsyms_num_syms; i++) {
+	for (unsigned int i = 0; i < nr_syms(); i++) {
 		if (!strcmp(kallsyms_names + kallsyms_name_offsets[i], name))
 			return sym_addr(i);
 	}

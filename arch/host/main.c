@@ -103,6 +103,12 @@ __noreturn void arch_halt(void)
 	abort();
 }
 
+__noreturn void arch_emergency_restart(void)
+{
+	fflush(stdout);
+	abort();
+}
+
 bool arch_on_stack(unsigned long addr, size_t size)
 {
 	return addr + size <= stack_top && addr >= stack_top - HOST_STACK_SIZE &&

@@ -121,6 +121,15 @@ __noreturn void arch_halt(void)
 	}
 }
 
+/* An empty IDT turns the breakpoint into #GP, #DF, then a triple fault. */
+__noreturn void arch_emergency_restart(void)
+{
+	struct { u16 limit; u64 base; } __packed empty = { 0, 0 };
+
+	__asm__ __volatile__("cli; lidt %0; int3" : : "m"(empty));
+	arch_halt();
+}
+
 __noreturn void arch_exit(enum arch_exit_status status)
 {
 	outb(QEMU_EXIT_PORT, status == ARCH_EXIT_SUCCESS ? QEMU_EXIT_SUCCESS :

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the test framework and the console plumbing it relies on:
+ * the comparison helpers decide right for signed and unsigned values
+ * (checked on a private struct ktest, so no failure reaches the real
+ * case), parameters are generated in order, the printk capture hook sees
+ * whole lines, and the shell dispatches and rejects commands.
+ */
+#include "kernel/errno.h"
+#include "kernel/ktest.h"
+#include "kernel/printk.h"
+#include "kernel/shell.h"
+#include "kernel/string.h"
+
+/* Run one passing check on a scratch test; it must not flag anything. */
+static void test_int_compare_signedness(struct ktest *t)
+{
+	int minus_one = -1;
+	unsigned long big = ~0UL;
+
+	KTEST_EXPECT_LT(t, minus_one, 1);
+	KTEST_EXPECT_GT(t, big, 1UL);
+	KTEST_EXPECT_LE(t, -5L, -5L);
+	KTEST_EXPECT_GE(t, (u8)200, (u8)100);
+	KTEST_EXPECT_NE(t, minus_one, 0);
+	KTEST_EXPECT_EQ(t, t->status, KTEST_SUCCESS);
+}
+
+static void test_ptr_and_str_compare(struct ktest *t)
+{
+	const char *a = "abc";
+	char b[4] = "abc";
+
+	KTEST_EXPECT_STREQ(t, a, b);
+	KTEST_EXPECT_STRNEQ(t, a, "abd");
+	KTEST_EXPECT_STRNEQ(t, a, NULL);
+	KTEST_EXPECT_PTR_NE(t, (const void *)a, (const void *)b);
+	KTEST_EXPECT_NULL(t, (void *)NULL);
+	KTEST_EXPECT_MEMEQ(t, a, b, 4);
+	KTEST_EXPECT_EQ(t, t->status, KTEST_SUCCESS);
+}
+
+static const int squares[] = { 0, 1, 4, 9 };
+
+static void square_desc(const int *p, char *desc)
+{
+	desc[0] = (char)('0' + (p - squares));
+	desc[1] = '\0';
+}
+KTEST_ARRAY_PARAM(square_gen, squares, square_desc);
+
+static void test_params_in_order(struct ktest *t)
+{
+	const int *p = t->param_value;
+	int i = (int)(p - squares);
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_EQ(t, *p, i * i);
+	KTEST_EXPECT_EQ(t, t->name[0], '0' + i);
+}
+
+static void test_capture_counts_lines(struct ktest *t)
+{
+	ktest_capture_start(t, "ktest-capture-marker");
+	pr_info("ktest-capture-marker one\n");
+	pr_info("unrelated line\n");
+	pr_info("two: ktest-capture-");
+	pr_cont("marker, split over two printk calls\n");
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	pr_info("ktest-capture-marker after stop\n");
+	KTEST_EXPECT_EQ(t, t->capture_hits, 2U);
+}
+
+static void test_skip_reports_reason(struct ktest *t)
+{
+	ktest_skip(t, "skipping on purpose");
+	KTEST_FAIL(t, "ktest_skip returned");
+}
+
+static void test_shell_dispatch(struct ktest *t)
+{
+	char unknown[] = "no-such-command arg";
+	char empty[] = "   ";
+	char version[] = "version";
+
+	ktest_capture_start(t, "unknown command");
+	KTEST_EXPECT_EQ(t, shell_exec(unknown), -ENOENT);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_EQ(t, shell_exec(empty), 0);
+	ktest_capture_start(t, "cram ");
+	KTEST_EXPECT_EQ(t, shell_exec(version), 0);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+}
+
+static void test_shell_too_many_args(struct ktest *t)
+{
+	char line[128];
+
+	strcpy(line, "help");
+	for (int i = 0; i < SHELL_MAX_ARGS; i++)
+		strcat(line, " x");
+	KTEST_EXPECT_EQ(t, shell_exec(line), -E2BIG);
+}
+
+static const struct ktest_case ktest_cases[] = {
+	KTEST_CASE(test_int_compare_signedness),
+	KTEST_CASE(test_ptr_and_str_compare),
+	KTEST_CASE_PARAM(test_params_in_order, square_gen),
+	KTEST_CASE(test_capture_counts_lines),
+	KTEST_CASE(test_skip_reports_reason),
+	KTEST_CASE(test_shell_dispatch),
+	KTEST_CASE(test_shell_too_many_args),
+	{}
+};
+KTEST_SUITE(ktest, ktest_cases);

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The harness's own selftests: a hidden suite whose cases end the run in
+ * every way a broken kernel can (a failed expectation, a panic, a CPU
+ * exception, a hang, a silent reset) plus one that passes. They run only
+ * when named exactly, e.g. "ktest=selftest.panic"; tests/harness.py boots
+ * each one and checks that it reports the right verdict. Never part of a
+ * normal test run.
+ */
+#include "kernel/bug.h"
+#include "kernel/ktest.h"
+#include "arch/arch.h"
+
+static void pass(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, 2 + 2, 4);
+}
+
+static void fail(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, 1 + 1, 3);
+}
+
+static void panic_now(struct ktest *t)
+{
+	panic("selftest: deliberate panic");
+}
+
+/* An address nothing maps, hidden from the optimizer. */
+static volatile unsigned long bad_address = 16;
+
+static void exception(struct ktest *t)
+{
+	*(volatile int *)bad_address = 1;
+	KTEST_FAIL(t, "write to %#lx did not fault", bad_address);
+}
+
+static void hang(struct ktest *t)
+{
+	for (;;)
+		arch_cpu_relax();
+}
+
+static void triple(struct ktest *t)
+{
+	arch_emergency_restart();
+}
+
+static const struct ktest_case selftest_cases[] = {
+	{ .name = "pass", .run = pass },
+	{ .name = "fail", .run = fail },
+	{ .name = "panic", .run = panic_now },
+	{ .name = "exception", .run = exception },
+	{ .name = "hang", .run = hang },
+	{ .name = "triple", .run = triple },
+	{}
+};
+KTEST_SUITE(selftest, selftest_cases, KTEST_HIDDEN);
