@@ -69,7 +69,7 @@ ISO := $(B)/cram.iso
 RUN_CMDLINE := $(strip $(CMDLINE))
 TEST_CMDLINE := $(strip ktest$(if $(KTEST),=$(KTEST)) $(CMDLINE))
 HARNESS := $(PYTHON) tests/harness.py
-QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args '$(QEMU_ARGS)')
+QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
 
 .PHONY: all run debug test check selftest deps clean help iso host \
 	compile_commands.json

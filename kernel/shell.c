@@ -110,13 +110,28 @@ void shell_run(void)
 	console_printf("\nend of input: powering off\n");
 }
 
+/* The first command after prev in alphabetical order (NULL: the first). */
+static const struct shell_cmd *next_cmd_by_name(const struct shell_cmd *prev)
+{
+	const struct shell_cmd *best = NULL;
+
+	for (const struct shell_cmd *const *c = __start_shell_cmds;
+	     c < __stop_shell_cmds; c++) {
+		if (prev && strcmp((*c)->name, prev->name) <= 0)
+			continue;
+		if (!best || strcmp((*c)->name, best->name) < 0)
+			best = *c;
+	}
+	return best;
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	for (const struct shell_cmd *const *c = __start_shell_cmds;
-	     c < __stop_shell_cmds; c++)
-		console_printf("  %-12s %s\n", (*c)->name, (*c)->help);
+	for (const struct shell_cmd *c = next_cmd_by_name(NULL); c;
+	     c = next_cmd_by_name(c))
+		console_printf("  %-12s %s\n", c->name, c->help);
 	return 0;
 }
 SHELL_CMD("help", cmd_help, "list the commands");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * 16550 UART on COM1: the console. Polled, 115200 8N1, FIFOs on. Output
+ * 16550 UART on COM1: the console. Polled, 115200 8N1. Output
  * turns "\n" into "\r\n" for terminals; input blocks until a byte comes.
  */
 #include "arch/x86_64/x86.h"
@@ -9,7 +9,6 @@
 #define COM1		0x3f8
 #define UART_DATA	0	/* receive/transmit buffer, DLL when DLAB */
 #define UART_IER	1	/* interrupt enable, DLM when DLAB */
-#define UART_FCR	2	/* FIFO control */
 #define UART_LCR	3	/* line control */
 #define UART_MCR	4	/* modem control */
 #define UART_LSR	5	/* line status */
@@ -25,7 +24,10 @@ void serial_init(void)
 	outb(COM1 + UART_DATA, 1);		/* divisor 1: 115200 baud */
 	outb(COM1 + UART_IER, 0);
 	outb(COM1 + UART_LCR, LCR_8N1);
-	outb(COM1 + UART_FCR, 0xc7);		/* FIFOs on, cleared, 14-byte */
+	/*
+	 * FCR is left alone: switching the FIFOs on empties them, and bytes
+	 * piped into QEMU before boot would be lost.
+	 */
 	outb(COM1 + UART_MCR, 0x03);		/* DTR, RTS */
 }
 

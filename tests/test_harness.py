@@ -1,0 +1,780 @@
+#!/usr/bin/env python3
+"""Tests for the kernel test harness (harness.py) and its KTAP parser (ktap.py).
+
+Run with `python3 tests/test_harness.py`.  The test cases come in two groups:
+
+* pure tests (PURE_TEST_CASES): the KTAP parser on synthetic logs and the
+  verdict logic (`judge`) on synthetic observations.  They start no process,
+  and `harness.py --selftest` runs them too.
+* process tests: `run_stage` on small Python stand-in programs, and the whole
+  command line with fake QEMU / fake ISO builder (tests/harness_data/) in place
+  of the real ones, through the QEMU= and MKISO= environment variables.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+DATA_DIR = os.path.join(TESTS_DIR, 'harness_data')
+sys.path.insert(0, TESTS_DIR)
+sys.dont_write_bytecode = True   # keep tests/ free of __pycache__
+
+import harness  # noqa: E402
+import ktap     # noqa: E402
+
+
+def ktap_text(text):
+    """Dedent a triple-quoted KTAP block (keeps relative indentation)."""
+    return textwrap.dedent(text).strip('\n') + '\n'
+
+
+def parse(text):
+    return ktap.parse(ktap_text(text))
+
+
+def read_data(name):
+    with open(os.path.join(DATA_DIR, name), encoding='utf-8') as f:
+        return f.read()
+
+
+SIMPLE_PASS = """
+    [    0.000001] booting
+    KTAP version 1
+    1..1
+        KTAP version 1
+        # Subtest: string
+        1..2
+        ok 1 test_memcpy
+        ok 2 test_memset
+    ok 1 string
+    ktest: all tests passed
+"""
+
+
+class KtapParserTests(unittest.TestCase):
+    """The KTAP parser on synthetic output."""
+
+    def assertCounts(self, report, passed, failed, skipped):
+        self.assertEqual((report.passed, report.failed, report.skipped),
+                         (passed, failed, skipped))
+
+    def assertOneError(self, report, *fragments):
+        self.assertEqual(len(report.errors), 1, report.errors)
+        for fragment in fragments:
+            self.assertIn(fragment, report.errors[0])
+
+    def test_all_pass(self):
+        report = parse(SIMPLE_PASS)
+        self.assertCounts(report, 2, 0, 0)
+        self.assertEqual(report.errors, [])
+        self.assertTrue(report.complete and report.ok)
+        self.assertEqual(report.preamble, ['[    0.000001] booting'])
+        self.assertEqual(report.trailer, ['ktest: all tests passed'])
+
+    def test_example_log_counts_and_diagnostics(self):
+        report = ktap.parse(read_data('example.log'))
+        self.assertEqual(report.errors, [])
+        self.assertCounts(report, 4, 2, 1)
+        names = [failure.name for failure in report.failures]
+        self.assertEqual(names, ['string.test_memset', 'vsprintf.test_param.value 1'])
+        diag = report.failures[0].diag
+        self.assertEqual(diag[0], '# test_memset: EXPECTATION FAILED at '
+                                  'tests/test_string.c:42')
+        self.assertIn('Expected a == b, but', diag)
+        self.assertIn('    a == 3 (0x3)', diag)
+        self.assertNotIn('ok 1 test_memcpy', diag)
+        self.assertIn('# test_param: EXPECTATION FAILED at tests/test_vsprintf.c:77',
+                      report.failures[1].diag)
+
+    def test_skip_counts_as_skipped(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: s
+                1..3
+                ok 1 a # SKIP no hardware
+                not ok 2 b # SKIP not implemented
+                ok 3 c
+            ok 1 s
+        """)
+        self.assertCounts(report, 1, 0, 2)
+        self.assertTrue(report.ok)
+        self.assertEqual(report.root.children[0].children[0].reason, 'no hardware')
+
+    def test_skipped_suite_without_cases(self):
+        report = parse("""
+            KTAP version 1
+            1..2
+                KTAP version 1
+                # Subtest: pci
+                1..0 # SKIP no PCI bus
+            ok 1 pci # SKIP no PCI bus
+            ok 2 lonely_case
+        """)
+        self.assertEqual(report.errors, [])
+        self.assertCounts(report, 1, 0, 1)   # the skipped suite counts once
+
+    def test_parametrised_counts_each_parameter(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: vsprintf
+                1..2
+                ok 1 test_simple
+                    KTAP version 1
+                    # Subtest: test_param
+                    ok 1 value 3
+                    ok 2 value 2
+                    ok 3 value 1
+                # test_param: pass:3 fail:0 skip:0 total:3
+                ok 2 test_param
+            ok 1 vsprintf
+        """)
+        self.assertEqual(report.errors, [])
+        self.assertCounts(report, 4, 0, 0)
+
+    def test_log_noise_between_ktap_lines(self):
+        report = parse("""
+            [    0.100000] ktest: starting
+            KTAP version 1
+            [    0.200000] WARNING: something odd
+            1..1
+                KTAP version 1
+            [    0.300000] printk between header and subtest
+                # Subtest: mm
+                1..2
+            BUG: kmalloc-32: double free detected (provoked by test)
+                  odd indentation ok 7 not a result
+                some indented log line
+                    deeper log line: ok maybe
+                ok 1 test_double_free
+            random log with ok 2 inside
+                ok 2 test_other
+                # mm: pass:2 fail:0 skip:0 total:2
+            ok 1 mm
+        """)
+        self.assertEqual(report.errors, [])
+        self.assertCounts(report, 2, 0, 0)
+        self.assertTrue(report.ok)
+
+    def test_truncated_inside_suite(self):
+        report = parse("""
+            KTAP version 1
+            1..2
+                KTAP version 1
+                # Subtest: string
+                1..5
+                ok 1 a
+                ok 2 b
+                ok 3 c
+        """)
+        self.assertFalse(report.complete)
+        self.assertOneError(report, "incomplete KTAP: suite 'string' expected 5 "
+                                    "results, got 3")
+        self.assertCounts(report, 3, 0, 0)
+
+    def test_truncated_inside_parametrised_case(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: vsprintf
+                1..1
+                    KTAP version 1
+                    # Subtest: test_param
+                    ok 1 value 3
+        """)
+        self.assertOneError(report, 'incomplete KTAP', "'vsprintf.test_param'",
+                            'after 1 results')
+
+    def test_truncated_after_top_level_result(self):
+        report = parse("""
+            KTAP version 1
+            1..3
+                KTAP version 1
+                # Subtest: a
+                1..1
+                ok 1 x
+            ok 1 a
+        """)
+        self.assertOneError(report, 'incomplete KTAP: top level expected 3 results, got 1')
+
+    def test_out_of_order_numbers(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: string
+                1..3
+                ok 1 a
+                ok 3 c
+                ok 2 b
+            ok 1 string
+        """)
+        self.assertTrue(report.errors)
+        self.assertIn("suite 'string': result 3 out of sequence (expected 2)",
+                      report.errors[0])
+        self.assertFalse(report.ok)
+
+    def test_repeated_number(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: string
+                1..2
+                ok 1 a
+                ok 1 a
+            ok 1 string
+        """)
+        self.assertOneError(report, "suite 'string': result number 1 repeated")
+
+    def test_no_ktap_at_all(self):
+        report = ktap.parse('[    0.0] booting\nhello\nok 1 not really\n')
+        self.assertFalse(report.started)
+        self.assertOneError(report, "no KTAP output (no 'KTAP version 1' line)")
+
+    def test_empty_output(self):
+        report = ktap.parse('')
+        self.assertOneError(report, 'no KTAP output')
+
+    def test_parent_not_ok_with_passing_children(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: sched
+                1..2
+                ok 1 a
+                ok 2 b
+                # sched: suite exit function leaked 3 pages
+            not ok 1 sched
+        """)
+        self.assertEqual(report.errors, [])
+        self.assertCounts(report, 2, 1, 0)
+        failure = report.failures[0]
+        self.assertEqual(failure.name, 'sched')
+        self.assertIn('all its 2 results passed', failure.message)
+        self.assertIn('# sched: suite exit function leaked 3 pages', failure.diag)
+
+    def test_parent_ok_with_failing_child(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: s
+                1..1
+                not ok 1 a
+            ok 1 s
+        """)
+        self.assertCounts(report, 0, 1, 0)
+        self.assertOneError(report, "suite 's' reported 'ok' but 1 of its results failed")
+
+    def test_missing_closing_result(self):
+        report = parse("""
+            KTAP version 1
+            1..2
+                KTAP version 1
+                # Subtest: string
+                1..1
+                ok 1 a
+                KTAP version 1
+                # Subtest: vsprintf
+                1..1
+                ok 1 b
+            ok 2 vsprintf
+        """)
+        self.assertOneError(report, "suite 'string': closing result missing")
+        self.assertTrue(report.complete)
+        self.assertCounts(report, 2, 0, 0)
+
+    def test_top_level_result_without_closing_nested(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: a
+                1..1
+                    KTAP version 1
+                    # Subtest: p
+                    ok 1 v
+            ok 1 a
+        """)
+        self.assertOneError(report, "suite 'a.p': closing result missing")
+
+    def test_plan_mismatch_at_close(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: string
+                1..3
+                ok 1 a
+                ok 2 b
+            ok 1 string
+        """)
+        self.assertOneError(report, "suite 'string' expected 3 results, got 2")
+
+    def test_more_results_than_plan(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: s
+                1..1
+                ok 1 a
+                ok 2 b
+            ok 1 s
+        """)
+        self.assertIn("suite 's': more results than its plan 1..1", report.errors[0])
+
+    def test_closing_name_mismatch(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: string
+                1..1
+                ok 1 a
+            ok 1 strong
+        """)
+        self.assertOneError(report, "suite 'string': closed by a result named 'strong'")
+
+    def test_top_level_without_plan(self):
+        report = parse("""
+            KTAP version 1
+                KTAP version 1
+                # Subtest: s
+                1..1
+                ok 1 a
+            ok 1 s
+        """)
+        self.assertOneError(report, 'top level has no plan line')
+
+    def test_todo_and_xfail_tolerated(self):
+        report = parse("""
+            KTAP version 1
+            1..4
+            not ok 1 known_bug # TODO fix the allocator
+            ok 2 fixed_bug # TODO
+            not ok 3 expected # XFAIL
+            ok 4 - dash_name
+        """)
+        self.assertEqual(report.errors, [])
+        self.assertCounts(report, 2, 0, 2)
+        self.assertEqual(report.root.children[3].name, 'dash_name')
+
+    def test_hash_in_name_is_not_a_directive(self):
+        result = ktap.parse_result('ok 5 test #5 of many')
+        self.assertEqual(result['name'], 'test #5 of many')
+        self.assertIsNone(result['directive'])
+
+    def test_crlf_line_endings(self):
+        report = ktap.parse(ktap_text(SIMPLE_PASS).replace('\n', '\r\n'))
+        self.assertTrue(report.ok)
+        self.assertCounts(report, 2, 0, 0)
+
+    def test_output_after_completion(self):
+        report = ktap.parse(ktap_text(SIMPLE_PASS) + 'KTAP version 1\n1..1\nok 1 again\n')
+        self.assertOneError(report, 'after the top-level plan was satisfied')
+
+    def test_streaming_done_flag(self):
+        parser = ktap.Parser()
+        lines = ktap_text(SIMPLE_PASS).splitlines()
+        for line in lines[:-2]:
+            parser.feed(line)
+            self.assertFalse(parser.done)
+        self.assertTrue(parser.started)
+        parser.feed(lines[-2])
+        self.assertTrue(parser.done)
+
+    def test_second_header_before_completion(self):
+        report = parse("""
+            KTAP version 1
+            1..2
+            ok 1 a
+            KTAP version 1
+            1..2
+            ok 2 b
+        """)
+        self.assertTrue(any('second top-level KTAP header' in e for e in report.errors))
+        self.assertFalse(report.ok)
+
+    def test_bail_out(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+            Bail out! out of memory
+            ok 1 a
+        """)
+        self.assertOneError(report, 'Bail out! out of memory')
+
+    def test_too_deep_indentation(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                    ok 1 far too deep
+            ok 1 a
+        """)
+        self.assertOneError(report, 'unexpected indentation')
+
+    def test_headerless_parametrised_case(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: s
+                1..1
+                    ok 1 p1
+                    not ok 2 p2
+                not ok 1 c
+            not ok 1 s
+        """)
+        self.assertEqual(report.errors, [])
+        self.assertCounts(report, 1, 1, 0)
+        self.assertEqual(report.failures[0].name, 's.c.p2')
+
+    def test_parametrised_case_lost_its_last_result(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: vsprintf
+                1..1
+                    KTAP version 1
+                    # Subtest: test_param
+                    ok 1 value 3
+                    ok 2 value 2
+                # test_param: pass:3 fail:0 skip:0 total:3
+                ok 1 test_param
+            ok 1 vsprintf
+        """)
+        self.assertOneError(report, "suite 'vsprintf.test_param': count line says "
+                                    "pass:3 fail:0 skip:0 total:3 but its results "
+                                    "are pass:2 fail:0 skip:0 total:2")
+
+    def test_suite_without_plan(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: s
+                ok 1 a
+            ok 1 s
+        """)
+        self.assertOneError(report, "suite 's' has no plan line")
+
+    def test_misaligned_result(self):
+        report = parse("""
+            KTAP version 1
+            1..1
+                KTAP version 1
+                # Subtest: s
+                1..2
+                ok 1 a
+              ok 2 b
+            ok 1 s
+        """)
+        self.assertIn("misaligned KTAP line: '  ok 2 b'", report.errors[0])
+
+    def test_indented_result_after_completion(self):
+        report = ktap.parse(ktap_text(SIMPLE_PASS) + '    ok 3 late\n')
+        self.assertOneError(report, "after the top-level plan was satisfied: 'ok 3 late'")
+
+    def test_empty_plan(self):
+        report = parse('KTAP version 1\n1..0\n')
+        self.assertTrue(report.complete)
+        self.assertEqual(report.total, 0)
+
+
+def qemu_stage(**overrides):
+    settings = dict(name='t', title='kernel boot', kind='qemu', argv=['true'],
+                    log_path=os.devnull, timeout=10.0, idle_timeout=10.0)
+    settings.update(overrides)
+    return harness.Stage(**settings)
+
+
+def observation(status, log=SIMPLE_PASS, **overrides):
+    obs = harness.Observation(status=status, report=parse(log) if log else None)
+    for key, value in overrides.items():
+        setattr(obs, key, value)
+    return obs
+
+
+FAILING = SIMPLE_PASS.replace('ok 2 test_memset', 'not ok 2 test_memset') \
+                     .replace('ok 1 string', 'not ok 1 string')
+
+
+class JudgeTests(unittest.TestCase):
+    """The verdict logic, on synthetic observations."""
+
+    def verdict(self, obs, **stage):
+        return harness.judge(qemu_stage(**stage), obs)
+
+    def test_pass(self):
+        self.assertEqual(self.verdict(observation(33)), ('pass', 'all tests passed'))
+
+    def test_failures_with_failure_status(self):
+        self.assertEqual(self.verdict(observation(35, FAILING)), ('failed', '1 test failed'))
+
+    def test_success_status_with_failing_ktap(self):
+        kind, reason = self.verdict(observation(33, FAILING))
+        self.assertEqual(kind, 'mismatch')
+        self.assertIn('success status 33 but 1 test failed', reason)
+
+    def test_failure_status_with_passing_ktap(self):
+        self.assertEqual(self.verdict(observation(35))[0], 'mismatch')
+
+    def test_triple_fault_status(self):
+        self.assertEqual(self.verdict(observation(0, 'KTAP version 1\n1..1\n')),
+                         ('exit', 'QEMU exited with status 0 (triple fault or reset?)'))
+
+    def test_unexpected_debug_exit_value(self):
+        reason = self.verdict(observation(5))[1]
+        self.assertIn('wrote 0x2 to isa-debug-exit', reason)
+
+    def test_panic_beats_status(self):
+        obs = observation(35, fatal=('panic', 'kernel panic',
+                                     '[    1.250000] Kernel panic - not syncing: oops'))
+        self.assertEqual(self.verdict(obs),
+                         ('panic', 'kernel panic: Kernel panic - not syncing: oops'))
+
+    def test_exception_marker(self):
+        self.assertEqual(harness.scan_fatal('CPU exception 14 (#PF Page Fault)'),
+                         ('exception', 'CPU exception'))
+        self.assertEqual(harness.scan_fatal('Kernel panic - not syncing: CPU exception 6'),
+                         ('exception', 'CPU exception'))
+        self.assertEqual(harness.scan_fatal('---[ end Kernel panic - not syncing ]---'),
+                         ('panic', 'kernel panic'))
+        self.assertIsNone(harness.scan_fatal('BUG: kmalloc: double free'))
+
+    def test_hang(self):
+        obs = observation(-9, 'KTAP version 1\n1..1\n', killed='idle')
+        self.assertEqual(self.verdict(obs, idle_timeout=60.0),
+                         ('hang', 'kernel hung: no output for 60 s'))
+
+    def test_incomplete_ktap_with_good_status(self):
+        kind, reason = self.verdict(observation(33, 'KTAP version 1\n1..2\nok 1 a\n'))
+        self.assertEqual(kind, 'ktap')
+        self.assertIn('incomplete KTAP: top level expected 2 results, got 1', reason)
+
+    def test_no_tests(self):
+        self.assertEqual(self.verdict(observation(33, 'KTAP version 1\n1..0\n'))[0], 'ktap')
+
+    def test_host_statuses(self):
+        self.assertEqual(self.verdict(observation(0), kind='host')[0], 'pass')
+        kind, reason = self.verdict(observation(-11), kind='host')
+        self.assertEqual((kind, reason), ('exit', 'host kernel was killed by SIGSEGV'))
+
+    def test_sanitizer(self):
+        line = 'lib/string.c:12:5: runtime error: signed integer overflow'
+        kind, reason = self.verdict(observation(0, sanitizer=line), kind='host')
+        self.assertEqual(kind, 'sanitizer')
+        self.assertIn('runtime error', reason)
+
+    def test_counting_never_hides_a_failure(self):
+        self.assertEqual(harness.count_outcome('pass', parse(SIMPLE_PASS)), (2, 0, 0))
+        self.assertEqual(harness.count_outcome('panic', parse(SIMPLE_PASS)), (2, 1, 0))
+        self.assertEqual(harness.count_outcome('mismatch', parse(SIMPLE_PASS)), (2, 1, 0))
+        truncated = parse('KTAP version 1\n1..2\nok 1 a\n')
+        self.assertEqual(harness.count_outcome('ktap', truncated), (1, 1, 0))
+
+    def test_per_boot_option_spreading(self):
+        self.assertEqual(harness.per_boot(None, 2, '--smp', '1'), ['1', '1'])
+        self.assertEqual(harness.per_boot(['2'], 2, '--smp', '1'), ['2', '2'])
+        self.assertEqual(harness.per_boot(['1', '4'], 2, '--smp', '1'), ['1', '4'])
+        with self.assertRaises(ValueError):
+            harness.per_boot(['1', '2'], 3, '--smp', '1')
+
+    def test_summary_line(self):
+        self.assertEqual(harness.counts_text(3, 0, 0), '3 passed, 0 failed')
+        self.assertEqual(harness.counts_text(3, 1, 2), '3 passed, 1 failed, 2 skipped')
+
+
+PURE_TEST_CASES = [KtapParserTests, JudgeTests]
+
+PY = sys.executable
+
+
+def py_stage(code, **overrides):
+    """A host stage running a small Python program."""
+    settings = dict(name='t', title='host run', kind='host',
+                    argv=[PY, '-c', textwrap.dedent(code)], log_path=os.devnull,
+                    timeout=10.0, idle_timeout=10.0)
+    settings.update(overrides)
+    return harness.Stage(**settings)
+
+
+KTAP_OK = ('KTAP version 1\\n1..1\\n    KTAP version 1\\n    # Subtest: s\\n'
+           '    1..1\\n    ok 1 a\\nok 1 s\\n')
+
+
+class ProcessTests(unittest.TestCase):
+    """run_stage on small stand-in programs."""
+
+    def run_quiet(self, stage):
+        return harness.run_stage(stage, harness.Printer(quiet=True))
+
+    def test_pass_and_log_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, 'sub', 'x.log')
+            code = "import sys; print('[ 0.1] boot'); sys.stdout.write('%s')" % KTAP_OK
+            outcome = self.run_quiet(py_stage(code, log_path=log))
+            self.assertEqual(outcome.kind, 'pass', outcome.reason)
+            self.assertEqual((outcome.passed, outcome.failed), (1, 0))
+            with open(log, encoding='utf-8') as f:
+                self.assertIn('ok 1 s', f.read())
+
+    def test_silent_hang_is_killed(self):
+        code = "import sys, time; print('KTAP version 1', flush=True); time.sleep(30)"
+        outcome = self.run_quiet(py_stage(code, idle_timeout=0.5))
+        self.assertEqual(outcome.kind, 'hang')
+        self.assertEqual(outcome.reason, 'kernel hung: no output for 0.5 s')
+        self.assertLess(outcome.obs.elapsed, 5)
+        self.assertEqual(outcome.failed, 1)
+
+    def test_chatty_hang_hits_overall_timeout(self):
+        code = "import time\nwhile True:\n    print('tick', flush=True); time.sleep(0.05)"
+        outcome = self.run_quiet(py_stage(code, timeout=0.8, idle_timeout=0.5))
+        self.assertEqual(outcome.reason, 'kernel hung: did not finish within 0.8 s')
+
+    def test_panic_then_silence(self):
+        code = ("import time; print('KTAP version 1\\nKernel panic - not syncing: x',"
+                " flush=True); time.sleep(30)")
+        outcome = self.run_quiet(py_stage(code, fatal_grace=0.3))
+        self.assertEqual(outcome.kind, 'panic')
+        self.assertLess(outcome.obs.elapsed, 5)
+        self.assertIn('Kernel panic - not syncing: x', outcome.obs.tail)
+
+    def test_no_exit_after_completion(self):
+        code = "import sys, time; sys.stdout.write('%s'); sys.stdout.flush(); " \
+               "time.sleep(30)" % KTAP_OK
+        outcome = self.run_quiet(py_stage(code, exit_grace=0.3))
+        self.assertEqual(outcome.kind, 'hang')
+        self.assertIn('did not exit within 0.3 s after the tests completed',
+                      outcome.reason)
+
+    def test_sanitizer_on_stderr(self):
+        code = ("import sys; sys.stdout.write('%s');"
+                "sys.stderr.write('==1==ERROR: AddressSanitizer: heap-use-after-free\\n')"
+                % KTAP_OK)
+        outcome = self.run_quiet(py_stage(code))
+        self.assertEqual(outcome.kind, 'sanitizer')
+        self.assertIn('heap-use-after-free', outcome.obs.stderr[0])
+
+    def test_partial_last_line_and_missing_program(self):
+        code = "import sys; sys.stdout.write('KTAP version 1\\n1..1\\nok 1 a')"
+        self.assertEqual(self.run_quiet(py_stage(code)).kind, 'pass')
+        missing = self.run_quiet(py_stage('', argv=['/nonexistent/kernel']))
+        self.assertEqual(missing.kind, 'error')
+        self.assertIn('could not start /nonexistent/kernel', missing.reason)
+
+
+class CommandLineTests(unittest.TestCase):
+    """The whole program with fake QEMU and fake ISO builder."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.kernel = os.path.join(self.tmp, 'kernel.elf')
+        with open(self.kernel, 'w', encoding='utf-8') as f:
+            f.write('not really an ELF\n')
+        self.env = dict(os.environ,
+                        QEMU='%s %s' % (PY, os.path.join(DATA_DIR, 'fake_qemu.py')),
+                        MKISO='%s %s' % (PY, os.path.join(DATA_DIR, 'fake_mkiso.py')))
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def harness(self, *args, stdin=None):
+        argv = [PY, os.path.join(TESTS_DIR, 'harness.py')] + list(args)
+        dirs = ['--iso-dir', os.path.join(self.tmp, 'iso')]
+        if not args or args[0] != 'run':
+            dirs += ['--log-dir', os.path.join(self.tmp, 'logs')]
+        if args[:1] == ('run',):
+            argv[3:3] = dirs
+        else:
+            argv[2:2] = dirs
+        return subprocess.run(argv, env=self.env, input=stdin, capture_output=True,
+                              text=True, timeout=60)
+
+    def test_failing_boot_report(self):
+        done = self.harness('--kernel', self.kernel, '--cmdline', 'ktest',
+                            '--kernel', self.kernel, '--cmdline', 'ktest=selftest.pass')
+        self.assertEqual(done.returncode, 1, done.stdout)
+        lines = done.stdout.splitlines()
+        self.assertEqual(lines[-1], '5 passed, 2 failed, 1 skipped')
+        self.assertIn("harness: kernel boot 'ktest' (128M, 1 CPU)", lines)
+        self.assertIn('  FAIL string.test_memset', lines)
+        self.assertIn('      # test_memset: EXPECTATION FAILED at tests/test_string.c:42',
+                      lines)
+        self.assertIn('  FAIL vsprintf.test_param.value 1', lines)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, 'logs', 'kernel-ktest.log')))
+
+    def test_quiet_pass(self):
+        done = self.harness('--quiet', '--kernel', self.kernel,
+                            '--cmdline', 'ktest=selftest.pass')
+        self.assertEqual((done.returncode, done.stdout), (0, '1 passed, 0 failed\n'))
+
+    def test_crash_shows_reason_and_tail(self):
+        done = self.harness('--quiet', '--kernel', self.kernel,
+                            '--cmdline', 'ktest=selftest.exception')
+        self.assertEqual(done.returncode, 1)
+        self.assertIn('harness: CPU exception: CPU exception 14 (#PF Page Fault)',
+                      done.stdout)
+        self.assertIn('harness: last 9 lines of', done.stdout)
+        self.assertTrue(done.stdout.endswith('0 passed, 1 failed\n'))
+
+    def test_iso_build_failure(self):
+        broken = os.path.join(self.tmp, 'broken.elf')
+        shutil.copy(self.kernel, broken)
+        done = self.harness('--quiet', '--kernel', broken)
+        self.assertEqual(done.returncode, 1)
+        self.assertIn('could not build ISO', done.stdout)
+        self.assertIn('grub-mkrescue failed', done.stdout)
+
+    def test_selftest(self):
+        done = self.harness('--selftest', self.kernel, '--hang-timeout', '1')
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        for text in ('ok - hang detected', 'ok - panic detected',
+                     'ok - CPU exception detected', 'ok - triple fault detected',
+                     'ok - failing expectation detected',
+                     'ok - passing test reported as a pass'):
+            self.assertIn('harness selftest: ' + text, done.stdout)
+        self.assertNotIn('not ok', done.stdout)
+        self.assertRegex(done.stdout.splitlines()[-1], r'^\d+ passed, 0 failed$')
+
+    def test_option_pairing_error(self):
+        done = self.harness('--kernel', 'a', '--kernel', 'b', '--kernel', 'c',
+                            '--smp', '1', '--smp', '2')
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('--smp given 2 times for 3 --kernel options', done.stderr)
+
+    def test_run_maps_status_and_debug(self):
+        done = self.harness('run', '--kernel', self.kernel, '--cmdline', 'ktest=args',
+                            '--debug', '--qemu-args', '-d int')
+        self.assertEqual(done.returncode, 0)
+        self.assertIn("QEMU is waiting for gdb: gdb %s -ex 'target remote :1234'"
+                      % self.kernel, done.stdout)
+        self.assertIn('-s -S', done.stdout)
+        self.assertIn('-no-reboot', done.stdout)
+        self.assertIn('-d int', done.stdout)
+
+    def test_run_passes_stdin(self):
+        done = self.harness('run', '--kernel', self.kernel, '--cmdline', 'ktest=stdin',
+                            stdin='help\npoweroff\n')
+        self.assertEqual(done.returncode, 1)
+        self.assertEqual(done.stdout, 'echo: help\necho: poweroff\n')
+        other = self.harness('run', '--kernel', self.kernel,
+                             '--cmdline', 'ktest=status:7')
+        self.assertEqual(other.returncode, 7)
+
+
+if __name__ == '__main__':
+    unittest.main()
