@@ -192,8 +192,12 @@ int kstrtoint(const char *s, unsigned int base, int *res)
 {
 	unsigned long long v;
 	bool neg = *s == '-';
-	int err = kstrtoull(neg ? s + 1 : s, base, &v);
+	int err;
 
+	/* One sign only: kstrtoull() would accept the '+' of "-+5". */
+	if (neg && s[1] == '+')
+		return -EINVAL;
+	err = kstrtoull(neg ? s + 1 : s, base, &v);
 	if (err)
 		return err;
 	if (v > (unsigned long long)INT_MAX + neg)
