@@ -71,7 +71,7 @@ TEST_CMDLINE := $(strip ktest$(if $(KTEST),=$(KTEST)) $(CMDLINE))
 HARNESS := $(PYTHON) tests/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
 
-.PHONY: all run debug test check selftest deps clean help iso host \
+.PHONY: FORCE all run debug test check selftest deps clean help iso host \
 	compile_commands.json
 
 all: $(B)/kernel.elf $(ISO)
@@ -87,10 +87,17 @@ $(B)/%.o: %.S
 	@echo "  AS      $@"
 	@$(CC) $(KASFLAGS) -MMD -MP -c $< -o $@
 
+# The object lists, rewritten only when they change, so that a deleted
+# source file also relinks.
+$(B)/kobjs.list $(HB)/hobjs.list: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' | cmp -s - $@ || \
+		echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' > $@
+
 # Two link passes: the first image's symbols become the kallsyms table
 # linked into the second. The table sits after .text, so no function
 # moves; the final check proves it.
-$(B)/kernel.pass1.elf: $(KOBJS) linker.ld
+$(B)/kernel.pass1.elf: $(KOBJS) linker.ld $(B)/kobjs.list
 	$(LD) $(KLDFLAGS) -o $@ $(KOBJS)
 
 $(B)/kallsyms.c: $(B)/kernel.pass1.elf tools/kallsyms.py
@@ -99,7 +106,7 @@ $(B)/kallsyms.c: $(B)/kernel.pass1.elf tools/kallsyms.py
 $(B)/kallsyms.o: $(B)/kallsyms.c
 	$(CC) $(KCFLAGS) -c $< -o $@
 
-$(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o linker.ld
+$(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o linker.ld $(B)/kobjs.list
 	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms.o
 	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/kallsyms.py | cmp -s - $(B)/kallsyms.c || \
 		{ echo "kallsyms: text moved between link passes" >&2; rm -f $@; exit 1; }
@@ -120,8 +127,8 @@ $(HB)/%.o: %.c
 	@$(HOSTCC) $(HKCFLAGS) -MMD -MP -c $< -o $@
 	$(OBJCOPY) --redefine-syms=arch/host/renamed.syms $@
 
-$(HB)/cram.pass1: $(HOBJS) $(HARCH_OBJS)
-	$(HOSTCC) $(SANITIZE) -o $@ $^
+$(HB)/cram.pass1: $(HOBJS) $(HARCH_OBJS) $(HB)/hobjs.list
+	$(HOSTCC) $(SANITIZE) -o $@ $(HOBJS) $(HARCH_OBJS)
 
 $(HB)/kallsyms.c: $(HB)/cram.pass1 tools/kallsyms.py
 	$(NM) -n -S --defined-only $< | $(PYTHON) tools/kallsyms.py > $@
@@ -130,8 +137,8 @@ $(HB)/kallsyms.c: $(HB)/cram.pass1 tools/kallsyms.py
 $(HB)/kallsyms.o: $(HB)/kallsyms.c
 	$(HOSTCC) -std=gnu11 -O1 -I. -c $< -o $@
 
-$(HB)/cram: $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o
-	$(HOSTCC) $(SANITIZE) -o $@ $^
+$(HB)/cram: $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o $(HB)/hobjs.list
+	$(HOSTCC) $(SANITIZE) -o $@ $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o
 	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/kallsyms.py | cmp -s - $(HB)/kallsyms.c || \
 		{ echo "kallsyms: host text moved between link passes" >&2; rm -f $@; exit 1; }
 

@@ -60,4 +60,29 @@ void arch_irq_restore(unsigned long flags);
 /* Spin-wait hint (pause). */
 void arch_cpu_relax(void);
 
+/* The CPU this code runs on, 0 .. NR_CPUS - 1. */
+#define NR_CPUS		8
+unsigned int arch_cpu_id(void);
+
+/*
+ * Memory bring-up, called by start_kernel() in this order (mm/mm.h):
+ *
+ * arch_memory_map() appends the firmware's memory map to t as it is
+ * (unsanitized): e820 entries from multiboot2 on x86_64, a QEMU-like
+ * synthetic map on the host.
+ *
+ * setup_arch() runs once memblock knows the RAM: it reserves what the
+ * arch owns (kernel image, boot information, modules), maps all RAM at
+ * page_offset_base (and sets it), sets vmemmap, and lifts memblock's
+ * allocation limit to all of RAM.
+ *
+ * vmemmap_populate() backs the struct pages in [start, end) (virtual
+ * addresses inside mem_map) with zeroed memory from memblock and returns
+ * how many bytes it allocated (0 for parts already backed).
+ */
+struct e820_table;
+void arch_memory_map(struct e820_table *t);
+void setup_arch(void);
+unsigned long vmemmap_populate(unsigned long start, unsigned long end);
+
 #endif /* ARCH_ARCH_H */

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * start_kernel: the generic half of boot. The arch has set up the console,
- * traps and the clock; from here the kernel parses its command line,
- * brings up its subsystems, then either runs the tests ("ktest") and ends
- * the run with their verdict, or starts the shell.
+ * traps and the clock; from here the kernel reads the memory map, parses
+ * its command line (mem= and memmap= edit the map), brings up memory
+ * (mm/mm_init.c), then either runs the tests ("ktest") and ends the run
+ * with their verdict, or starts the shell.
  */
 #include "kernel/kernel.h"
 #include "kernel/ktest.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
+#include "mm/mm.h"
 #include "arch/arch.h"
 
 static bool ktest_requested;
@@ -39,7 +41,12 @@ __noreturn void start_kernel(void)
 	pr_notice("%s version %s (%s) on %s\n", KERNEL_NAME, KERNEL_VERSION,
 		  __VERSION__, arch_name);
 	pr_notice("Command line: %s\n", arch_cmdline());
+	e820__memory_setup();
 	parse_early_params(arch_cmdline());
+	e820__finish_early_params();
+	e820__memblock_setup();
+	setup_arch();
+	mm_core_init();
 
 	if (ktest_requested)
 		run_tests();

@@ -37,13 +37,16 @@ typedef long ssize_t;
 
 #define min(a, b)		({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
 #define max(a, b)		({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
+#define clamp_val(v, lo, hi)	min(max(v, lo), hi)
 #define min_t(t, a, b)		min((t)(a), (t)(b))
 #define max_t(t, a, b)		max((t)(a), (t)(b))
 
 #define SZ_1K			0x400UL
 #define SZ_4K			0x1000UL
+#define SZ_64K			0x10000UL
 #define SZ_1M			0x100000UL
 #define SZ_2M			0x200000UL
+#define SZ_4M			0x400000UL
 #define SZ_16M			0x1000000UL
 #define SZ_1G			0x40000000UL
 #define SZ_4G			0x100000000UL

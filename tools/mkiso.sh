@@ -11,11 +11,8 @@ tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 mkdir -p "$tree/boot/grub"
 cp "$elf" "$tree/boot/kernel.elf"
-# Replace @CMDLINE@ literally (no sed: the command line may hold any byte).
-CMDLINE=$cmdline python3 -c '
-import os, sys
-sys.stdout.write(open(sys.argv[1]).read().replace("@CMDLINE@", os.environ["CMDLINE"]))
-' "$top/iso/grub.cfg" > "$tree/boot/grub/grub.cfg"
+CMDLINE=$cmdline python3 "$top/tools/grubcfg.py" "$top/iso/grub.cfg" \
+	> "$tree/boot/grub/grub.cfg"
 mkdir -p "$(dirname "$out")"
 grub-mkrescue -o "$out.tmp" "$tree" >"$out.log" 2>&1 || {
 	cat "$out.log" >&2

@@ -129,3 +129,8 @@ void arch_cpu_relax(void)
 {
 	__asm__ __volatile__("pause");
 }
+
+unsigned int arch_cpu_id(void)
+{
+	return 0;
+}

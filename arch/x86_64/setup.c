@@ -5,78 +5,47 @@
  * boot/entry.S calls x86_64_start_kernel() in the higher half with the
  * multiboot2 magic and the physical address of the boot information. We
  * start the console first (so everything after can report), load our own
- * GDT/TSS and IDT, calibrate the clock, drop the identity mapping of low
- * memory (so NULL and other low pointers fault), find the command line,
- * and hand over to start_kernel().
+ * GDT/TSS and IDT, calibrate the clock, parse the boot information, drop
+ * the identity mapping of low memory (so NULL and other low pointers
+ * fault) and hand over to start_kernel(). Later start_kernel() calls back
+ * for the memory map (arch_memory_map) and to map RAM (setup_arch).
  */
 #include "arch/x86_64/x86.h"
 #include "arch/x86_64/io.h"
+#include "kernel/bug.h"
 #include "kernel/kernel.h"
+#include "kernel/multiboot2.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
+#include "mm/e820.h"
+#include "mm/memblock.h"
+#include "mm/mm.h"
 #include "arch/arch.h"
 
-#define PAGE_OFFSET		0xffff888000000000UL
 #define QEMU_EXIT_PORT		0xf4
 #define QEMU_EXIT_SUCCESS	0x10	/* QEMU exits with (0x10 << 1) | 1 = 33 */
 #define QEMU_EXIT_FAILURE	0x11	/* ... and 35 */
-#define MB2_TAG_END		0
-#define MB2_TAG_CMDLINE		1
-#define MB2_INFO_MAX		(1UL << 20)
-#define EARLY_MAP_SIZE		SZ_1G	/* what boot/entry.S maps */
-
-struct mb2_tag {
-	u32 type;
-	u32 size;
-};
 
 extern u64 boot_pml4[512];
+extern char _boot_start[], _end[];
 
 const char arch_name[] = "x86_64";
-static const char *cmdline = "";
+static struct mb2_info mb2;
+static unsigned long mb2_phys;
 
 /*
- * Find the command line tag, checking every tag's size against the total
- * so a broken information block is reported instead of read past.
+ * Parse the boot information through the boot map of the first GiB. A
+ * broken block is reported by mb2_parse() and leaves mb2 empty: the
+ * kernel then boots with an empty command line and stops at the missing
+ * memory map with a clear panic.
  */
-static const char *mb2_find_cmdline(unsigned long info_phys)
+static void parse_boot_info(unsigned long info_phys)
 {
-	const u8 *info = (const u8 *)(PAGE_OFFSET + info_phys);
-	u32 total, off;
-
-	if (!info_phys || info_phys + 8 > EARLY_MAP_SIZE) {
-		pr_err("multiboot2: boot information at %#lx is out of reach\n",
-		       info_phys);
-		return "";
-	}
-	total = *(const u32 *)info;
-	if (total < 16 || total > MB2_INFO_MAX ||
-	    info_phys + total > EARLY_MAP_SIZE) {
-		pr_err("multiboot2: bad total_size %u\n", total);
-		return "";
-	}
-	for (off = 8; off + sizeof(struct mb2_tag) <= total;
-	     off = ALIGN(off + ((const struct mb2_tag *)(info + off))->size, 8)) {
-		const struct mb2_tag *tag = (const void *)(info + off);
-
-		if (tag->size < sizeof(*tag) || tag->size > total - off) {
-			pr_err("multiboot2: tag type %u at offset %u has bad size %u\n",
-			       tag->type, off, tag->size);
-			return "";
-		}
-		if (tag->type == MB2_TAG_END)
-			break;
-		if (tag->type == MB2_TAG_CMDLINE) {
-			const char *s = (const char *)(tag + 1);
-
-			if (!memchr(s, 0, tag->size - sizeof(*tag))) {
-				pr_err("multiboot2: command line is not terminated\n");
-				return "";
-			}
-			return s;
-		}
-	}
-	return "";
+	mb2_phys = info_phys;
+	if (!info_phys || info_phys >= EARLY_MAP_SIZE ||
+	    mb2_parse((void *)(X86_PAGE_OFFSET + info_phys),
+		      EARLY_MAP_SIZE - info_phys, &mb2))
+		memset(&mb2, 0, sizeof(mb2));
 }
 
 /* Low memory is reached through the direct map from now on. */
@@ -93,9 +62,57 @@ __noreturn void x86_64_start_kernel(u32 magic, u32 info_phys)
 	gdt_init();
 	idt_init();
 	tsc_init();
-	cmdline = mb2_find_cmdline(info_phys);
+	page_offset_base = X86_PAGE_OFFSET;
+	parse_boot_info(info_phys);
 	drop_identity_map();
 	start_kernel();
+}
+
+void arch_memory_map(struct e820_table *t)
+{
+	if (mb2.mmap_nr_entries) {
+		for (u32 i = 0; i < mb2.mmap_nr_entries; i++) {
+			const struct mb2_mmap_entry *e = mb2_mmap_entry(&mb2, i);
+
+			e820__range_add(t, e->addr, e->len, e->type);
+		}
+		return;
+	}
+	if (mb2.has_meminfo) {
+		pr_warn("multiboot2: no memory map, using basic meminfo\n");
+		e820__range_add(t, 0, (u64)mb2.mem_lower_kb << 10, E820_TYPE_RAM);
+		e820__range_add(t, SZ_1M, (u64)mb2.mem_upper_kb << 10,
+				E820_TYPE_RAM);
+		return;
+	}
+	panic("multiboot2: the boot loader gave no memory map");
+}
+
+static void reserve_boot_ranges(void)
+{
+	phys_addr_t image_start = (phys_addr_t)_boot_start;
+	phys_addr_t image_end = (phys_addr_t)_end - KERNEL_VIRT_BASE;
+
+	memblock_reserve(image_start, image_end - image_start);
+	if (mb2.total_size)
+		memblock_reserve(mb2_phys, mb2.total_size);
+	for (u32 i = 0; i < mb2.nr_modules; i++)
+		memblock_reserve(mb2.modules[i].mod_start,
+				 mb2.modules[i].mod_end - mb2.modules[i].mod_start);
+}
+
+void setup_arch(void)
+{
+	reserve_boot_ranges();
+	memblock_set_current_limit(EARLY_MAP_SIZE);
+	init_mem_mapping();
+	memblock_set_current_limit(memblock_end_of_DRAM());
+	vmemmap = (struct page *)X86_VMEMMAP_START;
+}
+
+const char *arch_cmdline(void)
+{
+	return mb2.cmdline ? mb2.cmdline : "";
 }
 
 void arch_console_write(const char *s, size_t len)
@@ -106,11 +123,6 @@ void arch_console_write(const char *s, size_t len)
 int arch_console_getc(void)
 {
 	return serial_getc();
-}
-
-const char *arch_cmdline(void)
-{
-	return cmdline;
 }
 
 __noreturn void arch_halt(void)
@@ -167,4 +179,9 @@ void arch_irq_restore(unsigned long flags)
 void arch_cpu_relax(void)
 {
 	__asm__ __volatile__("pause");
+}
+
+unsigned int arch_cpu_id(void)
+{
+	return 0;	/* the boot CPU; the others are not started */
 }

@@ -5,6 +5,11 @@
 
 #include "kernel/types.h"
 
+#define KERNEL_VIRT_BASE	0xffffffff80000000UL	/* linker.ld */
+#define X86_PAGE_OFFSET		0xffff888000000000UL	/* direct map */
+#define X86_VMEMMAP_START	0xffffea0000000000UL	/* mem_map */
+#define EARLY_MAP_SIZE		SZ_1G	/* what boot/entry.S maps */
+
 #define KERNEL_CS	0x08
 #define KERNEL_DS	0x10
 #define KERNEL_TSS	0x18
@@ -26,6 +31,7 @@ __noreturn void x86_64_start_kernel(u32 magic, u32 info_phys);
 void do_exception(struct pt_regs *regs);
 
 void gdt_init(void);
+void init_mem_mapping(void);
 void idt_init(void);
 void tsc_init(void);
 

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86_64 page tables: the kernel's final address space.
+ *
+ * boot/entry.S left a temporary map of the first GiB. setup_arch()
+ * replaces it with tables built here from memblock memory:
+ *
+ *   PAGE_OFFSET + p   every RAM range of memblock, read-write, no-execute,
+ *                     with 1 GiB pages where the CPU has them and the
+ *                     range is aligned, 2 MiB pages next, 4 KiB at edges
+ *   -2 GiB + p        the kernel image with W^X: text read-only and
+ *                     executable, rodata read-only, data and bss
+ *                     read-write, both no-execute (4 KiB pages)
+ *   VMEMMAP_START     mem_map, backed page by page by vmemmap_populate()
+ *
+ * Nothing else is mapped: not page 0, not the low boot code, not holes.
+ * Page-table pages come from memblock; until the switch they must lie in
+ * the first GiB (the only memory the boot map reaches), so setup_arch()
+ * holds memblock's limit there while building.
+ */
+#include "arch/x86_64/x86.h"
+#include "arch/x86_64/io.h"
+#include "kernel/bug.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "mm/memblock.h"
+#include "mm/mm.h"
+
+#define PTE_PRESENT	(1UL << 0)
+#define PTE_RW		(1UL << 1)
+#define PTE_PSE		(1UL << 7)
+#define PTE_GLOBAL	(1UL << 8)
+#define PTE_NX		(1UL << 63)
+#define PTE_ADDR_MASK	0x000ffffffffff000UL
+
+#define PGD_LEVEL	3	/* levels: 3 PML4, 2 PDPT, 1 PD, 0 PT */
+
+extern char _text[], _etext[], _rodata[], _erodata[], _data[], _end[];
+
+static u64 *kernel_pgd;
+static u64 supported_pte_mask = ~PTE_NX;
+static bool has_gbpages;
+unsigned long pgtable_pages;
+
+static void detect_paging_features(void)
+{
+	u32 a, b, c, d;
+
+	cpuid(0x80000001, 0, &a, &b, &c, &d);
+	if (d & (1U << 20))
+		supported_pte_mask |= PTE_NX;
+	has_gbpages = d & (1U << 26);
+}
+
+static u64 *alloc_table(void)
+{
+	phys_addr_t phys = memblock_phys_alloc(PAGE_SIZE, PAGE_SIZE);
+	u64 *table;
+
+	if (!phys)
+		panic("x86_64: out of memory for page tables");
+	table = __va(phys);
+	memset(table, 0, PAGE_SIZE);
+	pgtable_pages++;
+	return table;
+}
+
+static unsigned int pt_index(unsigned long virt, int level)
+{
+	return (virt >> (PAGE_SHIFT + 9 * level)) & 511;
+}
+
+/* The entry mapping virt at level, creating the tables above it. */
+static u64 *walk_create(unsigned long virt, int level)
+{
+	u64 *table = kernel_pgd;
+
+	for (int l = PGD_LEVEL; l > level; l--) {
+		u64 *entry = &table[pt_index(virt, l)];
+
+		if (!(*entry & PTE_PRESENT))
+			*entry = __pa(alloc_table()) | PTE_PRESENT | PTE_RW;
+		BUG_ON(*entry & PTE_PSE);	/* would split a huge page */
+		table = __va(*entry & PTE_ADDR_MASK);
+	}
+	return &table[pt_index(virt, level)];
+}
+
+/* The largest page level that maps virt -> phys within size. */
+static int map_level(unsigned long virt, phys_addr_t phys, unsigned long size,
+		     bool huge)
+{
+	if (huge && has_gbpages && IS_ALIGNED(virt | phys, SZ_1G) &&
+	    size >= SZ_1G)
+		return 2;
+	if (huge && IS_ALIGNED(virt | phys, SZ_2M) && size >= SZ_2M)
+		return 1;
+	return 0;
+}
+
+static void map_range(unsigned long virt, phys_addr_t phys, unsigned long size,
+		      u64 prot, bool huge)
+{
+	BUG_ON(!IS_ALIGNED(virt | phys | size, PAGE_SIZE));
+	while (size) {
+		int level = map_level(virt, phys, size, huge);
+		unsigned long step = PAGE_SIZE << (9 * level);
+		u64 *entry = walk_create(virt, level);
+
+		BUG_ON(*entry & PTE_PRESENT);
+		*entry = (phys | prot | PTE_PRESENT | (level ? PTE_PSE : 0)) &
+			 supported_pte_mask;
+		virt += step;
+		phys += step;
+		size -= step;
+	}
+}
+
+static void map_kernel_part(const char *start, const char *end, u64 prot)
+{
+	unsigned long virt = (unsigned long)start;
+	unsigned long size = PAGE_ALIGN((unsigned long)end) - virt;
+
+	map_range(virt, virt - KERNEL_VIRT_BASE, size, prot | PTE_GLOBAL, false);
+}
+
+static void map_direct(void)
+{
+	const struct memblock_type *mem = &memblock.memory;
+
+	for (unsigned long i = 0; i < mem->cnt; i++) {
+		phys_addr_t base = mem->regions[i].base;
+
+		map_range(X86_PAGE_OFFSET + base, base, mem->regions[i].size,
+			  PTE_RW | PTE_NX | PTE_GLOBAL, true);
+	}
+}
+
+void init_mem_mapping(void)
+{
+	detect_paging_features();
+	kernel_pgd = alloc_table();
+	map_direct();
+	map_kernel_part(_text, _etext, 0);
+	map_kernel_part(_rodata, _erodata, PTE_NX);
+	map_kernel_part(_data, _end, PTE_RW | PTE_NX);
+	write_cr3(__pa(kernel_pgd));
+	pr_info("x86_64: page tables built (%lu pages), NX %s, 1G pages %s\n",
+		pgtable_pages, supported_pte_mask & PTE_NX ? "on" : "off",
+		has_gbpages ? "on" : "off");
+}
+
+unsigned long vmemmap_populate(unsigned long start, unsigned long end)
+{
+	unsigned long bytes = 0;
+
+	for (unsigned long va = ALIGN_DOWN(start, PAGE_SIZE); va < end;
+	     va += PAGE_SIZE) {
+		u64 *entry = walk_create(va, 0);
+		phys_addr_t phys;
+
+		if (*entry & PTE_PRESENT)
+			continue;
+		phys = memblock_phys_alloc(PAGE_SIZE, PAGE_SIZE);
+		if (!phys)
+			panic("x86_64: out of memory for mem_map");
+		memset(__va(phys), 0, PAGE_SIZE);
+		*entry = (phys | PTE_PRESENT | PTE_RW | PTE_NX | PTE_GLOBAL) &
+			 supported_pte_mask;
+		bytes += PAGE_SIZE;
+	}
+	return bytes;
+}

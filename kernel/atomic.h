@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* atomic_t on the compiler's __atomic builtins (sequentially consistent). */
+#ifndef KERNEL_ATOMIC_H
+#define KERNEL_ATOMIC_H
+
+#include "kernel/types.h"
+
+typedef struct {
+	int counter;
+} atomic_t;
+
+#define ATOMIC_INIT(i)	{ (i) }
+
+static inline int atomic_read(const atomic_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_set(atomic_t *v, int i)
+{
+	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline int atomic_add_return(int i, atomic_t *v)
+{
+	return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST);
+}
+
+static inline void atomic_inc(atomic_t *v)
+{
+	atomic_add_return(1, v);
+}
+
+static inline bool atomic_dec_and_test(atomic_t *v)
+{
+	return atomic_add_return(-1, v) == 0;
+}
+
+#endif /* KERNEL_ATOMIC_H */

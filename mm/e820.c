@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The e820 physical memory map.
+ *
+ * Data structure: struct e820_table, a fixed array of at most
+ * E820_MAX_ENTRIES (addr, size, type) entries; no allocator is needed.
+ * Firmware (through the boot loader) hands over a raw map whose entries may
+ * be unsorted, overlapping, empty or absurd; e820__update_table() turns it
+ * into a sanitized map: sorted by address, pairwise disjoint, no two
+ * touching entries of the same type, every entry inside
+ * [0, E820_PHYS_LIMIT) and every usable (RAM) entry page-aligned.
+ *
+ * Sanitizing works on half-open ranges [start, end):
+ *  1. Normalize. Drop zero-length entries. An entry whose addr + size
+ *     passes 2^64 is taken to end at the last byte, 0xffffffffffffffff
+ *     (inclusive; as a half-open range it would end at 2^64, which u64
+ *     cannot hold). Then entries starting at or above E820_PHYS_LIMIT
+ *     (2^52) are dropped and entries crossing it end there, one warning
+ *     per dropped or clipped entry. From here on end <= 2^52: no overflow.
+ *  2. Resolve overlaps. Every start and end is a boundary; the sorted,
+ *     distinct boundaries cut the line into elementary intervals, and each
+ *     interval covered by some entry gets the type of highest priority
+ *     among the entries covering it (O(boundaries * entries), at most
+ *     260 * 130 steps, in static scratch arrays: no recursion, nothing big
+ *     on the 16 KiB kernel stack).
+ *  3. Merge: consecutive intervals of one type that touch become one
+ *     entry (they come out sorted by address already).
+ *  4. Page-clip RAM inward (start up, end down, to 4 KiB), dropping what
+ *     becomes empty. Merging first means two touching RAM pieces that
+ *     together cover whole pages keep them. Clipping may leave holes.
+ * Sanitizing a sanitized table changes nothing.
+ *
+ * Priority rule (the more restrictive type wins; low to high):
+ *	RAM(1) < ACPI data(3) < ACPI NVS(4)
+ *	< RESERVED(2) = PMEM(7) = PRAM(12) = every unknown type
+ *	< UNUSABLE(5, bad RAM)
+ * Between different types of equal priority the larger type number wins,
+ * so the result never depends on the order of the input.
+ *
+ * Caller's contract: boot time, one CPU, no locking: the functions share
+ * static scratch space and are not reentrant. e820__range_update/remove
+ * sanitize the table first, so they count bytes of a disjoint map, and
+ * sanitize it again afterwards. The table must hold at most
+ * E820_MAX_ENTRIES entries (nr_entries is trusted up to that bound).
+ */
+#define pr_fmt(fmt) "e820: " fmt
+
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/sprintf.h"
+#include "kernel/string.h"
+#include "mm/e820.h"
+
+struct e820_table e820_table;
+
+/* A normalized range: [start, end) with start < end <= E820_PHYS_LIMIT. */
+struct e820_range {
+	u64 start;
+	u64 end;
+	u32 type;
+};
+
+/* Editing a sanitized table adds at most two pieces (see e820_edit()). */
+#define E820_SCRATCH	(E820_MAX_ENTRIES + 2)
+
+static struct e820_range e820_in[E820_SCRATCH];
+static u64 e820_bounds[2 * E820_SCRATCH];
+static struct e820_range e820_out[2 * E820_SCRATCH];
+
+typedef unsigned long long ull;
+
+/* --- priority ------------------------------------------------------------- */
+
+static int e820_priority(u32 type)
+{
+	switch (type) {
+	case E820_TYPE_RAM:
+		return 0;
+	case E820_TYPE_ACPI:
+		return 1;
+	case E820_TYPE_NVS:
+		return 2;
+	case E820_TYPE_UNUSABLE:
+		return 4;
+	default:		/* reserved, persistent, unknown */
+		return 3;
+	}
+}
+
+/* Does type a win over type b where both cover the same byte? */
+static bool e820_outranks(u32 a, u32 b)
+{
+	int pa = e820_priority(a), pb = e820_priority(b);
+
+	return pa != pb ? pa > pb : a > b;
+}
+
+/* --- step 1: normalize ------------------------------------------------------ */
+
+/* Normalize e into r; false if it is dropped (empty or above the limit). */
+static bool e820_normalize(const struct e820_entry *e, struct e820_range *r)
+{
+	bool wrapped;
+	u64 last;
+
+	if (!e->size)
+		return false;
+	wrapped = e->size - 1 > U64_MAX - e->addr;
+	last = wrapped ? U64_MAX : e->addr + e->size - 1;
+	if (e->addr >= E820_PHYS_LIMIT) {
+		pr_warn("dropping [mem 0x%016llx-0x%016llx] %s%s: beyond %d-bit physical addresses\n",
+			(ull)e->addr, (ull)last, e820_type_to_string(e->type),
+			wrapped ? " (wraps past 2^64)" : "", E820_MAX_PHYS_BITS);
+		return false;
+	}
+	r->start = e->addr;
+	r->type = e->type;
+	if (last < E820_PHYS_LIMIT) {
+		r->end = last + 1;
+		return true;
+	}
+	r->end = E820_PHYS_LIMIT;
+	pr_warn("clipping [mem 0x%016llx-0x%016llx] %s%s to end at 0x%016llx: beyond %d-bit physical addresses\n",
+		(ull)e->addr, (ull)last, e820_type_to_string(e->type),
+		wrapped ? " (wraps past 2^64)" : "", (ull)(r->end - 1),
+		E820_MAX_PHYS_BITS);
+	return true;
+}
+
+/* --- step 2: resolve overlaps --------------------------------------------- */
+
+/* Insert v into the sorted, distinct bounds[0..n); returns the new n. */
+static u32 e820_add_bound(u64 *bounds, u32 n, u64 v)
+{
+	u32 i = n;
+
+	while (i > 0 && bounds[i - 1] > v)
+		i--;
+	if (i > 0 && bounds[i - 1] == v)
+		return n;
+	memmove(&bounds[i + 1], &bounds[i], (n - i) * sizeof(*bounds));
+	bounds[i] = v;
+	return n + 1;
+}
+
+static u32 e820_collect_bounds(const struct e820_range *in, u32 n)
+{
+	u32 i, nb = 0;
+
+	for (i = 0; i < n; i++) {
+		nb = e820_add_bound(e820_bounds, nb, in[i].start);
+		nb = e820_add_bound(e820_bounds, nb, in[i].end);
+	}
+	return nb;
+}
+
+/*
+ * The winning type of the elementary interval starting at 'at' (every
+ * range covering 'at' covers the whole interval). False if none covers it.
+ */
+static bool e820_winner(const struct e820_range *in, u32 n, u64 at, u32 *type)
+{
+	bool found = false;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (in[i].start > at || in[i].end <= at)
+			continue;
+		if (!found || e820_outranks(in[i].type, *type))
+			*type = in[i].type;
+		found = true;
+	}
+	return found;
+}
+
+/* Steps 2 and 3: typed elementary intervals, touching equal types merged. */
+static u32 e820_build_intervals(const struct e820_range *in, u32 n, u32 nb)
+{
+	u32 i, cnt = 0, type = 0;
+
+	for (i = 0; i + 1 < nb; i++) {
+		u64 s = e820_bounds[i], e = e820_bounds[i + 1];
+		struct e820_range *prev = cnt ? &e820_out[cnt - 1] : NULL;
+
+		if (!e820_winner(in, n, s, &type))
+			continue;
+		if (prev && prev->end == s && prev->type == type) {
+			prev->end = e;
+			continue;
+		}
+		e820_out[cnt++] = (struct e820_range){ s, e, type };
+	}
+	return cnt;
+}
+
+/* --- step 4: page-clip RAM ------------------------------------------------ */
+
+static u32 e820_clip_ram(struct e820_range *r, u32 cnt)
+{
+	u32 i, kept = 0;
+
+	for (i = 0; i < cnt; i++) {
+		struct e820_range x = r[i];
+
+		if (x.type == E820_TYPE_RAM) {
+			x.start = ALIGN(x.start, (u64)SZ_4K);
+			x.end = ALIGN_DOWN(x.end, (u64)SZ_4K);
+			if (x.start >= x.end)
+				continue;
+		}
+		r[kept++] = x;
+	}
+	return kept;
+}
+
+/*
+ * Sanitize the normalized ranges in[0..n) (steps 2-4) into t. in may not
+ * be t's own entries (callers normalize into e820_in first).
+ */
+static int e820_resolve(const struct e820_range *in, u32 n, struct e820_table *t)
+{
+	u32 cnt, i;
+
+	cnt = e820_build_intervals(in, n, e820_collect_bounds(in, n));
+	cnt = e820_clip_ram(e820_out, cnt);
+	t->nr_entries = min_t(u32, cnt, E820_MAX_ENTRIES);
+	for (i = 0; i < t->nr_entries; i++) {
+		t->entries[i].addr = e820_out[i].start;
+		t->entries[i].size = e820_out[i].end - e820_out[i].start;
+		t->entries[i].type = e820_out[i].type;
+	}
+	if (cnt <= E820_MAX_ENTRIES)
+		return 0;
+	pr_warn("sanitized map needs %u entries, only %u kept: [mem 0x%016llx-0x%016llx] and above lost\n",
+		cnt, E820_MAX_ENTRIES, (ull)e820_out[E820_MAX_ENTRIES].start,
+		(ull)(e820_out[cnt - 1].end - 1));
+	return -E2BIG;
+}
+
+int e820__update_table(struct e820_table *t)
+{
+	u32 i, n = 0, nr = t->nr_entries;
+
+	if (WARN(nr > E820_MAX_ENTRIES, "e820: corrupt table (%u entries)\n", nr))
+		nr = E820_MAX_ENTRIES;
+	for (i = 0; i < nr; i++)
+		if (e820_normalize(&t->entries[i], &e820_in[n]))
+			n++;
+	return e820_resolve(e820_in, n, t);
+}
+
+/* --- building and editing ------------------------------------------------- */
+
+int e820__range_add(struct e820_table *t, u64 start, u64 size, u32 type)
+{
+	struct e820_entry *e;
+
+	if (!size)
+		return 0;
+	if (t->nr_entries >= E820_MAX_ENTRIES) {
+		pr_warn("table full, ignoring [mem 0x%016llx-0x%016llx] %s\n",
+			(ull)start, (ull)(start + size - 1),
+			e820_type_to_string(type));
+		return -ENOSPC;
+	}
+	e = &t->entries[t->nr_entries++];
+	e->addr = start;
+	e->size = size;
+	e->type = type;
+	return 0;
+}
+
+/* Append [start, end) to e820_in[] unless empty. */
+static void e820_push(u32 *n, u64 start, u64 end, u32 type)
+{
+	if (start >= end)
+		return;
+	if (WARN_ON(*n >= E820_SCRATCH))
+		return;
+	e820_in[(*n)++] = (struct e820_range){ start, end, type };
+}
+
+/*
+ * Retype (or, if remove, drop) the part inside [start, start + size) of
+ * every entry that matches (check_type: has type old_type). The table is
+ * sanitized first, so entries are disjoint and at most two of them (those
+ * holding start or the end strictly inside) split in two or three pieces:
+ * the pieces fit in E820_SCRATCH. Returns the bytes retyped or dropped.
+ */
+static u64 e820_edit(struct e820_table *t, u64 start, u64 size, u32 old_type,
+		     bool check_type, bool remove, u32 new_type)
+{
+	u64 end = size > U64_MAX - start ? U64_MAX : start + size;
+	u64 done = 0;
+	u32 i, n = 0;
+
+	if (!size)
+		return 0;
+	e820__update_table(t);
+	for (i = 0; i < t->nr_entries; i++) {
+		const struct e820_entry *e = &t->entries[i];
+		u64 s = e->addr, ee = e->addr + e->size;
+		u64 lo = max(s, start), hi = min(ee, end);
+
+		if ((check_type && e->type != old_type) || lo >= hi) {
+			e820_push(&n, s, ee, e->type);
+			continue;
+		}
+		e820_push(&n, s, lo, e->type);
+		if (!remove)
+			e820_push(&n, lo, hi, new_type);
+		e820_push(&n, hi, ee, e->type);
+		done += hi - lo;
+	}
+	e820_resolve(e820_in, n, t);
+	return done;
+}
+
+u64 e820__range_update(struct e820_table *t, u64 start, u64 size,
+		       u32 old_type, u32 new_type)
+{
+	if (old_type == new_type)
+		return 0;
+	return e820_edit(t, start, size, old_type, true, false, new_type);
+}
+
+u64 e820__range_remove(struct e820_table *t, u64 start, u64 size,
+		       u32 old_type, bool check_type)
+{
+	return e820_edit(t, start, size, old_type, check_type, true, 0);
+}
+
+u64 e820__total(const struct e820_table *t, u32 type)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < t->nr_entries && i < E820_MAX_ENTRIES; i++)
+		if (t->entries[i].type == type)
+			sum += t->entries[i].size;
+	return sum;
+}
+
+/* --- printing ------------------------------------------------------------- */
+
+const char *e820_type_to_string(u32 type)
+{
+	static char bufs[4][sizeof("type 4294967295")];
+	static unsigned int next;
+	char *buf;
+
+	switch (type) {
+	case E820_TYPE_RAM:		return "usable";
+	case E820_TYPE_RESERVED:	return "reserved";
+	case E820_TYPE_ACPI:		return "ACPI data";
+	case E820_TYPE_NVS:		return "ACPI NVS";
+	case E820_TYPE_UNUSABLE:	return "unusable";
+	case E820_TYPE_PMEM:		return "persistent (type 7)";
+	case E820_TYPE_PRAM:		return "persistent RAM (type 12)";
+	default:
+		break;
+	}
+	buf = bufs[next++ % ARRAY_SIZE(bufs)];
+	snprintf(buf, sizeof(bufs[0]), "type %u", type);
+	return buf;
+}
+
+void e820__print_table(const struct e820_table *t, const char *who)
+{
+	u32 i;
+
+	for (i = 0; i < t->nr_entries && i < E820_MAX_ENTRIES; i++) {
+		const struct e820_entry *e = &t->entries[i];
+
+		printk(KERN_INFO "%s: [mem 0x%016llx-0x%016llx] %s\n", who,
+		       (ull)e->addr, (ull)(e->addr + e->size - 1),
+		       e820_type_to_string(e->type));
+	}
+}
+
+/* --- command line: mem= and memmap= ---------------------------------------- */
+
+/* A memparse size at *p; advances *p. -EINVAL if there are no digits. */
+static int e820_parse_size(const char **p, u64 *val)
+{
+	char *end;
+
+	*val = memparse(*p, &end);
+	if (end == *p)
+		return -EINVAL;
+	*p = end;
+	return 0;
+}
+
+int e820__parse_mem(struct e820_table *t, const char *arg)
+{
+	const char *p = arg;
+	u64 limit;
+
+	if (!arg || e820_parse_size(&p, &limit) || *p || !limit) {
+		pr_warn("mem=%s: invalid size, ignored\n", arg ? arg : "");
+		return -EINVAL;
+	}
+	e820__range_remove(t, limit, U64_MAX - limit, E820_TYPE_RAM, true);
+	return 0;
+}
+
+static int e820_memmap_type(char c, u32 *type)
+{
+	switch (c) {
+	case '@': *type = E820_TYPE_RAM; return 0;
+	case '$': *type = E820_TYPE_RESERVED; return 0;
+	case '!': *type = E820_TYPE_PRAM; return 0;
+	case '#': *type = E820_TYPE_ACPI; return 0;
+	default: return -EINVAL;
+	}
+}
+
+/* Apply one memmap= spec at *pp (up to ',' or the end) to t; advances *pp. */
+static int e820_memmap_one(struct e820_table *t, const char **pp)
+{
+	const char *p = *pp;
+	int len = (int)strcspn(p, ",");
+	u64 size, addr;
+	u32 type;
+
+	if (!strncmp(p, "exactmap", 8) || memchr(p, '%', len)) {
+		pr_warn("memmap=%.*s: unsupported\n", len, p);
+		return -EINVAL;
+	}
+	if (e820_parse_size(&p, &size) || !size)
+		goto bad;
+	if (*p == ',' || !*p) {		/* memmap=SIZE: like mem=SIZE */
+		e820__range_remove(t, size, U64_MAX - size, E820_TYPE_RAM, true);
+		*pp = p;
+		return 0;
+	}
+	if (e820_memmap_type(*p++, &type) || e820_parse_size(&p, &addr) ||
+	    (*p && *p != ','))
+		goto bad;
+	if (size - 1 > U64_MAX - addr) {
+		pr_warn("memmap=%.*s: range passes 2^64\n", len, *pp);
+		return -EINVAL;
+	}
+	*pp = p;
+	return e820__range_add(t, addr, size, type);
+bad:
+	pr_warn("memmap=%.*s: invalid, expected SIZE{@,$,!,#}ADDR\n", len, *pp);
+	return -EINVAL;
+}
+
+int e820__parse_memmap(struct e820_table *t, const char *arg)
+{
+	static struct e820_table work;
+	const char *p = arg;
+	int err;
+
+	if (!arg || !*arg) {
+		pr_warn("memmap: empty value, ignored\n");
+		return -EINVAL;
+	}
+	work = *t;
+	for (;;) {
+		err = e820_memmap_one(&work, &p);
+		if (err)
+			return err;
+		if (!*p)
+			break;
+		p++;		/* the ',' */
+	}
+	err = e820__update_table(&work);
+	if (err)
+		return err;
+	*t = work;
+	return 0;
+}

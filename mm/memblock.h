@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * memblock: the boot-time allocator of physical ranges (Linux's model).
+ *
+ * Two sorted arrays of regions: "memory" (RAM that exists) and "reserved"
+ * (RAM in use). Free memory is memory minus reserved. Everything allocated
+ * before the buddy allocator exists comes from here; the buddy allocator
+ * then takes over the free ranges (for_each_free_mem_range).
+ *
+ * Ranges are [base, base + size). The generic functions work on any
+ * instance (tests use local ones); the others on the kernel's `memblock`.
+ * See mm/memblock.c for the invariants and the allocation policy.
+ */
+#ifndef MM_MEMBLOCK_H
+#define MM_MEMBLOCK_H
+
+#include "kernel/types.h"
+
+#define INIT_MEMBLOCK_REGIONS		128
+
+/* As 'end' of a search or allocation: use the instance's current_limit. */
+#define MEMBLOCK_ALLOC_ACCESSIBLE	0
+/* As current_limit: no limit (the kernel's instance starts this way). */
+#define MEMBLOCK_ALLOC_ANYWHERE		(~(phys_addr_t)0)
+
+struct memblock_region {
+	phys_addr_t base;
+	phys_addr_t size;
+};
+
+struct memblock_type {
+	unsigned long cnt;		/* regions in use (0: empty) */
+	unsigned long max;		/* capacity of regions[] */
+	phys_addr_t total_size;		/* sum of the sizes */
+	struct memblock_region *regions;
+	const char *name;
+};
+
+struct memblock {
+	phys_addr_t current_limit;	/* top for MEMBLOCK_ALLOC_ACCESSIBLE */
+	struct memblock_type memory;
+	struct memblock_type reserved;
+};
+
+/* The kernel's instance, backed by static arrays of INIT_MEMBLOCK_REGIONS. */
+extern struct memblock memblock;
+
+/* --- generic versions, on any instance ---------------------------------- */
+
+/*
+ * Set up an empty instance on caller-provided arrays (current_limit =
+ * MEMBLOCK_ALLOC_ANYWHERE). Tests use it on static arrays.
+ */
+void memblock_instance_init(struct memblock *mb,
+			    struct memblock_region *memory, unsigned long memory_max,
+			    struct memblock_region *reserved, unsigned long reserved_max);
+
+/*
+ * Add [base, base + size), merging with overlapping and adjacent regions.
+ * 0 on success (size 0 included); -ENOSPC (with a WARN) if a new entry is
+ * needed and the table is full, the table unchanged. A range running past
+ * the top of the address space is clipped to end at ~0.
+ */
+int memblock_add_range(struct memblock_type *type, phys_addr_t base, phys_addr_t size);
+/*
+ * Remove [base, base + size) from every region it touches, splitting a
+ * region that contains it strictly. 0 on success (also if nothing was
+ * there); -ENOSPC (with a WARN) if a split needs an entry and the table
+ * is full, the table unchanged.
+ */
+int memblock_remove_range(struct memblock_type *type, phys_addr_t base, phys_addr_t size);
+
+/*
+ * Highest base, aligned to align, of a free range of size bytes inside
+ * [start, end) (end MEMBLOCK_ALLOC_ACCESSIBLE: mb->current_limit). Never
+ * below PAGE_SIZE: page 0 is never handed out, so 0 means "none". align 0
+ * means 8; an align that is not a power of two WARNs and uses 4096. size 0
+ * finds nothing.
+ */
+phys_addr_t memblock_find_in_range(const struct memblock *mb, phys_addr_t size,
+				   phys_addr_t align, phys_addr_t start, phys_addr_t end);
+/* Find as above and reserve it; 0 on failure. */
+phys_addr_t memblock_alloc_range(struct memblock *mb, phys_addr_t size,
+				 phys_addr_t align, phys_addr_t start, phys_addr_t end);
+
+/* true if [base, base + size) overlaps any region of type. */
+bool memblock_overlaps_region(const struct memblock_type *type,
+			      phys_addr_t base, phys_addr_t size);
+/* Index of the region containing addr, or -1. */
+long memblock_search(const struct memblock_type *type, phys_addr_t addr);
+
+/*
+ * Check the invariants of type: cnt <= max, sizes nonzero, no wrap past
+ * the top, sorted, no overlap, no adjacent pair, total_size the sum.
+ * 0 if they hold; -EINVAL after a pr_err naming the first violation.
+ */
+int memblock_validate_type(const struct memblock_type *type);
+
+/* Print an instance in Linux's memblock=debug format. */
+void memblock_dump_instance(const struct memblock *mb);
+
+/*
+ * Free ranges (memory minus reserved) in ascending order. *idx starts at
+ * 0; each call stores the next range in [*start, *end) and returns true,
+ * or returns false when there is none left. The instance must not change
+ * during the walk.
+ */
+bool memblock_next_free_range(const struct memblock *mb, u64 *idx,
+			      phys_addr_t *start, phys_addr_t *end);
+
+#define for_each_free_mem_range(mb, i, p_start, p_end)			\
+	for (i = 0; memblock_next_free_range(mb, &i, p_start, p_end); )
+
+/* --- the kernel's instance ----------------------------------------------- */
+
+int memblock_add(phys_addr_t base, phys_addr_t size);
+int memblock_remove(phys_addr_t base, phys_addr_t size);
+int memblock_reserve(phys_addr_t base, phys_addr_t size);
+int memblock_phys_free(phys_addr_t base, phys_addr_t size);	/* un-reserve */
+phys_addr_t memblock_phys_alloc_range(phys_addr_t size, phys_addr_t align,
+				      phys_addr_t start, phys_addr_t end);
+/* Below current_limit; 0 and a pr_err on failure. */
+phys_addr_t memblock_phys_alloc(phys_addr_t size, phys_addr_t align);
+void memblock_set_current_limit(phys_addr_t limit);
+phys_addr_t memblock_phys_mem_size(void);	/* memory.total_size */
+phys_addr_t memblock_reserved_size(void);	/* reserved.total_size */
+phys_addr_t memblock_start_of_DRAM(void);	/* 0 if no memory */
+phys_addr_t memblock_end_of_DRAM(void);		/* end of the last region */
+bool memblock_is_region_reserved(phys_addr_t base, phys_addr_t size);
+bool memblock_is_memory(phys_addr_t addr);
+void memblock_dump_all(void);
+
+#endif /* MM_MEMBLOCK_H */

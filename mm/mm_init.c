@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory bring-up: from the firmware's map to an initialised mem_map.
+ *
+ * 1. e820__memory_setup(): the arch appends the firmware map to
+ *    e820_table; it is sanitized (mm/e820.c) and printed as BIOS-e820.
+ * 2. The command line runs next: mem= and memmap= edit e820_table, and
+ *    e820__finish_early_params() prints the result as "user" if changed.
+ * 3. e820__memblock_setup(): usable RAM goes to memblock.memory; the
+ *    first 64 KiB (BIOS data, real-mode leftovers) is reserved, as Linux
+ *    does by default.
+ * 4. setup_arch() (arch) reserves its own ranges and maps all RAM.
+ * 5. mm_core_init(): vmemmap is backed for every RAM range (holes get
+ *    nothing), the zones are laid out over the pfns, every struct page of
+ *    RAM is initialised (reserved, refcount 1, its zone and node in
+ *    flags), and the free memblock ranges are handed to the buddy
+ *    allocator (mm/page_alloc.c).
+ *
+ * After this, memblock stays as the record of what RAM exists (pfn_valid
+ * asks it) but allocates nothing more.
+ */
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/shell.h"
+#include "kernel/string.h"
+#include "mm/e820.h"
+#include "mm/gfp.h"
+#include "mm/memblock.h"
+#include "mm/mm.h"
+#include "arch/arch.h"
+
+#define LOW_RESERVE		SZ_64K
+
+unsigned long page_offset_base;
+struct page *vmemmap;
+unsigned long max_pfn;
+unsigned long totalram_pages;
+unsigned long vmemmap_bytes;
+struct pglist_data contig_page_data;
+
+static bool e820_user_changed;
+
+static const char *const zone_names[MAX_NR_ZONES] = {
+	[ZONE_DMA] = "DMA",
+	[ZONE_DMA32] = "DMA32",
+	[ZONE_NORMAL] = "Normal",
+};
+
+/* --- 1-3: the e820 map and memblock ------------------------------------ */
+
+void e820__memory_setup(void)
+{
+	arch_memory_map(&e820_table);
+	e820__update_table(&e820_table);
+	pr_info("BIOS-provided physical RAM map:\n");
+	e820__print_table(&e820_table, "BIOS-e820");
+}
+
+static int mem_setup(char *arg)
+{
+	if (!arg || e820__parse_mem(&e820_table, arg))
+		return -EINVAL;
+	e820_user_changed = true;
+	return 0;
+}
+kernel_param("mem", mem_setup);
+
+static int memmap_setup(char *arg)
+{
+	if (!arg || e820__parse_memmap(&e820_table, arg))
+		return -EINVAL;
+	e820_user_changed = true;
+	return 0;
+}
+kernel_param("memmap", memmap_setup);
+
+void e820__finish_early_params(void)
+{
+	if (!e820_user_changed)
+		return;
+	pr_info("user-defined physical RAM map:\n");
+	e820__print_table(&e820_table, "user");
+}
+
+void e820__memblock_setup(void)
+{
+	for (u32 i = 0; i < e820_table.nr_entries; i++) {
+		const struct e820_entry *e = &e820_table.entries[i];
+
+		if (e->type == E820_TYPE_RAM)
+			memblock_add(e->addr, e->size);
+	}
+	if (!memblock_phys_mem_size())
+		panic("no usable RAM left in the memory map");
+	memblock_reserve(0, LOW_RESERVE);
+	max_pfn = PHYS_PFN(memblock_end_of_DRAM());
+}
+
+/* --- 5: mem_map and zones ----------------------------------------------- */
+
+bool pfn_valid(unsigned long pfn)
+{
+	return pfn < max_pfn && memblock_is_memory(PFN_PHYS(pfn));
+}
+
+bool virt_addr_valid(const void *virt)
+{
+	unsigned long addr = (unsigned long)virt;
+
+	return addr >= page_offset_base && pfn_valid(PHYS_PFN(__pa(virt)));
+}
+
+static void sparse_init(void)
+{
+	const struct memblock_type *mem = &memblock.memory;
+
+	for (unsigned long i = 0; i < mem->cnt; i++) {
+		const struct memblock_region *r = &mem->regions[i];
+		unsigned long start = PFN_UP(r->base);
+		unsigned long end = PFN_DOWN(r->base + r->size);
+
+		if (start < end)
+			vmemmap_bytes += vmemmap_populate(
+				(unsigned long)pfn_to_page(start),
+				(unsigned long)pfn_to_page(end));
+	}
+}
+
+static void zone_pfn_limits(enum zone_type z, unsigned long *start,
+			    unsigned long *end)
+{
+	static const unsigned long zone_max_pfn[MAX_NR_ZONES] = {
+		[ZONE_DMA] = MAX_DMA_PFN,
+		[ZONE_DMA32] = MAX_DMA32_PFN,
+		[ZONE_NORMAL] = ~0UL,
+	};
+
+	*start = z == 0 ? 0 : zone_max_pfn[z - 1];
+	*end = min(zone_max_pfn[z], max_pfn);
+}
+
+/* Count the RAM pfns in [start, end), and the first and last of them. */
+static unsigned long memory_pfns_in(unsigned long start, unsigned long end,
+				    unsigned long *first, unsigned long *last)
+{
+	const struct memblock_type *mem = &memblock.memory;
+	unsigned long count = 0;
+
+	*first = ~0UL;
+	*last = 0;
+	for (unsigned long i = 0; i < mem->cnt; i++) {
+		unsigned long s = max(PFN_UP(mem->regions[i].base), start);
+		unsigned long e = min(PFN_DOWN(mem->regions[i].base +
+					       mem->regions[i].size), end);
+
+		if (s >= e)
+			continue;
+		count += e - s;
+		*first = min(*first, s);
+		*last = max(*last, e - 1);
+	}
+	return count;
+}
+
+static void init_single_page(struct page *page, enum zone_type zone, int nid)
+{
+	memset(page, 0, sizeof(*page));
+	page->flags = ((unsigned long)zone << ZONES_PGSHIFT) |
+		      ((unsigned long)nid << NODES_PGSHIFT);
+	INIT_LIST_HEAD(&page->lru);
+	set_page_count(page, 1);
+	SetPageReserved(page);
+}
+
+static void init_zone(struct pglist_data *pgdat, enum zone_type z)
+{
+	struct zone *zone = &pgdat->node_zones[z];
+	unsigned long start, end, first, last, pfn;
+
+	zone->name = zone_names[z];
+	zone->zone_pgdat = pgdat;
+	for (int order = 0; order < MAX_ORDER; order++)
+		INIT_LIST_HEAD(&zone->free_area[order].free_list);
+	zone_pfn_limits(z, &start, &end);
+	zone->present_pages = start < end ?
+			      memory_pfns_in(start, end, &first, &last) : 0;
+	if (!zone->present_pages)
+		return;
+	zone->zone_start_pfn = first;
+	zone->spanned_pages = last + 1 - first;
+	for (pfn = first; pfn <= last; pfn++) {
+		if (pfn_valid(pfn))
+			init_single_page(pfn_to_page(pfn), z, pgdat->node_id);
+	}
+}
+
+static void free_area_init(void)
+{
+	struct pglist_data *pgdat = NODE_DATA(0);
+
+	pgdat->node_id = 0;
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+
+		init_zone(pgdat, z);
+		pgdat->node_present_pages += zone->present_pages;
+	}
+	pgdat->node_start_pfn = PFN_UP(memblock_start_of_DRAM());
+	pgdat->node_spanned_pages = max_pfn - pgdat->node_start_pfn;
+}
+
+static void print_zones(void)
+{
+	const struct memblock_type *mem = &memblock.memory;
+
+	pr_info("Zone ranges:\n");
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zone = &NODE_DATA(0)->node_zones[z];
+
+		if (!populated_zone(zone)) {
+			pr_info("  %-8s empty\n", zone->name);
+			continue;
+		}
+		pr_info("  %-8s [mem 0x%016llx-0x%016llx]\n", zone->name,
+			(unsigned long long)PFN_PHYS(zone->zone_start_pfn),
+			(unsigned long long)PFN_PHYS(zone_end_pfn(zone)) - 1);
+	}
+	pr_info("Early memory node ranges\n");
+	for (unsigned long i = 0; i < mem->cnt; i++)
+		pr_info("  node   0: [mem 0x%016llx-0x%016llx]\n",
+			(unsigned long long)mem->regions[i].base,
+			(unsigned long long)(mem->regions[i].base +
+					     mem->regions[i].size - 1));
+}
+
+static unsigned long present_pages(void)
+{
+	return NODE_DATA(0)->node_present_pages;
+}
+
+void mm_core_init(void)
+{
+	unsigned long total_kb;
+
+	sparse_init();
+	free_area_init();
+	print_zones();
+	memblock_free_all();
+	total_kb = present_pages() << (PAGE_SHIFT - 10);
+	pr_info("Memory: %luK/%luK available (%luK reserved, %luK mem_map)\n",
+		totalram_pages << (PAGE_SHIFT - 10), total_kb,
+		total_kb - (totalram_pages << (PAGE_SHIFT - 10)),
+		vmemmap_bytes >> 10);
+}
+
+static int cmd_e820(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	e820__print_table(&e820_table, "e820");
+	return 0;
+}
+SHELL_CMD("e820", cmd_e820, "the memory map after sanitizing and mem=/memmap=");

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * struct page: one per physical page frame, 64 bytes, in mem_map.
+ *
+ * A page is one thing at a time and its five middle words mean different
+ * things for each (Linux's layout):
+ *
+ *   offset  free (buddy) / listed    compound tail        slab (mm/slab.h)
+ *   0       flags                    flags                flags
+ *   8       lru.next                 compound_head | 1    slab_list / rcu_head
+ *   16      lru.prev                 compound_order (1st) slab_list / rcu_head
+ *   24      mapping                                       slab_cache
+ *   32      index                                         freelist
+ *   40      private (buddy order)                         s_mem
+ *   48      page_type                                     active
+ *   52      _refcount                _refcount            _refcount
+ *   56      alloc_order (allocated pages: the order to free them with)
+ *
+ * Bit 0 of the word at offset 8 tells a tail page from everything else:
+ * list pointers are aligned, so only compound_head has it set.
+ */
+#ifndef MM_MM_TYPES_H
+#define MM_MM_TYPES_H
+
+#include "kernel/atomic.h"
+#include "kernel/list.h"
+#include "kernel/types.h"
+
+struct rcu_head {
+	struct rcu_head *next;
+	void (*func)(struct rcu_head *head);
+};
+
+struct page {
+	unsigned long flags;		/* PG_* bits; zone and node on top */
+	union {
+		struct {		/* buddy free lists, other lists */
+			struct list_head lru;
+			void *mapping;
+			unsigned long index;
+			unsigned long private;	/* buddy: order of the block */
+		};
+		struct {		/* tail pages of a compound page */
+			unsigned long compound_head;	/* head address | 1 */
+			unsigned char compound_order;	/* in the first tail */
+		};
+		struct rcu_head rcu_head;
+	};
+	unsigned int page_type;
+	atomic_t _refcount;
+	unsigned int alloc_order;	/* first page of an allocated block */
+	unsigned int __pad;
+};
+
+_Static_assert(sizeof(struct page) == 64, "struct page must be 64 bytes");
+_Static_assert(offsetof(struct page, compound_head) ==
+	       offsetof(struct page, lru.next),
+	       "compound_head must overlay lru.next");
+
+#endif /* MM_MM_TYPES_H */

@@ -1,0 +1,688 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The buddy page allocator.
+ *
+ * 1. Data. Each zone keeps MAX_ORDER free lists; free_area[o] holds free
+ *    blocks of 2^o pages, naturally aligned (the block's first pfn is a
+ *    multiple of 2^o). A free block is described by its first struct
+ *    page alone: PG_buddy set, the order in page->private, linked into the
+ *    list through page->lru. No other metadata exists.
+ *
+ * 2. States of a page.
+ *      reserved    PG_reserved: never given to the allocator (boot)
+ *      free        first page of a free block: PG_buddy; other pages of
+ *                  the block: refcount 0, no flags
+ *      per-CPU     order-0 page on a per-CPU list: refcount 0, no flags
+ *      allocated   first page: refcount >= 1, alloc_order = its order;
+ *                  a compound block also has PG_head and its tails point
+ *                  to the head (mm/page-flags.h)
+ *
+ * 3. Algorithms. Allocation takes the smallest free block of at least
+ *    the order asked and splits it, returning the upper halves to the
+ *    lower lists (expand). Freeing merges a block with its buddy, the
+ *    block at pfn ^ (1 << order), for as long as that buddy is free with
+ *    the same order (__free_one_page). Order-0 pages go through per-CPU
+ *    lists first.
+ *
+ * 4. Watermarks. min, low and high per zone, from min_free_kbytes like
+ *    Linux. An allocation must leave free pages above min (GFP_ATOMIC:
+ *    above half of min). Only __GFP_MEMALLOC may go below, and the pages
+ *    it gets that way are marked PG_pfmemalloc.
+ *
+ * 5. Bad frees (not a RAM page, reserved, already free, a tail page, the
+ *    wrong order, refcount already 0, a slab page) are reported by
+ *    bad_page() with pfn, order and caller and then ignored: the
+ *    allocator's state is not touched.
+ *
+ * 6. Locking. zone->lock guards the free lists and counters; each
+ *    per-CPU list has its own lock (uncontended but for drains), taken
+ *    with interrupts off. Never take a zone lock while holding another.
+ */
+#include "kernel/bug.h"
+#include "kernel/ktest.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "mm/gfp.h"
+#include "mm/memblock.h"
+#include "mm/mm.h"
+
+/* How an allocation may treat the watermarks. */
+#define ALLOC_WMARK_MIN		0x0
+#define ALLOC_NO_WATERMARKS	0x1	/* __GFP_MEMALLOC, second attempt */
+#define ALLOC_HIGH		0x2	/* __GFP_HIGH: half of min is enough */
+
+#define MAX_FAILURE_REPORTS	10
+
+static unsigned long min_free_kbytes;
+static unsigned int failure_reports;
+unsigned long bad_page_count;
+
+/* --- free lists ------------------------------------------------------ */
+
+static void set_buddy_order(struct page *page, unsigned int order)
+{
+	page->private = order;
+	__SetPageBuddy(page);
+}
+
+static void add_to_free_list(struct page *page, struct zone *zone,
+			     unsigned int order)
+{
+	list_add(&page->lru, &zone->free_area[order].free_list);
+	zone->free_area[order].nr_free++;
+	zone->free_pages += 1UL << order;
+}
+
+static void del_from_free_list(struct page *page, struct zone *zone,
+			       unsigned int order)
+{
+	list_del(&page->lru);
+	__ClearPageBuddy(page);
+	page->private = 0;
+	zone->free_area[order].nr_free--;
+	zone->free_pages -= 1UL << order;
+}
+
+/* Is the page at buddy_pfn the first page of a free block of order? */
+static bool page_is_buddy(const struct zone *zone, unsigned long buddy_pfn,
+			  unsigned int order)
+{
+	const struct page *buddy;
+
+	if (!zone_spans_pfn(zone, buddy_pfn) || !pfn_valid(buddy_pfn))
+		return false;
+	buddy = pfn_to_page(buddy_pfn);
+	return PageBuddy(buddy) && buddy->private == order &&
+	       page_zone(buddy) == zone;
+}
+
+/*
+ * Buddy merging. A block of order o at pfn has its buddy at
+ * pfn ^ (1 << o): the other half of the block of order o + 1 that
+ * contains both. If the buddy is free and of the same order, take it off
+ * its list; the merged block starts at the lower of the two pfns
+ * (pfn & buddy_pfn). Repeat one order up until the buddy is busy, is not
+ * RAM, or the block has the largest order.
+ *
+ * Called with zone->lock held.
+ */
+static void __free_one_page(struct page *page, unsigned long pfn,
+			    struct zone *zone, unsigned int order)
+{
+	while (order < MAX_ORDER - 1) {
+		unsigned long buddy_pfn = pfn ^ (1UL << order);
+
+		if (!page_is_buddy(zone, buddy_pfn, order))
+			break;
+		del_from_free_list(pfn_to_page(buddy_pfn), zone, order);
+		pfn &= buddy_pfn;
+		order++;
+	}
+	page = pfn_to_page(pfn);
+	set_buddy_order(page, order);
+	add_to_free_list(page, zone, order);
+}
+
+/*
+ * Splitting. A block of order high serves a request of order low: its
+ * upper half goes back as a free block of order high - 1, then the upper
+ * half of the lower half, and so on down to low.
+ */
+static void expand(struct zone *zone, struct page *page, unsigned int low,
+		   unsigned int high)
+{
+	unsigned long size = 1UL << high;
+
+	while (high > low) {
+		high--;
+		size >>= 1;
+		set_buddy_order(&page[size], high);
+		add_to_free_list(&page[size], zone, high);
+	}
+}
+
+/* Take a block of order from the smallest list that has one. */
+static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
+{
+	for (unsigned int o = order; o < MAX_ORDER; o++) {
+		struct page *page = list_first_entry_or_null(
+			&zone->free_area[o].free_list, struct page, lru);
+
+		if (!page)
+			continue;
+		del_from_free_list(page, zone, o);
+		expand(zone, page, order, o);
+		return page;
+	}
+	return NULL;
+}
+
+/* --- per-CPU lists ---------------------------------------------------- */
+
+static struct per_cpu_pages *this_cpu_pcp(struct zone *zone)
+{
+	return &zone->pcp[arch_cpu_id()];
+}
+
+/* Move up to count pages from pcp to the buddy lists. pcp->lock held. */
+static void free_pcppages_bulk(struct zone *zone, int count,
+			       struct per_cpu_pages *pcp)
+{
+	spin_lock(&zone->lock);
+	while (count-- > 0 && pcp->count) {
+		struct page *page = list_last_entry(&pcp->list, struct page, lru);
+
+		list_del(&page->lru);
+		pcp->count--;
+		__free_one_page(page, page_to_pfn(page), zone, 0);
+	}
+	spin_unlock(&zone->lock);
+}
+
+/* Refill pcp with up to batch order-0 pages. pcp->lock held. */
+static void rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	spin_lock(&zone->lock);
+	for (int i = 0; i < pcp->batch; i++) {
+		struct page *page = __rmqueue_smallest(zone, 0);
+
+		if (!page)
+			break;
+		list_add_tail(&page->lru, &pcp->list);
+		pcp->count++;
+	}
+	spin_unlock(&zone->lock);
+}
+
+static struct page *rmqueue_pcplist(struct zone *zone)
+{
+	struct per_cpu_pages *pcp = this_cpu_pcp(zone);
+	struct page *page = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pcp->lock, flags);
+	if (!pcp->count)
+		rmqueue_bulk(zone, pcp);
+	if (pcp->count) {
+		page = list_first_entry(&pcp->list, struct page, lru);
+		list_del(&page->lru);
+		pcp->count--;
+	}
+	spin_unlock_irqrestore(&pcp->lock, flags);
+	return page;
+}
+
+static void free_unref_page(struct page *page, struct zone *zone)
+{
+	struct per_cpu_pages *pcp = this_cpu_pcp(zone);
+	unsigned long flags;
+
+	spin_lock_irqsave(&pcp->lock, flags);
+	list_add(&page->lru, &pcp->list);
+	pcp->count++;
+	if (pcp->count >= pcp->high)
+		free_pcppages_bulk(zone, pcp->batch, pcp);
+	spin_unlock_irqrestore(&pcp->lock, flags);
+}
+
+static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pcp->lock, flags);
+	free_pcppages_bulk(zone, pcp->count, pcp);
+	spin_unlock_irqrestore(&pcp->lock, flags);
+}
+
+void drain_all_pages(void)
+{
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		for (int cpu = 0; cpu < NR_CPUS; cpu++)
+			drain_pcp(zone, &zone->pcp[cpu]);
+	}
+}
+
+/* --- checks and reports ------------------------------------------------ */
+
+/*
+ * The one reporter for page state errors: a BUG line a test can expect,
+ * the page's words, the caller and the stack. The page is left alone.
+ */
+static void bad_page(const struct page *page, unsigned int order,
+		     const char *reason, unsigned long caller)
+{
+	bad_page_count++;
+	pr_err("BUG: Bad page state: pfn:%#lx order:%u: %s\n",
+	       page_to_pfn(page), order, reason);
+	pr_err("page:%px refcount:%d flags:%#lx alloc_order:%u private:%#lx\n",
+	       page, page_ref_count(page), page->flags, page->alloc_order,
+	       page->private);
+	pr_err("caller: %pS\n", (void *)caller);
+	dump_stack();
+}
+
+/* Is page a real entry of mem_map for RAM? */
+static bool page_in_mem_map(const struct page *page)
+{
+	unsigned long offset = (unsigned long)page - (unsigned long)vmemmap;
+
+	return page && (unsigned long)page >= (unsigned long)vmemmap &&
+	       offset % sizeof(struct page) == 0 &&
+	       pfn_valid(offset / sizeof(struct page));
+}
+
+/* Why freeing page with order is wrong, or NULL if it is fine. */
+static const char *free_page_problem(const struct page *page,
+				     unsigned int order)
+{
+	if (order >= MAX_ORDER)
+		return "order too large";
+	if (PageReserved(page))
+		return "freeing a reserved page";
+	if (PageBuddy(page))
+		return "double free: page is already free";
+	if (PageTail(page))
+		return "freeing a tail page of a compound page";
+	if (PageSlab(page))
+		return "freeing a page that still belongs to a slab";
+	if (page_ref_count(page) <= 0)
+		return "refcount already 0: double free, or not the first page of its block";
+	if (PageHead(page) ? compound_order(page) != order :
+			     page->alloc_order != order)
+		return "wrong order: not the order it was allocated with";
+	return NULL;
+}
+
+static void destroy_compound_page(struct page *page, unsigned int order)
+{
+	for (unsigned long i = 1; i < (1UL << order); i++) {
+		page[i].compound_head = 0;
+		INIT_LIST_HEAD(&page[i].lru);
+	}
+	page[1].compound_order = 0;
+	__ClearPageHead(page);
+}
+
+/*
+ * Checks before freeing; drops one reference. True if the block is to
+ * go back to the free lists now.
+ */
+static bool free_pages_prepare(struct page *page, unsigned int order,
+			       unsigned long caller)
+{
+	const char *problem;
+
+	if (!page_in_mem_map(page)) {
+		bad_page_count++;
+		pr_err("BUG: Bad page state: %px is not a page of RAM (order:%u)\n",
+		       page, order);
+		pr_err("caller: %pS\n", (void *)caller);
+		return false;
+	}
+	problem = free_page_problem(page, order);
+	if (problem) {
+		bad_page(page, order, problem, caller);
+		return false;
+	}
+	if (!atomic_dec_and_test(&page->_refcount))
+		return false;	/* someone else still holds it */
+	if (PageHead(page))
+		destroy_compound_page(page, order);
+	__ClearPagePfmemalloc(page);
+	page->alloc_order = 0;
+	page->mapping = NULL;
+	return true;
+}
+
+/* A page about to be handed out must look free: report if not. */
+static bool check_new_page(struct page *page, unsigned int order)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		const struct page *p = page + i;
+
+		if (page_ref_count(p) || (p->flags & PAGE_FLAGS_MASK) ||
+		    PageTail(p)) {
+			bad_page(p, order, "free page in use or with flags set",
+				 _RET_IP_);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void prep_compound_page(struct page *page, unsigned int order)
+{
+	__SetPageHead(page);
+	for (unsigned long i = 1; i < (1UL << order); i++)
+		page[i].compound_head = (unsigned long)page | 1;
+	page[1].compound_order = (unsigned char)order;
+}
+
+static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
+			  unsigned int alloc_flags)
+{
+	set_page_count(page, 1);
+	page->alloc_order = order;
+	if (gfp & __GFP_ZERO)
+		memset(page_address(page), 0, PAGE_SIZE << order);
+	if (order && (gfp & __GFP_COMP))
+		prep_compound_page(page, order);
+	if (alloc_flags & ALLOC_NO_WATERMARKS)
+		__SetPagePfmemalloc(page);
+}
+
+/* --- allocation ------------------------------------------------------- */
+
+static bool zone_watermark_ok(const struct zone *zone, unsigned int order,
+			      unsigned long mark, unsigned int alloc_flags)
+{
+	long min = (long)mark;
+	long free = (long)zone->free_pages - (1L << order) + 1;
+
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	if (free <= min)
+		return false;
+	for (unsigned int o = order; o < MAX_ORDER; o++) {
+		if (zone->free_area[o].nr_free)
+			return true;
+	}
+	return order == 0 && free > 0;
+}
+
+static struct page *rmqueue(struct zone *zone, unsigned int order)
+{
+	struct page *page;
+	unsigned long flags;
+
+	if (order == 0)
+		return rmqueue_pcplist(zone);
+	spin_lock_irqsave(&zone->lock, flags);
+	page = __rmqueue_smallest(zone, order);
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return page;
+}
+
+/* Try each allowed zone from the highest down; NULL if none can give. */
+static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
+					   unsigned int alloc_flags)
+{
+	for (int z = gfp_zone(gfp); z >= 0; z--) {
+		struct zone *zone = &NODE_DATA(0)->node_zones[z];
+		struct page *page;
+
+		if (!zone->managed_pages)
+			continue;
+		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
+		    !zone_watermark_ok(zone, order, min_wmark_pages(zone),
+				       alloc_flags))
+			continue;
+		page = rmqueue(zone, order);
+		if (page && check_new_page(page, order)) {
+			prep_new_page(page, order, gfp, alloc_flags);
+			return page;
+		}
+	}
+	return NULL;
+}
+
+static void warn_alloc(gfp_t gfp, unsigned int order)
+{
+	struct zone *zone;
+
+	if ((gfp & __GFP_NOWARN) || failure_reports >= MAX_FAILURE_REPORTS)
+		return;
+	failure_reports++;
+	pr_warn("page allocation failure: order:%u, mode:%#x(zone %s)\n",
+		order, gfp, NODE_DATA(0)->node_zones[gfp_zone(gfp)].name);
+	for_each_zone(zone) {
+		if (zone->managed_pages)
+			pr_warn("Node 0 %s free:%lukB min:%lukB managed:%lukB\n",
+				zone->name, zone->free_pages << 2,
+				min_wmark_pages(zone) << 2,
+				zone->managed_pages << 2);
+	}
+	if (failure_reports == MAX_FAILURE_REPORTS)
+		pr_warn("page allocation failure: further reports suppressed\n");
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	unsigned int alloc_flags = ALLOC_WMARK_MIN;
+	struct page *page;
+
+	if (order >= MAX_ORDER) {
+		WARN_ON_ONCE(!(gfp & __GFP_NOWARN));
+		return NULL;
+	}
+	if (gfp & __GFP_HIGH)
+		alloc_flags |= ALLOC_HIGH;
+	page = get_page_from_freelist(gfp, order, alloc_flags);
+	if (!page && (gfp & __GFP_MEMALLOC) && !(gfp & __GFP_NOMEMALLOC))
+		page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS);
+	if (!page)
+		warn_alloc(gfp, order);
+	return page;
+}
+
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	(void)nid;	/* one node */
+	return alloc_pages(gfp, order);
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	struct zone *zone;
+	unsigned long flags;
+
+	if (!free_pages_prepare(page, order, _RET_IP_))
+		return;
+	zone = page_zone(page);
+	if (order == 0) {
+		free_unref_page(page, zone);
+		return;
+	}
+	spin_lock_irqsave(&zone->lock, flags);
+	__free_one_page(page, page_to_pfn(page), zone, order);
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+
+	return page ? (unsigned long)page_address(page) : 0;
+}
+
+unsigned long get_zeroed_page(gfp_t gfp)
+{
+	return __get_free_pages(gfp | __GFP_ZERO, 0);
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+	if (!addr)
+		return;
+	if (!IS_ALIGNED(addr, PAGE_SIZE) || !virt_addr_valid((void *)addr)) {
+		bad_page_count++;
+		pr_err("BUG: Bad page state: free_pages(%#lx, %u): not a page of the direct map\n",
+		       addr, order);
+		pr_err("caller: %pS\n", (void *)_RET_IP_);
+		return;
+	}
+	__free_pages(virt_to_page((void *)addr), order);
+}
+
+void split_page(struct page *page, unsigned int order)
+{
+	WARN_ON(PageCompound(page));
+	page->alloc_order = 0;
+	for (unsigned long i = 1; i < (1UL << order); i++) {
+		set_page_count(page + i, 1);
+		page[i].alloc_order = 0;
+	}
+}
+
+void *alloc_pages_exact(size_t size, gfp_t gfp)
+{
+	unsigned int order = get_order(size);
+	unsigned long used = PFN_UP(size);
+	struct page *page;
+
+	if (!size)
+		return NULL;
+	page = alloc_pages(gfp & ~__GFP_COMP, order);
+	if (!page)
+		return NULL;
+	split_page(page, order);
+	for (unsigned long i = used; i < (1UL << order); i++)
+		__free_pages(page + i, 0);
+	return page_address(page);
+}
+
+void free_pages_exact(void *virt, size_t size)
+{
+	struct page *page;
+
+	if (!virt)
+		return;
+	page = virt_to_page(virt);
+	for (unsigned long i = 0; i < PFN_UP(size); i++)
+		__free_pages(page + i, 0);
+}
+
+/* --- boot: handing memory over, watermarks ------------------------------ */
+
+static void __free_pages_core(struct page *page, unsigned int order)
+{
+	struct zone *zone = page_zone(page);
+	unsigned long n = 1UL << order;
+
+	for (unsigned long i = 0; i < n; i++) {
+		__ClearPageReserved(page + i);
+		set_page_count(page + i, 0);
+	}
+	zone->managed_pages += n;
+	totalram_pages += n;
+	spin_lock(&zone->lock);
+	__free_one_page(page, page_to_pfn(page), zone, order);
+	spin_unlock(&zone->lock);
+}
+
+/* Free [start, end) in the largest aligned blocks that fit. */
+static void free_pfn_range(unsigned long start, unsigned long end)
+{
+	while (start < end) {
+		unsigned int order = MAX_ORDER - 1;
+
+		while (order && (!IS_ALIGNED(start, 1UL << order) ||
+				 start + (1UL << order) > end))
+			order--;
+		__free_pages_core(pfn_to_page(start), order);
+		start += 1UL << order;
+	}
+}
+
+/* Integer square root, for min_free_kbytes. */
+static unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long r = 0;
+
+	for (unsigned long bit = 1UL << 62; bit; bit >>= 2) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+	}
+	return r;
+}
+
+/*
+ * Linux's rule: min_free_kbytes = sqrt(16 * managed KiB), between 128 KiB
+ * and 64 MiB, shared among zones by size; low and high are min plus a
+ * quarter and a half of it.
+ */
+static void setup_per_zone_wmarks(void)
+{
+	unsigned long pages_min;
+	struct zone *zone;
+
+	min_free_kbytes = clamp_val(int_sqrt((totalram_pages << 2) * 16),
+				    128UL, 65536UL);
+	pages_min = min_free_kbytes >> (PAGE_SHIFT - 10);
+	for_each_zone(zone) {
+		unsigned long min = totalram_pages ?
+			pages_min * zone->managed_pages / totalram_pages : 0;
+
+		zone->_watermark[WMARK_MIN] = min;
+		zone->_watermark[WMARK_LOW] = min + min / 4;
+		zone->_watermark[WMARK_HIGH] = min + min / 2;
+	}
+}
+
+/* Linux's zone_batchsize, roughly: a quarter of managed/1024, at most 63. */
+static void setup_pcp_lists(struct zone *zone)
+{
+	int batch = (int)clamp_val(zone->managed_pages / 4096, 1UL, 63UL);
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct per_cpu_pages *pcp = &zone->pcp[cpu];
+
+		spin_lock_init(&pcp->lock);
+		INIT_LIST_HEAD(&pcp->list);
+		pcp->count = 0;
+		pcp->batch = batch;
+		pcp->high = 6 * batch;
+	}
+}
+
+void memblock_free_all(void)
+{
+	phys_addr_t start, end;
+	struct zone *zone;
+	u64 i;
+
+	for_each_zone(zone)
+		spin_lock_init(&zone->lock);
+	for_each_free_mem_range(&memblock, i, &start, &end)
+		free_pfn_range(PFN_UP(start), PFN_DOWN(end));
+	for_each_zone(zone)
+		setup_pcp_lists(zone);
+	setup_per_zone_wmarks();
+}
+
+/* --- counters ---------------------------------------------------------- */
+
+unsigned long nr_free_pages(void)
+{
+	unsigned long sum = 0;
+	struct zone *zone;
+
+	for_each_zone(zone)
+		sum += READ_ONCE(zone->free_pages);
+	return sum;
+}
+
+unsigned long nr_pcp_pages(void)
+{
+	unsigned long sum = 0;
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		for (int cpu = 0; cpu < NR_CPUS; cpu++)
+			sum += READ_ONCE(zone->pcp[cpu].count);
+	}
+	return sum;
+}
+
+/* Pages handed out and not yet freed: what a leaking test leaves. */
+static long pages_in_use(void)
+{
+	return (long)(totalram_pages - nr_free_pages() - nr_pcp_pages());
+}
+KTEST_RESOURCE("pages", pages_in_use);

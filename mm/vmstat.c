@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory statistics for people: the shell commands meminfo, buddyinfo
+ * and zoneinfo, printing what Linux prints in /proc/meminfo,
+ * /proc/buddyinfo and /proc/zoneinfo (the fields that exist here).
+ */
+#include "kernel/printk.h"
+#include "kernel/shell.h"
+#include "mm/gfp.h"
+#include "mm/mm.h"
+
+#define K(pages)	((pages) << (PAGE_SHIFT - 10))
+
+static int cmd_meminfo(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	console_printf("MemTotal:       %8lu kB\n", K(totalram_pages));
+	console_printf("MemFree:        %8lu kB\n", K(nr_free_pages()));
+	console_printf("MemAvailable:   %8lu kB\n",
+		       K(nr_free_pages() + nr_pcp_pages()));
+	console_printf("PcpFree:        %8lu kB\n", K(nr_pcp_pages()));
+	console_printf("MemMap:         %8lu kB\n", vmemmap_bytes >> 10);
+	return 0;
+}
+SHELL_CMD("meminfo", cmd_meminfo, "memory usage (/proc/meminfo)");
+
+static int cmd_buddyinfo(int argc, char **argv)
+{
+	struct zone *zone;
+
+	(void)argc;
+	(void)argv;
+	for_each_zone(zone) {
+		if (!populated_zone(zone))
+			continue;
+		console_printf("Node 0, zone %8s ", zone->name);
+		for (int order = 0; order < MAX_ORDER; order++)
+			console_printf("%6lu ", zone->free_area[order].nr_free);
+		console_printf("\n");
+	}
+	return 0;
+}
+SHELL_CMD("buddyinfo", cmd_buddyinfo, "free blocks per order (/proc/buddyinfo)");
+
+static void print_zone(const struct zone *zone)
+{
+	console_printf("Node 0, zone %8s\n", zone->name);
+	console_printf("  pages free     %lu\n", zone->free_pages);
+	console_printf("        min      %lu\n", min_wmark_pages(zone));
+	console_printf("        low      %lu\n", low_wmark_pages(zone));
+	console_printf("        high     %lu\n", high_wmark_pages(zone));
+	console_printf("        spanned  %lu\n", zone->spanned_pages);
+	console_printf("        present  %lu\n", zone->present_pages);
+	console_printf("        managed  %lu\n", zone->managed_pages);
+	console_printf("  pagesets\n");
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct per_cpu_pages *pcp = &zone->pcp[cpu];
+
+		if (cpu && !pcp->count)
+			continue;
+		console_printf("    cpu: %d\n", cpu);
+		console_printf("              count: %d\n", pcp->count);
+		console_printf("              high:  %d\n", pcp->high);
+		console_printf("              batch: %d\n", pcp->batch);
+	}
+	console_printf("  start_pfn:           %lu\n", zone->zone_start_pfn);
+}
+
+static int cmd_zoneinfo(int argc, char **argv)
+{
+	struct zone *zone;
+
+	(void)argc;
+	(void)argv;
+	for_each_zone(zone) {
+		if (populated_zone(zone))
+			print_zone(zone);
+		else
+			console_printf("Node 0, zone %8s\n  pages free     0\n",
+				       zone->name);
+	}
+	return 0;
+}
+SHELL_CMD("zoneinfo", cmd_zoneinfo, "zone counters and watermarks (/proc/zoneinfo)");

@@ -1,0 +1,838 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of memblock on local instances (the kernel's `memblock` holds the
+ * real machine's state and is only read here). Every case starts from an
+ * empty instance on static arrays (the kernel stack is small) and checks
+ * the whole table against a list written out by hand, plus the
+ * invariants, after each step that changes it.
+ */
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/ktest.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "mm/memblock.h"
+
+#define TEST_MAX_REGIONS	16
+
+static struct memblock_region test_memory_regions[TEST_MAX_REGIONS];
+static struct memblock_region test_reserved_regions[TEST_MAX_REGIONS];
+static struct memblock test_mb;
+
+/* [start, end) as a region. */
+#define R(start, end)	{ .base = (start), .size = (end) - (start) }
+
+#define TOP		(~(phys_addr_t)0)
+
+static int memblock_test_init(struct ktest *t)
+{
+	/* Poison the arrays: nothing may read past cnt. */
+	memset(test_memory_regions, 0xa5, sizeof(test_memory_regions));
+	memset(test_reserved_regions, 0xa5, sizeof(test_reserved_regions));
+	memblock_instance_init(&test_mb, test_memory_regions, TEST_MAX_REGIONS,
+			       test_reserved_regions, TEST_MAX_REGIONS);
+	t->priv = &test_mb;
+	return 0;
+}
+
+static void check_regions(struct ktest *t, int line,
+			  const struct memblock_type *type,
+			  const struct memblock_region *exp, unsigned long n)
+{
+	phys_addr_t total = 0;
+	unsigned long i;
+
+	if (memblock_validate_type(type))
+		ktest_fail(t, __FILE__, line, "%s: invariants broken", type->name);
+	for (i = 0; i < n; i++)
+		total += exp[i].size;
+	if (type->total_size != total)
+		ktest_fail(t, __FILE__, line, "%s.total_size %#lx, expected %#lx",
+			   type->name, type->total_size, total);
+	if (type->cnt != n) {
+		ktest_fail(t, __FILE__, line, "%s.cnt %lu, expected %lu",
+			   type->name, type->cnt, n);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct memblock_region *r = &type->regions[i];
+
+		if (r->base != exp[i].base || r->size != exp[i].size)
+			ktest_fail(t, __FILE__, line,
+				   "%s[%lu] = [%#lx, %#lx), expected [%#lx, %#lx)",
+				   type->name, i, r->base, r->base + r->size,
+				   exp[i].base, exp[i].base + exp[i].size);
+	}
+}
+
+/* The whole table must be exactly these regions, in this order. */
+#define EXPECT_REGIONS(t, type, ...) do {				\
+	static const struct memblock_region __exp[] = { __VA_ARGS__ };	\
+	check_regions(t, __LINE__, type, __exp, ARRAY_SIZE(__exp));	\
+} while (0)
+
+#define EXPECT_EMPTY(t, type)	check_regions(t, __LINE__, type, NULL, 0)
+
+/* Expect exactly one "WARNING:" report from memblock while running stmt. */
+#define EXPECT_ONE_WARN(t, stmt) do {					\
+	unsigned long __before = warn_count;				\
+	ktest_capture_start(t, "WARNING: at mm/memblock.c");		\
+	stmt;								\
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);			\
+	KTEST_EXPECT_EQ(t, warn_count - __before, 1UL);		\
+} while (0)
+
+/* --- add -------------------------------------------------------------- */
+
+static void test_add_into_empty(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	EXPECT_EMPTY(t, &mb->memory);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x1000, 0x2000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x1000, 0x3000));
+	EXPECT_EMPTY(t, &mb->reserved);
+}
+
+static void test_add_disjoint_sorted(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x10000, 0x10000), 0);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x1000, 0x1000), 0);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x40000, 0x10000), 0);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x30000, 0x800), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x1000, 0x2000), R(0x10000, 0x20000),
+		       R(0x30000, 0x30800), R(0x40000, 0x50000));
+}
+
+static void test_add_overlapping_merges(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x1000, 0x2000);
+	/* Overlaps the top. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x2000, 0x3000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x1000, 0x5000));
+	/* Overlaps the bottom. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x800, 0x1000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x800, 0x5000));
+	/* A disjoint one, then one overlapping both. */
+	memblock_add_range(&mb->memory, 0x8000, 0x1000);
+	EXPECT_REGIONS(t, &mb->memory, R(0x800, 0x5000), R(0x8000, 0x9000));
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x4000, 0x4800), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x800, 0x9000));
+}
+
+static void test_add_adjacent_merges(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x2000, 0x1000);
+	/* Touches the top end. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x3000, 0x1000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x2000, 0x4000));
+	/* Touches the bottom. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x1000, 0x1000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x1000, 0x4000));
+	/* Fills the exact gap between two regions: they become one. */
+	memblock_add_range(&mb->memory, 0x6000, 0x1000);
+	EXPECT_REGIONS(t, &mb->memory, R(0x1000, 0x4000), R(0x6000, 0x7000));
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x4000, 0x2000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x1000, 0x7000));
+}
+
+static void test_add_contained(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x1000, 0x4000);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x2000, 0x1000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x1000, 0x5000));
+	/* The same range again. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x1000, 0x4000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x1000, 0x5000));
+	/* Sharing the bottom, and sharing the top. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x1000, 0x800), 0);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x4800, 0x800), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x1000, 0x5000));
+}
+
+static void test_add_covering_several(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x1000, 0x1000);
+	memblock_add_range(&mb->memory, 0x3000, 0x1000);
+	memblock_add_range(&mb->memory, 0x5000, 0x1000);
+	memblock_add_range(&mb->memory, 0x8000, 0x1000);
+	memblock_add_range(&mb->memory, 0xa000, 0x1000);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x1000, 0x2000), R(0x3000, 0x4000), R(0x5000, 0x6000),
+		       R(0x8000, 0x9000), R(0xa000, 0xb000));
+	/* From inside the first to inside the third. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x1800, 0x4000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x1000, 0x6000), R(0x8000, 0x9000), R(0xa000, 0xb000));
+	/* Strictly around the last two. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x7000, 0x5000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x1000, 0x6000), R(0x7000, 0xc000));
+	/* Everything. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0, 0x100000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0, 0x100000));
+}
+
+static void test_add_full_table(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	int ret = 0;
+
+	mb->memory.max = 4;
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x1000, 0x1000), 0);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x7000, 0x1000), 0);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x3000, 0x1000), 0);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x5000, 0x1000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x1000, 0x2000), R(0x3000, 0x4000),
+		       R(0x5000, 0x6000), R(0x7000, 0x8000));
+
+	/* A fifth disjoint region, in the middle and at the end: no room. */
+	EXPECT_ONE_WARN(t, ret = memblock_add_range(&mb->memory, 0x4800, 0x100));
+	KTEST_EXPECT_EQ(t, ret, -ENOSPC);
+	EXPECT_ONE_WARN(t, ret = memblock_add_range(&mb->memory, 0x10000, 0x1000));
+	KTEST_EXPECT_EQ(t, ret, -ENOSPC);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x1000, 0x2000), R(0x3000, 0x4000),
+		       R(0x5000, 0x6000), R(0x7000, 0x8000));
+	/* Nothing was written past max either. */
+	KTEST_EXPECT_EQ(t, test_memory_regions[4].base, 0xa5a5a5a5a5a5a5a5UL);
+
+	/* Merging needs no new entry, so it still works when full. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x2000, 0x800), 0);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x4000, 0x1000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x1000, 0x2800), R(0x3000, 0x6000), R(0x7000, 0x8000));
+}
+
+static void test_add_size_zero(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x1000, 0), 0);
+	EXPECT_EMPTY(t, &mb->memory);
+	memblock_add_range(&mb->memory, 0x1000, 0x1000);
+	/* Zero-sized, touching and inside: no change at all. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x2000, 0), 0);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x1800, 0), 0);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x9000, 0), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x1000, 0x2000));
+}
+
+static void test_add_overflow_clipped(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	/* base + size wraps: clipped to end at the top, ~0. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0xfffffffffffff000UL,
+					      0x2000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       { .base = 0xfffffffffffff000UL, .size = 0xfff });
+	/* Starting at the very top: nothing left to add. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, TOP, 0x1000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       { .base = 0xfffffffffffff000UL, .size = 0xfff });
+	/* The whole address space, size ~0: one region [0, ~0). */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0, TOP), 0);
+	EXPECT_REGIONS(t, &mb->memory, { .base = 0, .size = TOP });
+	/* And it can still be carved. */
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x1000, TOP), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0, 0x1000));
+}
+
+/* --- remove ----------------------------------------------------------- */
+
+/* Three regions most remove cases start from. */
+static void add_three(struct memblock *mb)
+{
+	memblock_add_range(&mb->memory, 0x10000, 0x10000);
+	memblock_add_range(&mb->memory, 0x30000, 0x10000);
+	memblock_add_range(&mb->memory, 0x50000, 0x10000);
+}
+
+static void test_remove_whole_region(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	add_three(mb);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x30000, 0x10000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x10000, 0x20000), R(0x50000, 0x60000));
+	/* A range strictly around a region removes just it. */
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x48000, 0x20000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x10000, 0x20000));
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x10000, 0x10000), 0);
+	EXPECT_EMPTY(t, &mb->memory);
+}
+
+static void test_remove_head(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	add_three(mb);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x30000, 0x4000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x10000, 0x20000), R(0x34000, 0x40000), R(0x50000, 0x60000));
+	/* Starting below the region. */
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x0, 0x11000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x11000, 0x20000), R(0x34000, 0x40000), R(0x50000, 0x60000));
+}
+
+static void test_remove_tail(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	add_three(mb);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x3c000, 0x4000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x10000, 0x20000), R(0x30000, 0x3c000), R(0x50000, 0x60000));
+	/* Running past the end of the region. */
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x5f000, 0x8000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x10000, 0x20000), R(0x30000, 0x3c000), R(0x50000, 0x5f000));
+}
+
+static void test_remove_middle_splits(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	add_three(mb);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x34000, 0x2000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x10000, 0x20000), R(0x30000, 0x34000),
+		       R(0x36000, 0x40000), R(0x50000, 0x60000));
+	/* Adding it back merges the halves again. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 0x34000, 0x2000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x10000, 0x20000), R(0x30000, 0x40000), R(0x50000, 0x60000));
+}
+
+static void test_remove_spanning_several(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	add_three(mb);
+	memblock_add_range(&mb->memory, 0x70000, 0x10000);
+	/* From inside the first to inside the third: first and third trimmed. */
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x18000, 0x3c000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x10000, 0x18000), R(0x54000, 0x60000), R(0x70000, 0x80000));
+	/* Exactly from the start of one to the end of the last. */
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x54000, 0x2c000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x10000, 0x18000));
+}
+
+static void test_remove_nothing_there(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x1000, 0x1000), 0);
+	EXPECT_EMPTY(t, &mb->memory);
+
+	add_three(mb);
+	/* Below all, in a hole, above all, touching only, size 0. */
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x0, 0x10000), 0);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x20000, 0x10000), 0);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x60000, 0x100000), 0);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x40000, 0x10000), 0);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x38000, 0), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x10000, 0x20000), R(0x30000, 0x40000), R(0x50000, 0x60000));
+}
+
+static void test_remove_split_full(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	int ret = 0;
+
+	mb->memory.max = 3;
+	add_three(mb);
+	EXPECT_ONE_WARN(t, ret = memblock_remove_range(&mb->memory, 0x34000, 0x2000));
+	KTEST_EXPECT_EQ(t, ret, -ENOSPC);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x10000, 0x20000), R(0x30000, 0x40000), R(0x50000, 0x60000));
+	KTEST_EXPECT_EQ(t, test_memory_regions[3].base, 0xa5a5a5a5a5a5a5a5UL);
+
+	/* Trimming needs no new entry; spanning two frees one, then splits fit. */
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x10000, 0x1000), 0);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x3f000, 0x21000), 0);
+	EXPECT_REGIONS(t, &mb->memory, R(0x11000, 0x20000), R(0x30000, 0x3f000));
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->memory, 0x34000, 0x2000), 0);
+	EXPECT_REGIONS(t, &mb->memory,
+		       R(0x11000, 0x20000), R(0x30000, 0x34000), R(0x36000, 0x3f000));
+}
+
+/* --- find and alloc ----------------------------------------------------- */
+
+static void test_alloc_top_down(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x100000, 0xf00000);	/* 1M..16M */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0, 0),
+			0xfff000UL);
+	/* find does not reserve. */
+	EXPECT_EMPTY(t, &mb->reserved);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, 0x1000, 0, 0), 0xfff000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, 0x1000, 0, 0), 0xffe000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x3000, 0x1000, 0, 0), 0xffb000UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0xffb000, 0x1000000));
+	EXPECT_REGIONS(t, &mb->memory, R(0x100000, 0x1000000));
+}
+
+static void test_alloc_alignment(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	phys_addr_t got = 1;
+
+	memblock_add_range(&mb->memory, 0x123000, 0x864000);	/* ..0x987000 */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, SZ_2M, 0, 0), 0x800000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, SZ_2M, SZ_2M, 0, 0), 0x600000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, SZ_2M, SZ_2M, 0, 0), 0x400000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, SZ_2M, SZ_2M, 0, 0), 0x200000UL);
+	/* Left: [0x123000, 0x200000) and [0x801000, 0x987000), no 2M boundary. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, SZ_2M, 0, 0), 0UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x200000, 0x801000));
+
+	/* align 0 means 8. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x13, 0, 0, 0), 0x986fe8UL);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x13, 1, 0, 0), 0x986fedUL);
+	/* Not a power of two: WARN, then page alignment. */
+	EXPECT_ONE_WARN(t, got = memblock_find_in_range(mb, 0x13, 0x3000, 0, 0));
+	KTEST_EXPECT_EQ(t, got, 0x986000UL);
+}
+
+static void test_find_respects_start_end_limit(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x1000, 0xff000);	/* ..1M */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0, 0x80000),
+			0x7f000UL);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0x50000, 0x52000),
+			0x51000UL);
+	/* Unaligned end: the top page that fits below it. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0x50000, 0x52fff),
+			0x51000UL);
+	/* Window too small, or the wrong way round. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0x50000, 0x50800),
+			0UL);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0x60000, 0x50000),
+			0UL);
+	/* Start above the memory. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0x100000, 0),
+			0UL);
+
+	/* current_limit bounds MEMBLOCK_ALLOC_ACCESSIBLE... */
+	mb->current_limit = 0x40000;
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0,
+						  MEMBLOCK_ALLOC_ACCESSIBLE), 0x3f000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x2000, 0x1000, 0x3000, 0), 0x3e000UL);
+	/* ...not an explicit end. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0, 0x90000),
+			0x8f000UL);
+	/* A limit below every free byte, and limit 0. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0x40000, 0), 0UL);
+	mb->current_limit = 0;
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0, 0), 0UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x3e000, 0x40000));
+}
+
+static void test_find_skips_reserved(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x1000, 0x1f000);	/* ..0x20000 */
+	memblock_add_range(&mb->reserved, 0x1e000, 0x4000);	/* past memory */
+	memblock_add_range(&mb->reserved, 0x10000, 0xc000);
+	/* Free: [0x1000, 0x10000) and [0x1c000, 0x1e000). */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0, 0), 0x1d000UL);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x2000, 0x1000, 0, 0), 0x1c000UL);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x3000, 0x1000, 0, 0), 0xd000UL);
+	/* A window inside a reserved range finds nothing. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0x10000, 0x1c000),
+			0UL);
+	/* One straddling the reserved range finds below it. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0x8000, 0x1b000),
+			0xf000UL);
+}
+
+static void test_find_nothing_fits(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	/* No memory at all. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0, 0), 0UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, 0x1000, 0, 0), 0UL);
+	/* All of it reserved. */
+	memblock_add_range(&mb->memory, 0x1000, 0x9000);
+	memblock_add_range(&mb->reserved, 0x0, 0x20000);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0, 0), 0UL);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 8, 8, 0, 0), 0UL);
+	/* Size 0 finds nothing even with free memory. */
+	memblock_remove_range(&mb->reserved, 0x4000, 0x1000);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0, 0x1000, 0, 0), 0UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0, 0x1000, 0, 0), 0UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x0, 0x4000), R(0x5000, 0x20000));
+	/* A size bigger than the address space window. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, TOP, 0x1000, 0, 0), 0UL);
+}
+
+static void test_find_never_page0(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x0, 0x3000);
+	/* Needs page 0: refused. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x3000, 0x1000, 0, 0), 0UL);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0, 0x1000), 0UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, 0x1000, 0, 0), 0x2000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x800, 0x800, 0, 0), 0x1800UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x800, 8, 0, 0), 0x1000UL);
+	/* Only page 0 is left free. */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 8, 8, 0, 0), 0UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x1000, 0x3000));
+}
+
+static void test_find_larger_than_any_free(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x1000, 0x4000);
+	memblock_add_range(&mb->memory, 0x8000, 0x4000);
+	/* 0x8000 bytes free in total, but no single range holds 0x5000. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x5000, 0x1000, 0, 0), 0UL);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x4001, 8, 0, 0), 0UL);
+	/* Exactly the size of the upper range. */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x4000, 0x1000, 0, 0), 0x8000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x4000, 0x1000, 0, 0), 0x1000UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x1000, 0x5000), R(0x8000, 0xc000));
+}
+
+static void test_alloc_exact_fit(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x10000, 0x4000);
+	memblock_add_range(&mb->reserved, 0x11000, 0x2000);
+	/* Free: [0x10000, 0x11000) and [0x13000, 0x14000), one page each. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1001, 8, 0, 0), 0UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, 0x1000, 0, 0), 0x13000UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x11000, 0x14000));
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, 0x1000, 0, 0), 0x10000UL);
+	/* The fills merged everything into one reserved region. */
+	EXPECT_REGIONS(t, &mb->reserved, R(0x10000, 0x14000));
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 8, 8, 0, 0), 0UL);
+}
+
+static void test_alloc_reserved_table_full(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	phys_addr_t got = 1;
+
+	mb->reserved.max = 2;
+	memblock_add_range(&mb->memory, 0x1000, 0xf000);
+	memblock_add_range(&mb->reserved, 0xd000, 0x1000);	/* not at the top */
+	memblock_add_range(&mb->reserved, 0x4000, 0x1000);
+	/* The top page [0xf000, 0x10000) touches nothing: a third entry. */
+	EXPECT_ONE_WARN(t, got = memblock_alloc_range(mb, 0x1000, 0x1000, 0, 0));
+	KTEST_EXPECT_EQ(t, got, 0UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x4000, 0x5000), R(0xd000, 0xe000));
+	/* One touching a reserved range merges and succeeds. */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, 0x1000, 0, 0xd000), 0xc000UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x4000, 0x5000), R(0xc000, 0xe000));
+}
+
+/* --- free ranges ------------------------------------------------------- */
+
+static void check_free_ranges(struct ktest *t, int line, const struct memblock *mb,
+			      const struct memblock_region *exp, unsigned long n)
+{
+	phys_addr_t start = 1, end = 1;
+	unsigned long k = 0;
+	u64 i;
+
+	for_each_free_mem_range(mb, i, &start, &end) {
+		if (k < n && (start != exp[k].base || end != exp[k].base + exp[k].size))
+			ktest_fail(t, __FILE__, line,
+				   "free range %lu = [%#lx, %#lx), expected [%#lx, %#lx)",
+				   k, start, end, exp[k].base, exp[k].base + exp[k].size);
+		k++;
+		if (k > TEST_MAX_REGIONS * 2 + 1)
+			break;		/* a runaway walk */
+	}
+	if (k != n)
+		ktest_fail(t, __FILE__, line, "%lu free ranges, expected %lu", k, n);
+	/* Once done, it stays done. */
+	if (memblock_next_free_range(mb, &i, &start, &end))
+		ktest_fail(t, __FILE__, line, "walk restarted after its end");
+}
+
+#define EXPECT_FREE_RANGES(t, mb, ...) do {				\
+	static const struct memblock_region __exp[] = { __VA_ARGS__ };	\
+	check_free_ranges(t, __LINE__, mb, __exp, ARRAY_SIZE(__exp));	\
+} while (0)
+
+#define EXPECT_NO_FREE_RANGES(t, mb)	check_free_ranges(t, __LINE__, mb, NULL, 0)
+
+static void test_free_ranges_holes_and_reservations(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x1000, 0x9e000);	/* ..0x9f000 */
+	memblock_add_range(&mb->memory, 0x100000, 0x700000);	/* ..0x800000 */
+	memblock_add_range(&mb->memory, 0x900000, 0x100000);	/* ..0xa00000 */
+
+	memblock_add_range(&mb->reserved, 0x0, 0x2000);		/* from below memory */
+	memblock_add_range(&mb->reserved, 0x9e000, 0x2000);	/* past the first end */
+	memblock_add_range(&mb->reserved, 0xc0000, 0x10000);	/* in a hole */
+	memblock_add_range(&mb->reserved, 0x200000, 0x100000);
+	memblock_add_range(&mb->reserved, 0x400000, 0x1000);
+	memblock_add_range(&mb->reserved, 0x7ff000, 0x102000);	/* across a hole */
+
+	EXPECT_FREE_RANGES(t, mb,
+			   R(0x2000, 0x9e000),
+			   R(0x100000, 0x200000),
+			   R(0x300000, 0x400000),
+			   R(0x401000, 0x7ff000),
+			   R(0x901000, 0xa00000));
+}
+
+static void test_free_ranges_edges(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	/* No memory; reserved alone gives nothing. */
+	EXPECT_NO_FREE_RANGES(t, mb);
+	memblock_add_range(&mb->reserved, 0x5000, 0x1000);
+	EXPECT_NO_FREE_RANGES(t, mb);
+
+	/* Memory from 0 (the walk reports page 0; only find skips it). */
+	memblock_add_range(&mb->memory, 0x0, 0x4000);
+	memblock_add_range(&mb->memory, 0x8000, 0x4000);
+	EXPECT_FREE_RANGES(t, mb, R(0x0, 0x4000), R(0x8000, 0xc000));
+
+	/* Reservations at both ends of both regions. */
+	memblock_add_range(&mb->reserved, 0x0, 0x1000);
+	memblock_add_range(&mb->reserved, 0x3000, 0x1000);
+	memblock_add_range(&mb->reserved, 0x8000, 0x1000);
+	memblock_add_range(&mb->reserved, 0xb000, 0x10000);
+	EXPECT_FREE_RANGES(t, mb, R(0x1000, 0x3000), R(0x9000, 0xb000));
+
+	/* Everything reserved. */
+	memblock_add_range(&mb->reserved, 0x0, 0x20000);
+	EXPECT_NO_FREE_RANGES(t, mb);
+}
+
+static void test_free_ranges_after_allocs(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x1000, 0x1f000);	/* ..0x20000 */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, 0x1000, 0, 0), 0x1f000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x3000, 0x1000, 0, 0x10000),
+			0xd000UL);
+	EXPECT_FREE_RANGES(t, mb, R(0x1000, 0xd000), R(0x10000, 0x1f000));
+}
+
+static void test_find_falls_to_lower_region(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	/* One free gap spanning two regions; the upper one is too small. */
+	memblock_add_range(&mb->memory, 0x1000, 0x4000);	/* ..0x5000 */
+	memblock_add_range(&mb->memory, 0x8000, 0x1000);	/* ..0x9000 */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x2000, 0x1000, 0, 0), 0x3000UL);
+	/* Same with reservations below and above both regions. */
+	memblock_add_range(&mb->reserved, 0x0, 0x1800);
+	memblock_add_range(&mb->reserved, 0x20000, 0x1000);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x2000, 0x1000, 0, 0), 0x3000UL);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x3800, 0x800, 0, 0), 0x1800UL);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x3801, 8, 0, 0), 0UL);
+	EXPECT_FREE_RANGES(t, mb, R(0x1800, 0x5000), R(0x8000, 0x9000));
+}
+
+/* --- round trips, queries, the checker, the dump ---------------------- */
+
+static void test_reserve_free_round_trip(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	phys_addr_t mem_before, res_before, a, b;
+
+	memblock_add_range(&mb->memory, 0x1000, 0xff000);
+	memblock_add_range(&mb->reserved, 0x1000, 0x1000);
+	memblock_add_range(&mb->reserved, 0x80000, 0x8000);
+	mem_before = mb->memory.total_size;
+	res_before = mb->reserved.total_size;
+	KTEST_EXPECT_EQ(t, res_before, 0x9000UL);
+
+	/* Reserve ranges overlapping, touching and apart from the old ones. */
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->reserved, 0x2000, 0x3000), 0);
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->reserved, 0x40000, 0x1000), 0);
+	a = memblock_alloc_range(mb, 0x10000, 0x1000, 0, 0);
+	b = memblock_alloc_range(mb, 0x1234, 0x10, 0, 0);
+	KTEST_EXPECT_EQ(t, a, 0xf0000UL);
+	KTEST_EXPECT_EQ(t, b, 0xeedc0UL);
+	EXPECT_REGIONS(t, &mb->reserved,
+		       R(0x1000, 0x5000), R(0x40000, 0x41000), R(0x80000, 0x88000),
+		       R(0xeedc0, 0xefff4), R(0xf0000, 0x100000));
+
+	/* Free them all again, in another order. */
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->reserved, a, 0x10000), 0);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->reserved, 0x40000, 0x1000), 0);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->reserved, b, 0x1234), 0);
+	KTEST_EXPECT_EQ(t, memblock_remove_range(&mb->reserved, 0x2000, 0x3000), 0);
+	KTEST_EXPECT_EQ(t, mb->reserved.total_size, res_before);
+	KTEST_EXPECT_EQ(t, mb->memory.total_size, mem_before);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x1000, 0x2000), R(0x80000, 0x88000));
+	EXPECT_REGIONS(t, &mb->memory, R(0x1000, 0x100000));
+}
+
+static void test_overlaps_and_search(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	struct memblock_type *res = &mb->reserved;
+
+	memblock_add_range(res, 0x2000, 0x1000);
+	memblock_add_range(res, 0x5000, 0x2000);
+	KTEST_EXPECT_FALSE(t, memblock_overlaps_region(res, 0x1000, 0x1000));
+	KTEST_EXPECT_TRUE(t, memblock_overlaps_region(res, 0x1000, 0x1001));
+	KTEST_EXPECT_TRUE(t, memblock_overlaps_region(res, 0x2fff, 1));
+	KTEST_EXPECT_FALSE(t, memblock_overlaps_region(res, 0x3000, 0x2000));
+	KTEST_EXPECT_TRUE(t, memblock_overlaps_region(res, 0x0, TOP));
+	KTEST_EXPECT_FALSE(t, memblock_overlaps_region(res, 0x7000, TOP));
+	KTEST_EXPECT_FALSE(t, memblock_overlaps_region(res, 0x5000, 0));
+
+	KTEST_EXPECT_EQ(t, memblock_search(res, 0x1fff), -1L);
+	KTEST_EXPECT_EQ(t, memblock_search(res, 0x2000), 0L);
+	KTEST_EXPECT_EQ(t, memblock_search(res, 0x2fff), 0L);
+	KTEST_EXPECT_EQ(t, memblock_search(res, 0x3000), -1L);
+	KTEST_EXPECT_EQ(t, memblock_search(res, 0x6fff), 1L);
+	KTEST_EXPECT_EQ(t, memblock_search(res, 0x7000), -1L);
+	KTEST_EXPECT_EQ(t, memblock_search(&mb->memory, 0x2000), -1L);
+}
+
+static void test_validate_catches_breakage(struct ktest *t)
+{
+	static struct memblock_region bad[3];
+	struct memblock_type type = {
+		.cnt = 2, .max = 3, .regions = bad, .name = "bad",
+	};
+	unsigned int lines;
+
+	ktest_capture_start(t, "memblock: bad");
+	/* Valid first. */
+	bad[0] = (struct memblock_region)R(0x1000, 0x2000);
+	bad[1] = (struct memblock_region)R(0x3000, 0x4000);
+	type.total_size = 0x2000;
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&type), 0);
+	/* Adjacent, overlapping, unsorted, empty, wrapping, bad sum, cnt > max. */
+	bad[1] = (struct memblock_region)R(0x2000, 0x3000);
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&type), -EINVAL);
+	bad[1] = (struct memblock_region)R(0x1800, 0x2800);
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&type), -EINVAL);
+	bad[1] = (struct memblock_region)R(0x0, 0x1000);
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&type), -EINVAL);
+	bad[1] = (struct memblock_region){ .base = 0x3000, .size = 0 };
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&type), -EINVAL);
+	bad[1] = (struct memblock_region){ .base = 0x3000, .size = TOP };
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&type), -EINVAL);
+	bad[1] = (struct memblock_region)R(0x3000, 0x4000);
+	type.total_size = 0x2001;
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&type), -EINVAL);
+	type.total_size = 0x2000;
+	type.cnt = 4;
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&type), -EINVAL);
+	lines = ktest_capture_stop(t);
+	KTEST_EXPECT_EQ(t, lines, 7U);
+}
+
+static void test_dump_format(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	memblock_add_range(&mb->memory, 0x1000, 0x9e000);
+	memblock_add_range(&mb->memory, 0x100000, 0x7ee0000);
+	memblock_add_range(&mb->reserved, 0x1000, 0x1000);
+
+	ktest_capture_start(t, " memory[0x0]\t[0x0000000000001000-0x000000000009efff], "
+			    "0x000000000009e000 bytes");
+	memblock_dump_instance(mb);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	ktest_capture_start(t, " memory[0x1]\t[0x0000000000100000-0x0000000007fdffff], "
+			    "0x0000000007ee0000 bytes");
+	memblock_dump_instance(mb);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	ktest_capture_start(t, " memory size = 0x0000000007f7e000 "
+			    "reserved size = 0x0000000000001000");
+	memblock_dump_instance(mb);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	ktest_capture_start(t, " reserved.cnt  = 0x1");
+	memblock_dump_instance(mb);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+}
+
+/* Read-only: whatever boot put in the kernel's instance keeps the invariants. */
+static void test_kernel_instance_consistent(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&memblock.memory), 0);
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&memblock.reserved), 0);
+	KTEST_EXPECT_EQ(t, memblock.memory.max, (unsigned long)INIT_MEMBLOCK_REGIONS);
+	KTEST_EXPECT_EQ(t, memblock.reserved.max, (unsigned long)INIT_MEMBLOCK_REGIONS);
+	KTEST_EXPECT_EQ(t, memblock_phys_mem_size(), memblock.memory.total_size);
+	KTEST_EXPECT_EQ(t, memblock_reserved_size(), memblock.reserved.total_size);
+	KTEST_EXPECT_LE(t, memblock_start_of_DRAM(), memblock_end_of_DRAM());
+	if (memblock.memory.cnt)
+		KTEST_EXPECT_TRUE(t, memblock_is_memory(memblock_start_of_DRAM()));
+	KTEST_EXPECT_FALSE(t, memblock_is_memory(memblock_end_of_DRAM()));
+}
+
+static const struct ktest_case memblock_cases[] = {
+	KTEST_CASE(test_add_into_empty),
+	KTEST_CASE(test_add_disjoint_sorted),
+	KTEST_CASE(test_add_overlapping_merges),
+	KTEST_CASE(test_add_adjacent_merges),
+	KTEST_CASE(test_add_contained),
+	KTEST_CASE(test_add_covering_several),
+	KTEST_CASE(test_add_full_table),
+	KTEST_CASE(test_add_size_zero),
+	KTEST_CASE(test_add_overflow_clipped),
+	KTEST_CASE(test_remove_whole_region),
+	KTEST_CASE(test_remove_head),
+	KTEST_CASE(test_remove_tail),
+	KTEST_CASE(test_remove_middle_splits),
+	KTEST_CASE(test_remove_spanning_several),
+	KTEST_CASE(test_remove_nothing_there),
+	KTEST_CASE(test_remove_split_full),
+	KTEST_CASE(test_alloc_top_down),
+	KTEST_CASE(test_alloc_alignment),
+	KTEST_CASE(test_find_respects_start_end_limit),
+	KTEST_CASE(test_find_skips_reserved),
+	KTEST_CASE(test_find_nothing_fits),
+	KTEST_CASE(test_find_never_page0),
+	KTEST_CASE(test_find_larger_than_any_free),
+	KTEST_CASE(test_find_falls_to_lower_region),
+	KTEST_CASE(test_alloc_exact_fit),
+	KTEST_CASE(test_alloc_reserved_table_full),
+	KTEST_CASE(test_free_ranges_holes_and_reservations),
+	KTEST_CASE(test_free_ranges_edges),
+	KTEST_CASE(test_free_ranges_after_allocs),
+	KTEST_CASE(test_reserve_free_round_trip),
+	KTEST_CASE(test_overlaps_and_search),
+	KTEST_CASE(test_validate_catches_breakage),
+	KTEST_CASE(test_dump_format),
+	KTEST_CASE(test_kernel_instance_consistent),
+	{}
+};
+
+KTEST_SUITE(memblock, memblock_cases, .init = memblock_test_init);
