@@ -156,9 +156,12 @@ check: $(HB)/cram
 	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)'
 
 # Everything: host suites, kernel suites under QEMU, the harness's own tests.
+# A second boot checks that mem= and memmap= shape the memory map.
+MEMMAP_CMDLINE := ktest=memory_model mem=96M memmap=1M$$0x2000000
 test: $(B)/kernel.elf $(HB)/cram
 	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' \
 		--kernel $(B)/kernel.elf --cmdline '$(TEST_CMDLINE)' \
+		--kernel $(B)/kernel.elf --cmdline '$(MEMMAP_CMDLINE)' \
 		--timeout $(TIMEOUT) $(QEMU_OPTS) --selftest $(B)/kernel.elf
 
 # --- tools --------------------------------------------------------------

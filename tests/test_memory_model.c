@@ -7,6 +7,8 @@
  * cost of mem_map staying at 64 bytes per 4 KiB page plus rounding.
  */
 #include "kernel/ktest.h"
+#include "kernel/params.h"
+#include "kernel/string.h"
 #include "mm/e820.h"
 #include "mm/gfp.h"
 #include "mm/memblock.h"
@@ -137,6 +139,57 @@ static void test_memblock_matches_e820(struct ktest *t)
 	KTEST_EXPECT_EQ(t, max_pfn, PHYS_PFN(memblock_end_of_DRAM()));
 }
 
+/* The value of "name=" on the boot command line, or NULL. */
+static const char *boot_param(const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = boot_command_line; (p = strstr(p, name)); p++) {
+		if ((p == boot_command_line || p[-1] == ' ') && p[len] == '=')
+			return p + len + 1;
+	}
+	return NULL;
+}
+
+/* Booted with mem=SIZE: no RAM at or above SIZE, none of it managed. */
+static void test_mem_limit_applied(struct ktest *t)
+{
+	const char *arg = boot_param("mem");
+	unsigned long long limit;
+
+	if (!arg)
+		ktest_skip(t, "booted without mem=");
+	limit = memparse(arg, NULL);
+	KTEST_EXPECT_LE(t, (unsigned long long)memblock_end_of_DRAM(), limit);
+	KTEST_EXPECT_LE(t, (unsigned long long)totalram_pages * PAGE_SIZE, limit);
+	KTEST_EXPECT_FALSE(t, pfn_valid(PHYS_PFN(limit)));
+}
+
+/* Booted with memmap=SIZE$ADDR: that range is reserved, no struct pages. */
+static void test_memmap_reserve_applied(struct ktest *t)
+{
+	const char *arg = boot_param("memmap");
+	unsigned long long size, addr;
+	char *end;
+	bool covered = false;
+
+	if (!arg || !strchr(arg, '$'))
+		ktest_skip(t, "booted without memmap=SIZE$ADDR");
+	size = memparse(arg, &end);
+	KTEST_ASSERT_EQ(t, *end, '$');
+	addr = memparse(end + 1, NULL);
+	for (u32 i = 0; i < e820_table.nr_entries; i++) {
+		const struct e820_entry *e = &e820_table.entries[i];
+
+		covered |= e->type == E820_TYPE_RESERVED && e->addr <= addr &&
+			   e->addr + e->size >= addr + size;
+	}
+	KTEST_EXPECT_TRUE(t, covered);
+	KTEST_EXPECT_FALSE(t, pfn_valid(PHYS_PFN(addr)));
+	KTEST_EXPECT_FALSE(t, pfn_valid(PHYS_PFN(addr + size - 1)));
+	KTEST_EXPECT_TRUE(t, pfn_valid(PHYS_PFN(addr + size)));
+}
+
 static const struct ktest_case memory_model_cases[] = {
 	KTEST_CASE(test_struct_page_layout),
 	KTEST_CASE(test_every_ram_pfn),
@@ -145,6 +198,8 @@ static const struct ktest_case memory_model_cases[] = {
 	KTEST_CASE(test_mem_map_cost),
 	KTEST_CASE(test_reserved_pages),
 	KTEST_CASE(test_memblock_matches_e820),
+	KTEST_CASE(test_mem_limit_applied),
+	KTEST_CASE(test_memmap_reserve_applied),
 	{}
 };
 KTEST_SUITE(memory_model, memory_model_cases);
