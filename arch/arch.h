@@ -60,9 +60,13 @@ void arch_irq_restore(unsigned long flags);
 /* Spin-wait hint (pause). */
 void arch_cpu_relax(void);
 
-/* The CPU this code runs on, 0 .. NR_CPUS - 1. */
+/*
+ * The CPU this code runs on, 0 .. arch_nr_cpus() - 1; arch_nr_cpus() is
+ * how many CPUs may ever run kernel code (at most NR_CPUS).
+ */
 #define NR_CPUS		8
 unsigned int arch_cpu_id(void);
+unsigned int arch_nr_cpus(void);
 
 /*
  * Memory bring-up, called by start_kernel() in this order (mm/mm.h):

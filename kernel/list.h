@@ -82,6 +82,19 @@ static inline bool list_empty(const struct list_head *head)
 	return READ_ONCE(head->next) == head;
 }
 
+/* Move every entry of list to the front of head; list becomes empty. */
+static inline void list_splice_init(struct list_head *list,
+				    struct list_head *head)
+{
+	if (list_empty(list))
+		return;
+	list->next->prev = head;
+	list->prev->next = head->next;
+	head->next->prev = list->prev;
+	head->next = list->next;
+	INIT_LIST_HEAD(list);
+}
+
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)
 #define list_first_entry(head, type, member) \
 	list_entry((head)->next, type, member)

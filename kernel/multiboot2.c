@@ -355,7 +355,7 @@ int mb2_parse(const void *info, size_t avail, struct mb2_info *out)
 				tag.size, MB2_TAG_HDR);
 			goto fail;
 		}
-		if (0) {
+		if (tag.size > total - off) {
 			tag_err(tag.type, off,
 				"size %u runs past total_size %u\n",
 				tag.size, total);

@@ -48,6 +48,7 @@ typedef long ssize_t;
 #define SZ_2M			0x200000UL
 #define SZ_4M			0x400000UL
 #define SZ_16M			0x1000000UL
+#define SZ_32M			0x2000000UL
 #define SZ_1G			0x40000000UL
 #define SZ_4G			0x100000000UL
 

@@ -14,7 +14,7 @@
  *    nothing), the zones are laid out over the pfns, every struct page of
  *    RAM is initialised (reserved, refcount 1, its zone and node in
  *    flags), and the free memblock ranges are handed to the buddy
- *    allocator (mm/page_alloc.c).
+ *    allocator (mm/page_alloc.c). Last, SLAB bootstraps its caches.
  *
  * After this, memblock stays as the record of what RAM exists (pfn_valid
  * asks it) but allocates nothing more.
@@ -29,6 +29,7 @@
 #include "mm/gfp.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
+#include "mm/slab.h"
 #include "arch/arch.h"
 
 #define LOW_RESERVE		SZ_64K
@@ -248,6 +249,7 @@ void mm_core_init(void)
 	free_area_init();
 	print_zones();
 	memblock_free_all();
+	kmem_cache_init();
 	total_kb = present_pages() << (PAGE_SHIFT - 10);
 	pr_info("Memory: %luK/%luK available (%luK reserved, %luK mem_map)\n",
 		totalram_pages << (PAGE_SHIFT - 10), total_kb,

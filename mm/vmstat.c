@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Memory statistics for people: the shell commands meminfo, buddyinfo
- * and zoneinfo, printing what Linux prints in /proc/meminfo,
- * /proc/buddyinfo and /proc/zoneinfo (the fields that exist here).
+ * Memory statistics for people: the shell commands meminfo, buddyinfo,
+ * zoneinfo and slabinfo, printing what Linux prints in /proc/meminfo,
+ * /proc/buddyinfo, /proc/zoneinfo and /proc/slabinfo (the fields that
+ * exist here).
  */
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
+#include "mm/slab.h"
 
 #define K(pages)	((pages) << (PAGE_SHIFT - 10))
 
@@ -20,6 +22,8 @@ static int cmd_meminfo(int argc, char **argv)
 	console_printf("MemAvailable:   %8lu kB\n",
 		       K(nr_free_pages() + nr_pcp_pages()));
 	console_printf("PcpFree:        %8lu kB\n", K(nr_pcp_pages()));
+	console_printf("Slab:           %8lu kB\n", K(slab_pages()));
+	console_printf("SUnreclaim:     %8lu kB\n", K(slab_pages()));
 	console_printf("MemMap:         %8lu kB\n", vmemmap_bytes >> 10);
 	return 0;
 }
@@ -83,3 +87,12 @@ static int cmd_zoneinfo(int argc, char **argv)
 	return 0;
 }
 SHELL_CMD("zoneinfo", cmd_zoneinfo, "zone counters and watermarks (/proc/zoneinfo)");
+
+static int cmd_slabinfo(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	slabinfo_show();
+	return 0;
+}
+SHELL_CMD("slabinfo", cmd_slabinfo, "slab caches (/proc/slabinfo 2.1)");

@@ -134,3 +134,8 @@ unsigned int arch_cpu_id(void)
 {
 	return 0;
 }
+
+unsigned int arch_nr_cpus(void)
+{
+	return NR_CPUS;
+}

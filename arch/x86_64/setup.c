@@ -185,3 +185,8 @@ unsigned int arch_cpu_id(void)
 {
 	return 0;	/* the boot CPU; the others are not started */
 }
+
+unsigned int arch_nr_cpus(void)
+{
+	return 1;
+}

@@ -1,0 +1,1428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SLAB: Bonwick's object caches as Linux ships them, with the slab's
+ * bookkeeping inside its first struct page (the 2013 patch set "slab:
+ * overload struct slab over struct page to reduce memory usage").
+ *
+ * 1. Data. A cache (struct kmem_cache) hands out objects of one size.
+ *    Its objects live in slabs: 2^gfporder contiguous pages (a compound
+ *    page) cut into num objects of size bytes each, starting at s_mem
+ *    after a colour offset. A slab's state is struct slab, a view of the
+ *    first struct page (mm/slab.h): no separate descriptor exists. Free
+ *    objects of a slab are a stack of indices, freelist[active..num):
+ *
+ *        allocate: obj = s_mem + size * freelist[active++]
+ *        free:     freelist[--active] = obj_to_index(obj)
+ *
+ *    obj_to_index() divides by a precomputed reciprocal, no divide. An
+ *    index is one byte when num <= 256, two otherwise.
+ *
+ * 2. Where the freelist lives, chosen per cache by waste (set_*_cache):
+ *    inside the slab's last free object (zero bytes: that object is
+ *    handed out last, and the array moves into the first object freed
+ *    into the then-full slab; impossible with a constructor or RCU);
+ *    off-slab, in an object of a kmalloc cache (freelist_cache), when
+ *    that gains objects and the index array is small against an object;
+ *    else on-slab at the colour offset, objects after it.
+ *
+ * 3. Layers. Allocation pops from the per-CPU array_cache (a LIFO of
+ *    hot objects); an empty one is refilled with batchcount objects from
+ *    the node's shared array, then from partial slabs, then free slabs,
+ *    then a new slab. Free pushes onto the per-CPU array; a full one
+ *    moves batchcount objects to the shared array, or back to their
+ *    slabs. Slabs move between the node's full, partial and free lists;
+ *    free slabs beyond free_limit objects go back to the page allocator.
+ *
+ * 4. pfmemalloc. A slab made of pages from the page allocator's reserve
+ *    (PG_pfmemalloc) is marked on its first page (PG_active). Its objects
+ *    carry bit 0 set while they sit in array caches, and only callers
+ *    allowed to use the reserve (__GFP_MEMALLOC) may get them; others
+ *    push them back to their slab and take or make an ordinary one.
+ *
+ * 5. Bootstrap (Linux's staged one). The cache of struct kmem_cache is a
+ *    static structure; it and the kmalloc caches start with one-entry
+ *    array caches and nodes from static pools (slab_state PARTIAL), and
+ *    once kmalloc works (UP) every cache gets arrays sized for it. The
+ *    boot caches keep their static nodes.
+ *
+ * 6. Locking. Per-CPU arrays are touched only by their CPU with
+ *    interrupts off; node lists, counters and the shared array under
+ *    n->list_lock; the cache list under slab_mutex. Draining other CPUs'
+ *    arrays (shrink, destroy) assumes they are not allocating from that
+ *    cache at the same moment.
+ */
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/ktest.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "mm/slab.h"
+
+#define BOOT_CPUCACHE_ENTRIES	1
+#define BATCHREFILL_LIMIT	16
+#define NR_BOOT_CACHES		32
+#define SLAB_OBJ_PFMEMALLOC	1UL
+#define SLAB_MAX_NUM_1BYTE	256
+#define SLAB_MAX_NUM_2BYTE	65535
+#define SLAB_CREATE_FLAGS	(SLAB_HWCACHE_ALIGN | SLAB_CACHE_DMA | \
+				 SLAB_PANIC | SLAB_TYPESAFE_BY_RCU)
+
+enum slab_state { DOWN, PARTIAL, UP, FULL };
+
+static enum slab_state slab_state;
+static LIST_HEAD(slab_caches);
+static DEFINE_SPINLOCK(slab_mutex);
+static bool pfmemalloc_active;
+static unsigned int slab_max_order;
+
+static struct kmem_cache kmem_cache_boot;
+static struct kmem_cache *kmem_cache;	/* the cache of struct kmem_cache */
+
+/* Boot-time arrays and nodes, until kmalloc can provide them. */
+struct boot_array {
+	struct array_cache ac;
+	void *entry[BOOT_CPUCACHE_ENTRIES];
+};
+static struct boot_array boot_arrays[NR_BOOT_CACHES][NR_CPUS];
+static struct kmem_cache_node boot_nodes[NR_BOOT_CACHES];
+static unsigned int nr_boot_caches;
+
+struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
+
+/* --- small helpers ----------------------------------------------------- */
+
+static unsigned int fls32(u32 x)
+{
+	return x ? 32 - (unsigned int)__builtin_clz(x) : 0;
+}
+
+/*
+ * Division by a constant as a multiply and two shifts, exact for every
+ * 32-bit dividend (Granlund and Montgomery; Linux's reciprocal_div).
+ */
+static struct reciprocal_value reciprocal_value(u32 d)
+{
+	struct reciprocal_value r;
+	unsigned int l = fls32(d - 1);
+	u64 m = ((1ULL << 32) * ((1ULL << l) - d)) / d + 1;
+
+	r.m = (u32)m;
+	r.sh1 = (u8)min(l, 1U);
+	r.sh2 = (u8)(l ? l - 1 : 0);
+	return r;
+}
+
+static inline u32 reciprocal_divide(u32 a, struct reciprocal_value r)
+{
+	u32 t = (u32)(((u64)a * r.m) >> 32);
+
+	return (t + ((a - t) >> r.sh1)) >> r.sh2;
+}
+
+static inline struct array_cache *cpu_cache_get(struct kmem_cache *cachep)
+{
+	return cachep->cpu_cache[arch_cpu_id()];
+}
+
+static inline struct kmem_cache_node *get_node(struct kmem_cache *cachep)
+{
+	return cachep->node[0];
+}
+
+static inline bool is_obj_pfmemalloc(const void *objp)
+{
+	return (unsigned long)objp & SLAB_OBJ_PFMEMALLOC;
+}
+
+static inline void *clear_obj_pfmemalloc(void *objp)
+{
+	return (void *)((unsigned long)objp & ~SLAB_OBJ_PFMEMALLOC);
+}
+
+static inline void *mark_obj_pfmemalloc(void *objp, const struct slab *slab)
+{
+	if (unlikely(slab_test_pfmemalloc(slab)))
+		return (void *)((unsigned long)objp | SLAB_OBJ_PFMEMALLOC);
+	return objp;
+}
+
+static inline bool gfp_pfmemalloc_allowed(gfp_t flags)
+{
+	return (flags & __GFP_MEMALLOC) && !(flags & __GFP_NOMEMALLOC);
+}
+
+/* --- the index stack of one slab --------------------------------------- */
+
+static inline unsigned int get_free_obj(const struct kmem_cache *cachep,
+					const struct slab *slab, unsigned int i)
+{
+	if (cachep->freelist_idx_size == 1)
+		return ((const u8 *)slab->freelist)[i];
+	return ((const u16 *)slab->freelist)[i];
+}
+
+static inline void set_free_obj(const struct kmem_cache *cachep,
+				struct slab *slab, unsigned int i,
+				unsigned int idx)
+{
+	if (cachep->freelist_idx_size == 1)
+		((u8 *)slab->freelist)[i] = (u8)idx;
+	else
+		((u16 *)slab->freelist)[i] = (u16)idx;
+}
+
+static inline void *index_to_obj(const struct kmem_cache *cachep,
+				 const struct slab *slab, unsigned int idx)
+{
+	return (char *)slab->s_mem + cachep->size * idx;
+}
+
+static inline unsigned int obj_to_index(const struct kmem_cache *cachep,
+					const struct slab *slab,
+					const void *obj)
+{
+	u32 offset = (u32)((const char *)obj - (const char *)slab->s_mem);
+
+	return reciprocal_divide(offset, cachep->reciprocal_buffer_size);
+}
+
+static void *slab_get_obj(struct kmem_cache *cachep, struct slab *slab)
+{
+	void *objp;
+
+	BUG_ON(slab->active >= cachep->num);
+	objp = index_to_obj(cachep, slab, get_free_obj(cachep, slab, slab->active));
+	slab->active++;
+	return objp;
+}
+
+static void slab_put_obj(struct kmem_cache *cachep, struct slab *slab,
+			 void *objp)
+{
+	unsigned int objnr = obj_to_index(cachep, slab, objp);
+
+	BUG_ON(slab->active == 0 || objnr >= cachep->num);
+	/* A full in-object slab has no array: the freed object holds it. */
+	if (!slab->freelist)
+		slab->freelist = objp;
+	slab->active--;
+	set_free_obj(cachep, slab, slab->active, objnr);
+}
+
+/* --- making and destroying slabs ----------------------------------------- */
+
+static void cache_init_objs(struct kmem_cache *cachep, struct slab *slab)
+{
+	if (cachep->freelist_place == FREELIST_IN_OBJECT)
+		slab->freelist = index_to_obj(cachep, slab, cachep->num - 1);
+	for (unsigned int i = 0; i < cachep->num; i++) {
+		if (cachep->ctor)
+			cachep->ctor(index_to_obj(cachep, slab, i));
+		set_free_obj(cachep, slab, i, i);
+	}
+}
+
+static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags)
+{
+	gfp_t gfp = (flags & ~(__GFP_ZERO | GFP_ZONEMASK)) | cachep->allocflags |
+		    __GFP_COMP;
+	struct page *page = alloc_pages(gfp, cachep->gfporder);
+
+	if (!page)
+		return NULL;
+	__SetPageSlab(page);
+	if (PagePfmemalloc(page)) {
+		__SetPageActive(page);
+		pfmemalloc_active = true;
+	}
+	return page;
+}
+
+static void kmem_freepages(struct kmem_cache *cachep, struct page *page)
+{
+	__ClearPageActive(page);
+	__ClearPageSlab(page);
+	page->mapping = NULL;	/* slab_cache */
+	page->index = 0;	/* freelist */
+	page->private = 0;	/* s_mem */
+	page->page_type = 0;	/* active */
+	__free_pages(page, cachep->gfporder);
+}
+
+/* Where the freelist goes and where the objects start, for one slab. */
+static bool alloc_slabmgmt(struct kmem_cache *cachep, struct slab *slab,
+			   unsigned int colour_off, gfp_t flags)
+{
+	char *addr = (char *)slab_address(slab) + colour_off;
+
+	slab->freelist = NULL;
+	slab->s_mem = addr;
+	switch (cachep->freelist_place) {
+	case FREELIST_ON_SLAB:
+		slab->freelist = addr;
+		slab->s_mem = addr + ALIGN(cachep->freelist_size, cachep->align);
+		return true;
+	case FREELIST_OFF_SLAB:
+		slab->freelist = kmem_cache_alloc(cachep->freelist_cache,
+						  flags & ~__GFP_ZERO);
+		return slab->freelist != NULL;
+	default:
+		return true;	/* set by cache_init_objs */
+	}
+}
+
+static unsigned int next_colour(struct kmem_cache_node *n,
+				const struct kmem_cache *cachep)
+{
+	unsigned int colour;
+
+	spin_lock(&n->list_lock);
+	colour = n->colour_next;
+	if (++n->colour_next >= cachep->colour)
+		n->colour_next = 0;
+	spin_unlock(&n->list_lock);
+	return colour;
+}
+
+/* A new slab, not yet on any list; NULL if memory ran out. */
+static struct slab *cache_grow_begin(struct kmem_cache *cachep, gfp_t flags)
+{
+	struct page *page = kmem_getpages(cachep, flags);
+	struct slab *slab;
+
+	if (!page)
+		return NULL;
+	slab = page_slab(page);
+	slab->slab_cache = cachep;
+	slab->active = 0;
+	if (!alloc_slabmgmt(cachep, slab,
+			    next_colour(get_node(cachep), cachep) *
+			    cachep->colour_off, flags)) {
+		kmem_freepages(cachep, page);
+		return NULL;
+	}
+	cache_init_objs(cachep, slab);
+	return slab;
+}
+
+/* Put the full, partial or free slab on the list that says so. */
+static void fixup_slab_list(struct kmem_cache *cachep,
+			    struct kmem_cache_node *n, struct slab *slab)
+{
+	list_del(&slab->slab_list);
+	if (slab->active == cachep->num) {
+		list_add(&slab->slab_list, &n->slabs_full);
+		if (cachep->freelist_place == FREELIST_IN_OBJECT)
+			slab->freelist = NULL;	/* its object is handed out */
+	} else if (slab->active == 0) {
+		list_add(&slab->slab_list, &n->slabs_free);
+		n->free_slabs++;
+	} else {
+		list_add(&slab->slab_list, &n->slabs_partial);
+	}
+}
+
+static void cache_grow_end(struct kmem_cache *cachep, struct slab *slab)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+
+	spin_lock(&n->list_lock);
+	INIT_LIST_HEAD(&slab->slab_list);
+	n->total_slabs++;
+	n->free_objects += cachep->num - slab->active;
+	fixup_slab_list(cachep, n, slab);
+	spin_unlock(&n->list_lock);
+}
+
+static void kmem_rcu_free(struct rcu_head *head)
+{
+	struct slab *slab = container_of(head, struct slab, rcu_head);
+
+	kmem_freepages(slab->slab_cache, slab_page(slab));
+}
+
+/*
+ * Give a slab back to the page allocator. The off-slab freelist is freed
+ * right away even when the pages wait for RCU (seed patch "put forward
+ * freeing slab management object"). There is no RCU yet: with no readers
+ * to wait for, the rcu_head callback runs at once.
+ */
+static void slab_destroy(struct kmem_cache *cachep, struct slab *slab)
+{
+	void *freelist = slab->freelist;
+
+	if (unlikely(cachep->flags & SLAB_TYPESAFE_BY_RCU)) {
+		slab->rcu_head.func = kmem_rcu_free;
+		slab->rcu_head.func(&slab->rcu_head);
+	} else {
+		kmem_freepages(cachep, slab_page(slab));
+	}
+	if (cachep->freelist_place == FREELIST_OFF_SLAB)
+		kmem_cache_free(cachep->freelist_cache, freelist);
+}
+
+static void slabs_destroy(struct kmem_cache *cachep, struct list_head *list)
+{
+	struct slab *slab, *next;
+
+	list_for_each_entry_safe(slab, next, list, slab_list) {
+		list_del(&slab->slab_list);
+		slab_destroy(cachep, slab);
+	}
+}
+
+/* --- moving objects between arrays and slabs ---------------------------- */
+
+/*
+ * Return nr objects to their slabs; free slabs beyond the node's limit
+ * move to list, for slabs_destroy() once the lock is dropped.
+ * n->list_lock held.
+ */
+static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
+		       struct list_head *list)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+
+	for (unsigned int i = 0; i < nr; i++) {
+		void *objp = clear_obj_pfmemalloc(objpp[i]);
+		struct slab *slab = virt_to_slab(objp);
+
+		list_del(&slab->slab_list);
+		slab_put_obj(cachep, slab, objp);
+		n->free_objects++;
+		if (slab->active == 0) {
+			list_add(&slab->slab_list, &n->slabs_free);
+			n->free_slabs++;
+		} else {
+			list_add_tail(&slab->slab_list, &n->slabs_partial);
+		}
+	}
+	while (n->free_objects > n->free_limit && !list_empty(&n->slabs_free)) {
+		struct slab *slab = list_last_entry(&n->slabs_free, struct slab,
+						    slab_list);
+
+		list_move(&slab->slab_list, list);
+		n->free_slabs--;
+		n->total_slabs--;
+		n->free_objects -= cachep->num;
+	}
+}
+
+/* First slab with free objects that this caller may use, or NULL. */
+static struct slab *get_first_slab(struct kmem_cache_node *n, bool pfmemalloc)
+{
+	struct list_head *lists[] = { &n->slabs_partial, &n->slabs_free };
+
+	for (int i = 0; i < 2; i++) {
+		struct slab *slab;
+
+		list_for_each_entry(slab, lists[i], slab_list) {
+			if (pfmemalloc || !slab_test_pfmemalloc(slab)) {
+				if (i == 1)
+					n->free_slabs--;
+				return slab;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Move up to batchcount objects of slab into ac; returns what is left. */
+static unsigned int alloc_block(struct kmem_cache *cachep,
+				struct array_cache *ac, struct slab *slab,
+				unsigned int batchcount)
+{
+	while (slab->active < cachep->num && batchcount) {
+		ac->entry[ac->avail++] = mark_obj_pfmemalloc(
+			slab_get_obj(cachep, slab), slab);
+		batchcount--;
+	}
+	return batchcount;
+}
+
+/* Move up to max objects from one array to another. */
+static unsigned int transfer_objects(struct array_cache *to,
+				     struct array_cache *from, unsigned int max)
+{
+	unsigned int nr = min(min(from->avail, max), to->limit - to->avail);
+
+	if (!nr)
+		return 0;
+	memcpy(&to->entry[to->avail], &from->entry[from->avail - nr],
+	       nr * sizeof(void *));
+	from->avail -= nr;
+	to->avail += nr;
+	return nr;
+}
+
+/*
+ * Take every pfmemalloc object out of ac and give it back to its slab:
+ * the caller may not use the reserve. n->list_lock held.
+ */
+static void evict_pfmemalloc(struct kmem_cache *cachep, struct array_cache *ac,
+			     struct list_head *list)
+{
+	unsigned int kept = 0;
+
+	for (unsigned int i = 0; i < ac->avail; i++) {
+		void *objp = ac->entry[i];
+
+		if (is_obj_pfmemalloc(objp))
+			free_block(cachep, &objp, 1, list);
+		else
+			ac->entry[kept++] = objp;
+	}
+	ac->avail = kept;
+}
+
+/* Fill the empty per-CPU array: shared array, slabs, or a new slab. */
+static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
+			 gfp_t flags)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	bool pfmemalloc = gfp_pfmemalloc_allowed(flags);
+	unsigned int batchcount = ac->batchcount;
+	struct slab *slab;
+	LIST_HEAD(list);
+
+	if (!ac->touched && batchcount > BATCHREFILL_LIMIT)
+		batchcount = BATCHREFILL_LIMIT;
+	spin_lock(&n->list_lock);
+	if (n->shared && transfer_objects(ac, n->shared, batchcount)) {
+		n->shared->touched = 1;
+		if (!pfmemalloc && pfmemalloc_active)
+			evict_pfmemalloc(cachep, ac, &list);
+	}
+	while (!ac->avail && batchcount &&
+	       (slab = get_first_slab(n, pfmemalloc))) {
+		unsigned int before = ac->avail;
+
+		batchcount = alloc_block(cachep, ac, slab, batchcount);
+		n->free_objects -= ac->avail - before;
+		fixup_slab_list(cachep, n, slab);
+	}
+	spin_unlock(&n->list_lock);
+	slabs_destroy(cachep, &list);
+	if (ac->avail)
+		return;
+
+	slab = cache_grow_begin(cachep, flags);
+	if (!slab)
+		return;
+	alloc_block(cachep, ac, slab, ac->batchcount);
+	cache_grow_end(cachep, slab);
+}
+
+static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
+{
+	struct array_cache *ac = cpu_cache_get(cachep);
+	void *objp;
+
+	cache_refill(cachep, ac, flags);
+	if (!ac->avail)
+		return NULL;
+	ac->touched = 1;
+	objp = ac->entry[--ac->avail];
+	if (is_obj_pfmemalloc(objp)) {
+		/* Only a reserve user can have made a pfmemalloc slab. */
+		WARN_ON_ONCE(!gfp_pfmemalloc_allowed(flags));
+		objp = clear_obj_pfmemalloc(objp);
+	}
+	return objp;
+}
+
+/* The hot object is from the reserve: hand it out only if allowed. */
+static void *pfmemalloc_obj(struct kmem_cache *cachep, struct array_cache *ac,
+			    void *objp, gfp_t flags)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	LIST_HEAD(list);
+
+	if (gfp_pfmemalloc_allowed(flags))
+		return clear_obj_pfmemalloc(objp);
+	ac->entry[ac->avail++] = objp;
+	spin_lock(&n->list_lock);
+	evict_pfmemalloc(cachep, ac, &list);
+	spin_unlock(&n->list_lock);
+	slabs_destroy(cachep, &list);
+	if (ac->avail)
+		return ac->entry[--ac->avail];
+	return cache_alloc_refill(cachep, flags);
+}
+
+/* The fast path: pop the per-CPU array. Interrupts off. */
+static __always_inline void *____cache_alloc(struct kmem_cache *cachep,
+					     gfp_t flags)
+{
+	struct array_cache *ac = cpu_cache_get(cachep);
+	void *objp;
+
+	if (unlikely(!ac->avail))
+		return cache_alloc_refill(cachep, flags);
+	ac->touched = 1;
+	objp = ac->entry[--ac->avail];
+	if (unlikely(is_obj_pfmemalloc(objp)))
+		return pfmemalloc_obj(cachep, ac, objp, flags);
+	return objp;
+}
+
+/* The per-CPU array is full: move a batch to the shared array or slabs. */
+static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	unsigned int batchcount = ac->batchcount;
+	LIST_HEAD(list);
+
+	spin_lock(&n->list_lock);
+	if (n->shared && n->shared->avail < n->shared->limit) {
+		struct array_cache *shared = n->shared;
+
+		batchcount = min(batchcount, shared->limit - shared->avail);
+		memcpy(&shared->entry[shared->avail], ac->entry,
+		       batchcount * sizeof(void *));
+		shared->avail += batchcount;
+	} else {
+		free_block(cachep, ac->entry, batchcount, &list);
+	}
+	spin_unlock(&n->list_lock);
+	slabs_destroy(cachep, &list);
+	ac->avail -= batchcount;
+	memmove(ac->entry, &ac->entry[batchcount], ac->avail * sizeof(void *));
+}
+
+static __always_inline void ___cache_free(struct kmem_cache *cachep, void *objp)
+{
+	struct array_cache *ac = cpu_cache_get(cachep);
+
+	if (unlikely(pfmemalloc_active))
+		objp = mark_obj_pfmemalloc(objp, virt_to_slab(objp));
+	if (unlikely(ac->avail >= ac->limit))
+		cache_flusharray(cachep, ac);
+	ac->entry[ac->avail++] = objp;
+}
+
+static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags)
+{
+	unsigned long irqflags = arch_irq_save();
+	void *objp = ____cache_alloc(cachep, flags);
+
+	arch_irq_restore(irqflags);
+	if (unlikely(flags & __GFP_ZERO) && objp)
+		memset(objp, 0, cachep->object_size);
+	return objp;
+}
+
+static __always_inline void slab_free(struct kmem_cache *cachep, void *objp)
+{
+	unsigned long irqflags = arch_irq_save();
+
+	___cache_free(cachep, objp);
+	arch_irq_restore(irqflags);
+}
+
+void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags)
+{
+	return slab_alloc(cachep, flags);
+}
+
+void *kmem_cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int node)
+{
+	(void)node;	/* one node */
+	return slab_alloc(cachep, flags);
+}
+
+void *kmem_cache_zalloc(struct kmem_cache *cachep, gfp_t flags)
+{
+	return slab_alloc(cachep, flags | __GFP_ZERO);
+}
+
+void kmem_cache_free(struct kmem_cache *cachep, void *objp)
+{
+	if (unlikely(!objp))
+		return;
+	slab_free(cachep, objp);
+}
+
+int kmem_cache_alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
+			  void **p)
+{
+	unsigned long irqflags = arch_irq_save();
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		p[i] = ____cache_alloc(cachep, flags);
+		if (unlikely(!p[i]))
+			break;
+	}
+	arch_irq_restore(irqflags);
+	if (i < nr) {
+		kmem_cache_free_bulk(cachep, i, p);
+		return 0;
+	}
+	if (unlikely(flags & __GFP_ZERO)) {
+		for (i = 0; i < nr; i++)
+			memset(p[i], 0, cachep->object_size);
+	}
+	return (int)nr;
+}
+
+void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
+{
+	unsigned long irqflags = arch_irq_save();
+
+	for (size_t i = 0; i < nr; i++)
+		___cache_free(cachep, p[i]);
+	arch_irq_restore(irqflags);
+}
+
+unsigned int kmem_cache_size(struct kmem_cache *cachep)
+{
+	return cachep->object_size;
+}
+
+/* --- kmalloc ----------------------------------------------------------- */
+
+/*
+ * kmalloc size classes: index i holds objects of 2^i bytes, except 1
+ * (96 bytes) and 2 (192 bytes). Sizes up to 192 go through this table
+ * by (size - 1) / 8; larger ones take fls(size - 1). No loop.
+ */
+static const u8 size_index[24] = {
+	3, 4, 5, 5, 6, 6, 6, 6,		/* 8, 16, 32, 32, 64 x 4 */
+	1, 1, 1, 1, 7, 7, 7, 7,		/* 96 x 4, 128 x 4 */
+	2, 2, 2, 2, 2, 2, 2, 2,		/* 192 x 8 */
+};
+
+static inline unsigned int kmalloc_index(size_t size)
+{
+	if (size <= 192)
+		return size_index[(size - 1) / 8];
+	return fls32((u32)(size - 1));
+}
+
+struct kmem_cache *kmalloc_slab(size_t size, gfp_t flags)
+{
+	if (!size || size > KMALLOC_MAX_CACHE_SIZE)
+		return NULL;
+	return kmalloc_caches[!!(flags & GFP_DMA)][kmalloc_index(size)];
+}
+
+static void *kmalloc_large(size_t size, gfp_t flags)
+{
+	struct page *page;
+
+	if (size > KMALLOC_MAX_SIZE) {
+		WARN_ON_ONCE(!(flags & __GFP_NOWARN));
+		return NULL;
+	}
+	page = alloc_pages(flags | __GFP_COMP, get_order(size));
+	return page ? page_address(page) : NULL;
+}
+
+void *kmalloc(size_t size, gfp_t flags)
+{
+	struct kmem_cache *cachep;
+
+	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE))
+		return kmalloc_large(size, flags);
+	if (unlikely(!size))
+		return ZERO_SIZE_PTR;
+	cachep = kmalloc_caches[!!(flags & GFP_DMA)][kmalloc_index(size)];
+	return slab_alloc(cachep, flags);
+}
+
+void *kmalloc_node(size_t size, gfp_t flags, int node)
+{
+	(void)node;	/* one node */
+	return kmalloc(size, flags);
+}
+
+static void report_bad_kfree(const void *objp, const char *why,
+			     unsigned long caller)
+{
+	pr_err("BUG: kfree(%px): %s\n", objp, why);
+	pr_err("caller: %pS\n", (void *)caller);
+	dump_stack();
+}
+
+static void free_large_kmalloc(struct page *page, const void *objp,
+			       unsigned long caller)
+{
+	if (!PageHead(page)) {
+		report_bad_kfree(objp, "not from kmalloc", caller);
+		return;
+	}
+	if (objp != page_address(page)) {
+		report_bad_kfree(objp, "pointer inside a large allocation",
+				 caller);
+		return;
+	}
+	__free_pages(page, compound_order(page));
+}
+
+void kfree(const void *objp)
+{
+	struct page *page;
+
+	if (unlikely(ZERO_OR_NULL_PTR(objp)))
+		return;
+	page = compound_head(virt_to_page(objp));
+	if (unlikely(!PageSlab(page))) {
+		free_large_kmalloc(page, objp, _RET_IP_);
+		return;
+	}
+	slab_free(page_slab(page)->slab_cache, (void *)objp);
+}
+
+size_t ksize(const void *objp)
+{
+	struct page *page;
+
+	if (ZERO_OR_NULL_PTR(objp))
+		return 0;
+	page = compound_head(virt_to_page(objp));
+	if (PageSlab(page))
+		return page_slab(page)->slab_cache->object_size;
+	return PAGE_SIZE << compound_order(page);
+}
+
+void kfree_sensitive(const void *objp)
+{
+	size_t size = ksize(objp);
+
+	if (size)
+		memset((void *)objp, 0, size);
+	kfree(objp);
+}
+
+void *krealloc(const void *p, size_t new_size, gfp_t flags)
+{
+	size_t old_size;
+	void *ret;
+
+	if (unlikely(!new_size)) {
+		kfree(p);
+		return ZERO_SIZE_PTR;
+	}
+	old_size = ksize(p);
+	if (old_size >= new_size)
+		return (void *)p;
+	ret = kmalloc(new_size, flags);
+	if (ret && old_size)
+		memcpy(ret, p, old_size);
+	if (ret)
+		kfree(p);
+	return ret;
+}
+
+/* --- sizing a cache ------------------------------------------------------ */
+
+/*
+ * Objects per slab of 2^order pages, and the bytes left over, for a
+ * freelist placement. On-slab, the index array (rounded up to align)
+ * comes first, so fewer objects fit; indices are one byte when at most
+ * 256 objects fit, else two.
+ */
+static unsigned int cache_estimate(unsigned int order, unsigned int size,
+				   unsigned int align,
+				   enum slab_freelist_place place,
+				   unsigned int *left_over,
+				   unsigned int *idx_size)
+{
+	unsigned long slab_size = PAGE_SIZE << order;
+	unsigned long num = 0;
+
+	for (unsigned int idx = 1; idx <= 2; idx++) {
+		unsigned long max = idx == 1 ? SLAB_MAX_NUM_1BYTE :
+					      SLAB_MAX_NUM_2BYTE;
+		unsigned long mgmt;
+
+		num = place == FREELIST_ON_SLAB ? slab_size / (size + idx) :
+						  slab_size / size;
+		while (num && place == FREELIST_ON_SLAB &&
+		       ALIGN(num * idx, align) + num * size > slab_size)
+			num--;
+		if (idx == 1 && num > max)
+			continue;	/* needs two-byte indices */
+		num = min(num, max);
+		mgmt = place == FREELIST_ON_SLAB ? ALIGN(num * idx, align) : 0;
+		*left_over = (unsigned int)(slab_size - mgmt - num * size);
+		*idx_size = idx;
+		break;
+	}
+	return (unsigned int)num;
+}
+
+/* Is an off-slab index array of freelist_size worth it for this cache? */
+static bool off_slab_freelist_ok(const struct kmem_cache *cachep,
+				 unsigned int freelist_size)
+{
+	struct kmem_cache *fc = kmalloc_slab(freelist_size, 0);
+
+	/* No recursion through off-slab caches; not for tiny objects. */
+	return fc && fc->freelist_place != FREELIST_OFF_SLAB &&
+	       fc->size <= cachep->size / 2;
+}
+
+/*
+ * Linux's calculate_slab_order: the smallest order whose waste is at
+ * most 1/8 of the slab, within slab_max_order (larger only if no object
+ * fits). Returns the leftover bytes, or -1 if nothing works.
+ */
+static long calculate_slab_order(struct kmem_cache *cachep,
+				 enum slab_freelist_place place)
+{
+	long left_over = -1;
+
+	for (unsigned int order = 0; order < MAX_ORDER; order++) {
+		unsigned int rem, idx;
+		unsigned int num = cache_estimate(order, cachep->size,
+						  cachep->align, place, &rem,
+						  &idx);
+
+		if (!num)
+			continue;
+		if (place == FREELIST_OFF_SLAB &&
+		    !off_slab_freelist_ok(cachep, num * idx))
+			continue;
+		cachep->num = num;
+		cachep->gfporder = order;
+		cachep->freelist_idx_size = idx;
+		left_over = rem;
+		if (order >= slab_max_order)
+			break;
+		if ((unsigned long)rem * 8 <= (PAGE_SIZE << order))
+			break;
+	}
+	return left_over;
+}
+
+static bool set_objfreelist_slab_cache(struct kmem_cache *cachep)
+{
+	long left_over;
+
+	if (cachep->ctor || (cachep->flags & SLAB_TYPESAFE_BY_RCU))
+		return false;
+	left_over = calculate_slab_order(cachep, FREELIST_IN_OBJECT);
+	if (left_over < 0 ||
+	    cachep->num * cachep->freelist_idx_size > cachep->object_size)
+		return false;
+	cachep->freelist_place = FREELIST_IN_OBJECT;
+	cachep->colour = (unsigned int)left_over / cachep->colour_off;
+	return true;
+}
+
+static bool set_off_slab_cache(struct kmem_cache *cachep)
+{
+	long left_over = calculate_slab_order(cachep, FREELIST_OFF_SLAB);
+
+	if (left_over < 0)
+		return false;
+	/* The leftover can hold the array: on-slab is as good and simpler. */
+	if ((unsigned long)left_over >= cachep->num * cachep->freelist_idx_size)
+		return false;
+	cachep->freelist_place = FREELIST_OFF_SLAB;
+	cachep->colour = (unsigned int)left_over / cachep->colour_off;
+	return true;
+}
+
+static bool set_on_slab_cache(struct kmem_cache *cachep)
+{
+	long left_over = calculate_slab_order(cachep, FREELIST_ON_SLAB);
+
+	if (left_over < 0)
+		return false;
+	cachep->freelist_place = FREELIST_ON_SLAB;
+	cachep->colour = (unsigned int)left_over / cachep->colour_off;
+	return true;
+}
+
+static unsigned int calculate_alignment(slab_flags_t flags, unsigned int align,
+					unsigned int size)
+{
+	if (flags & SLAB_HWCACHE_ALIGN) {
+		unsigned int ralign = L1_CACHE_BYTES;
+
+		while (size <= ralign / 2)
+			ralign /= 2;
+		align = max(align, ralign);
+	}
+	return ALIGN(max(align, (unsigned int)ARCH_KMALLOC_MINALIGN), 8);
+}
+
+/* --- per-CPU and node structures ----------------------------------------- */
+
+static void init_array_cache(struct array_cache *ac, unsigned int limit,
+			     unsigned int batch)
+{
+	ac->avail = 0;
+	ac->limit = limit;
+	ac->batchcount = batch;
+	ac->touched = 0;
+}
+
+static void init_kmem_cache_node(struct kmem_cache_node *n)
+{
+	spin_lock_init(&n->list_lock);
+	INIT_LIST_HEAD(&n->slabs_partial);
+	INIT_LIST_HEAD(&n->slabs_full);
+	INIT_LIST_HEAD(&n->slabs_free);
+	n->total_slabs = n->free_slabs = n->free_objects = 0;
+	n->colour_next = 0;
+	n->shared = NULL;
+}
+
+/* During bootstrap: one-entry arrays and a node from the static pools. */
+static void setup_boot_cpu_cache(struct kmem_cache *cachep)
+{
+	unsigned int i = nr_boot_caches++;
+
+	BUG_ON(i >= NR_BOOT_CACHES);
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+		struct array_cache *ac = &boot_arrays[i][cpu].ac;
+
+		init_array_cache(ac, BOOT_CPUCACHE_ENTRIES, 1);
+		cachep->cpu_cache[cpu] = ac;
+	}
+	cachep->limit = BOOT_CPUCACHE_ENTRIES;
+	cachep->batchcount = 1;
+	init_kmem_cache_node(&boot_nodes[i]);
+	boot_nodes[i].free_limit = 2 * cachep->num;
+	cachep->node[0] = &boot_nodes[i];
+}
+
+static struct array_cache *alloc_arraycache(unsigned int limit,
+					    unsigned int batch)
+{
+	struct array_cache *ac = kmalloc(sizeof(*ac) + limit * sizeof(void *),
+					 GFP_KERNEL);
+
+	if (ac)
+		init_array_cache(ac, limit, batch);
+	return ac;
+}
+
+static bool is_boot_array(const struct array_cache *ac)
+{
+	return (const void *)ac >= (const void *)boot_arrays &&
+	       (const void *)ac < (const void *)(boot_arrays + NR_BOOT_CACHES);
+}
+
+static bool is_boot_node(const struct kmem_cache_node *n)
+{
+	return n >= boot_nodes && n < boot_nodes + NR_BOOT_CACHES;
+}
+
+/* Give everything in ac back to the slabs. */
+static void drain_array(struct kmem_cache *cachep, struct array_cache *ac)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	LIST_HEAD(list);
+
+	if (!ac || !ac->avail)
+		return;
+	spin_lock(&n->list_lock);
+	free_block(cachep, ac->entry, ac->avail, &list);
+	ac->avail = 0;
+	spin_unlock(&n->list_lock);
+	slabs_destroy(cachep, &list);
+}
+
+static void free_array(struct array_cache *ac)
+{
+	if (ac && !is_boot_array(ac))
+		kfree(ac);
+}
+
+/*
+ * Linux's enable_cpucache sizes: smaller objects get deeper per-CPU
+ * stacks; batches are half a stack; the shared array holds 8 batches.
+ */
+static int enable_cpucache(struct kmem_cache *cachep)
+{
+	unsigned int limit, batch, cpu;
+	struct array_cache *new[NR_CPUS] = { NULL };
+	struct array_cache *shared = NULL;
+	struct kmem_cache_node *n = get_node(cachep);
+
+	if (cachep->size > 131072)
+		limit = 1;
+	else if (cachep->size > PAGE_SIZE)
+		limit = 8;
+	else if (cachep->size > 1024)
+		limit = 24;
+	else if (cachep->size > 256)
+		limit = 54;
+	else
+		limit = 120;
+	batch = (limit + 1) / 2;
+	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+		new[cpu] = alloc_arraycache(limit, batch);
+		if (!new[cpu])
+			goto fail;
+	}
+	if (cachep->size <= PAGE_SIZE) {
+		shared = alloc_arraycache(8 * batch, 0xbaadf00d);
+		if (!shared)
+			goto fail;
+	}
+	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+		struct array_cache *old = cachep->cpu_cache[cpu];
+
+		cachep->cpu_cache[cpu] = new[cpu];
+		drain_array(cachep, old);
+		free_array(old);
+	}
+	drain_array(cachep, n->shared);
+	free_array(n->shared);
+	n->shared = shared;
+	cachep->limit = limit;
+	cachep->batchcount = batch;
+	cachep->shared = shared ? 8 : 0;
+	n->free_limit = (1 + arch_nr_cpus()) * batch + cachep->num;
+	return 0;
+fail:
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		kfree(new[cpu]);
+	kfree(shared);
+	return -ENOMEM;
+}
+
+static int setup_cpu_cache(struct kmem_cache *cachep)
+{
+	if (slab_state < UP) {
+		setup_boot_cpu_cache(cachep);
+		return 0;
+	}
+	cachep->node[0] = kmalloc(sizeof(struct kmem_cache_node), GFP_KERNEL);
+	if (!cachep->node[0])
+		return -ENOMEM;
+	init_kmem_cache_node(cachep->node[0]);
+	if (enable_cpucache(cachep)) {
+		kfree(cachep->node[0]);
+		cachep->node[0] = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Fill in a cache's geometry and per-CPU parts; 0 or -errno. */
+static int __kmem_cache_create(struct kmem_cache *cachep)
+{
+	cachep->align = calculate_alignment(cachep->flags, cachep->align,
+					    cachep->object_size);
+	cachep->size = ALIGN(cachep->object_size, cachep->align);
+	cachep->colour_off = max((unsigned int)L1_CACHE_BYTES, cachep->align);
+	if (cachep->flags & SLAB_CACHE_DMA)
+		cachep->allocflags |= GFP_DMA;
+	if (!set_objfreelist_slab_cache(cachep) &&
+	    !set_off_slab_cache(cachep) && !set_on_slab_cache(cachep))
+		return -E2BIG;
+	cachep->freelist_size = cachep->num * cachep->freelist_idx_size;
+	if (cachep->freelist_place == FREELIST_OFF_SLAB)
+		cachep->freelist_cache = kmalloc_slab(cachep->freelist_size, 0);
+	cachep->reciprocal_buffer_size = reciprocal_value(cachep->size);
+	return setup_cpu_cache(cachep);
+}
+
+/* --- creating, shrinking, destroying ------------------------------------- */
+
+static char *kstrdup_name(const char *name)
+{
+	size_t len = strlen(name) + 1;
+	char *copy = kmalloc(len, GFP_KERNEL);
+
+	if (copy)
+		memcpy(copy, name, len);
+	return copy;
+}
+
+static const char *create_error(const char *name, unsigned int size,
+				unsigned int align, slab_flags_t flags)
+{
+	if (!name || !*name)
+		return "no name";
+	if (!size || size > KMALLOC_MAX_SIZE)
+		return "object size 0 or larger than 4 MiB";
+	if (align & (align - 1))
+		return "alignment not a power of two";
+	if (align > PAGE_SIZE)
+		return "alignment above PAGE_SIZE";
+	if (flags & ~SLAB_CREATE_FLAGS)
+		return "unknown flags";
+	return NULL;
+}
+
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
+				     unsigned int align, slab_flags_t flags,
+				     void (*ctor)(void *))
+{
+	const char *err = create_error(name, size, align, flags);
+	struct kmem_cache *cachep = NULL;
+
+	if (!err && slab_state < FULL)
+		err = "slab allocator not up yet";
+	if (!err) {
+		cachep = kmem_cache_zalloc(kmem_cache, GFP_KERNEL);
+		err = cachep ? NULL : "out of memory";
+	}
+	if (!err) {
+		cachep->object_size = size;
+		cachep->align = align;
+		cachep->flags = flags;
+		cachep->ctor = ctor;
+		cachep->name = kstrdup_name(name);
+		if (!cachep->name || __kmem_cache_create(cachep))
+			err = "out of memory, or no slab order fits the object";
+	}
+	if (err) {
+		if (cachep) {
+			kfree(cachep->name);
+			kmem_cache_free(kmem_cache, cachep);
+		}
+		if (flags & SLAB_PANIC)
+			panic("kmem_cache_create: failed to create slab '%s': %s",
+			      name ? name : "(null)", err);
+		pr_warn("kmem_cache_create(%s) failed: %s\n",
+			name ? name : "(null)", err);
+		return NULL;
+	}
+	spin_lock(&slab_mutex);
+	list_add_tail(&cachep->list, &slab_caches);
+	spin_unlock(&slab_mutex);
+	return cachep;
+}
+
+/* Drain every array of the cache and free its free slabs. */
+static void drain_cache(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	LIST_HEAD(list);
+
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		drain_array(cachep, cachep->cpu_cache[cpu]);
+	drain_array(cachep, n->shared);
+	spin_lock(&n->list_lock);
+	while (!list_empty(&n->slabs_free)) {
+		struct slab *slab = list_first_entry(&n->slabs_free, struct slab,
+						     slab_list);
+
+		list_move(&slab->slab_list, &list);
+		n->free_slabs--;
+		n->total_slabs--;
+		n->free_objects -= cachep->num;
+	}
+	spin_unlock(&n->list_lock);
+	slabs_destroy(cachep, &list);
+}
+
+int kmem_cache_shrink(struct kmem_cache *cachep)
+{
+	drain_cache(cachep);
+	return get_node(cachep)->total_slabs ? 1 : 0;
+}
+
+/* Name the first objects still allocated in a cache that is going away. */
+static void report_live_objects(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long live = n->total_slabs * cachep->num - n->free_objects;
+	struct list_head *lists[] = { &n->slabs_full, &n->slabs_partial };
+	unsigned int shown = 0;
+
+	pr_err("BUG: kmem_cache_destroy %s: Slab cache still has objects: %lu in %lu slabs; cache kept\n",
+	       cachep->name, live, n->total_slabs);
+	for (int l = 0; l < 2; l++) {
+		struct slab *slab;
+
+		list_for_each_entry(slab, lists[l], slab_list) {
+			for (unsigned int i = 0; i < cachep->num && shown < 8; i++) {
+				void *obj = index_to_obj(cachep, slab, i);
+				bool free = false;
+
+				for (unsigned int j = slab->active; j < cachep->num; j++)
+					free |= get_free_obj(cachep, slab, j) == i;
+				if (!free) {
+					pr_err("  live object %px\n", obj);
+					shown++;
+				}
+			}
+		}
+	}
+}
+
+void kmem_cache_destroy(struct kmem_cache *cachep)
+{
+	if (!cachep)
+		return;
+	if (kmem_cache_shrink(cachep)) {
+		report_live_objects(cachep);
+		WARN_ON(1);
+		return;
+	}
+	spin_lock(&slab_mutex);
+	list_del(&cachep->list);
+	spin_unlock(&slab_mutex);
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		free_array(cachep->cpu_cache[cpu]);
+	free_array(get_node(cachep)->shared);
+	if (!is_boot_node(get_node(cachep)))
+		kfree(get_node(cachep));
+	kfree(cachep->name);
+	kmem_cache_free(kmem_cache, cachep);
+}
+
+/* --- bootstrap --------------------------------------------------------- */
+
+static const char *const kmalloc_names[2][KMALLOC_SHIFT_HIGH + 1] = {
+	{ NULL, "kmalloc-96", "kmalloc-192", "kmalloc-8", "kmalloc-16",
+	  "kmalloc-32", "kmalloc-64", "kmalloc-128", "kmalloc-256",
+	  "kmalloc-512", "kmalloc-1k", "kmalloc-2k", "kmalloc-4k",
+	  "kmalloc-8k" },
+	{ NULL, "dma-kmalloc-96", "dma-kmalloc-192", "dma-kmalloc-8",
+	  "dma-kmalloc-16", "dma-kmalloc-32", "dma-kmalloc-64",
+	  "dma-kmalloc-128", "dma-kmalloc-256", "dma-kmalloc-512",
+	  "dma-kmalloc-1k", "dma-kmalloc-2k", "dma-kmalloc-4k",
+	  "dma-kmalloc-8k" },
+};
+
+static unsigned int kmalloc_size(unsigned int index)
+{
+	return index == 1 ? 96 : index == 2 ? 192 : 1U << index;
+}
+
+/* A cache made before kmalloc works: static name, boot arrays. */
+static void create_boot_cache(struct kmem_cache *cachep, const char *name,
+			      unsigned int size, unsigned int align,
+			      slab_flags_t flags)
+{
+	cachep->name = name;
+	cachep->object_size = size;
+	cachep->align = align;
+	cachep->flags = flags;
+	if (__kmem_cache_create(cachep))
+		panic("slab: cannot create boot cache %s", name);
+	list_add_tail(&cachep->list, &slab_caches);
+}
+
+static void create_kmalloc_caches(void)
+{
+	/* Smallest first, so later ones may keep freelists off-slab. */
+	static const unsigned int order[] = { 3, 4, 5, 6, 1, 7, 2, 8, 9, 10,
+					      11, 12, 13 };
+
+	for (int dma = 0; dma < 2; dma++) {
+		for (unsigned int i = 0; i < ARRAY_SIZE(order); i++) {
+			unsigned int idx = order[i], size = kmalloc_size(idx);
+			struct kmem_cache *c = kmem_cache_zalloc(kmem_cache,
+								 GFP_KERNEL);
+
+			if (!c)
+				panic("slab: out of memory for kmalloc caches");
+			/* Power-of-two sizes are naturally aligned (Linux). */
+			create_boot_cache(c, kmalloc_names[dma][idx], size,
+					  (size & (size - 1)) ? 0 : size,
+					  dma ? SLAB_CACHE_DMA : 0);
+			kmalloc_caches[dma][idx] = c;
+		}
+	}
+}
+
+void kmem_cache_init(void)
+{
+	struct kmem_cache *cachep;
+
+	slab_max_order = totalram_pages > (SZ_32M >> PAGE_SHIFT) ? 1 : 0;
+	kmem_cache = &kmem_cache_boot;
+	create_boot_cache(kmem_cache, "kmem_cache", sizeof(struct kmem_cache),
+			  0, SLAB_HWCACHE_ALIGN);
+	slab_state = PARTIAL;
+	create_kmalloc_caches();
+	slab_state = UP;
+	list_for_each_entry(cachep, &slab_caches, list) {
+		if (enable_cpucache(cachep))
+			panic("slab: out of memory for the array caches of %s",
+			      cachep->name);
+	}
+	slab_state = FULL;
+}
+
+/* --- counters ------------------------------------------------------------ */
+
+struct slab_counts {
+	unsigned long total_objs;	/* in all slabs */
+	unsigned long free_objs;	/* free in slabs */
+	unsigned long cached_objs;	/* free in array caches */
+	unsigned long slabs;
+	unsigned long free_slabs;
+};
+
+static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+
+	c->slabs = n->total_slabs;
+	c->free_slabs = n->free_slabs;
+	c->total_objs = n->total_slabs * cachep->num;
+	c->free_objs = n->free_objects;
+	c->cached_objs = n->shared ? n->shared->avail : 0;
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		c->cached_objs += cachep->cpu_cache[cpu]->avail;
+}
+
+unsigned long slab_pages(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long pages = 0;
+
+	spin_lock(&slab_mutex);
+	list_for_each_entry(cachep, &slab_caches, list)
+		pages += get_node(cachep)->total_slabs << cachep->gfporder;
+	spin_unlock(&slab_mutex);
+	return pages;
+}
+
+/* Objects handed out and not freed, over all caches (leak check). */
+static long slab_objects_in_use(void)
+{
+	struct kmem_cache *cachep;
+	long in_use = 0;
+
+	spin_lock(&slab_mutex);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		struct slab_counts c;
+
+		cache_counts(cachep, &c);
+		in_use += (long)(c.total_objs - c.free_objs - c.cached_objs);
+	}
+	spin_unlock(&slab_mutex);
+	return in_use;
+}
+KTEST_RESOURCE("slab objects", slab_objects_in_use);
+
+/*
+ * /proc/slabinfo, version 2.1. active_objs counts objects not free in
+ * their slabs (those in array caches included), as Linux's SLAB does.
+ */
+void slabinfo_show(void)
+{
+	struct kmem_cache *cachep;
+
+	console_printf("slabinfo - version: 2.1\n");
+	console_printf("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	spin_lock(&slab_mutex);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		struct kmem_cache_node *n = get_node(cachep);
+		struct slab_counts c;
+
+		cache_counts(cachep, &c);
+		console_printf("%-17s %6lu %6lu %6u %4u %4u : tunables %4u %4u %4u : slabdata %6lu %6lu %6u\n",
+			       cachep->name, c.total_objs - c.free_objs,
+			       c.total_objs, cachep->size, cachep->num,
+			       1U << cachep->gfporder, cachep->limit,
+			       cachep->batchcount, cachep->shared,
+			       c.slabs - c.free_slabs, c.slabs,
+			       n->shared ? n->shared->avail : 0);
+	}
+	spin_unlock(&slab_mutex);
+}
