@@ -156,13 +156,22 @@ check: $(HB)/cram
 	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)'
 
 # Everything: host suites, kernel suites under QEMU, the harness's own tests.
-# A second boot checks that mem= and memmap= shape the memory map.
-MEMMAP_CMDLINE := ktest=memory_model mem=96M memmap=1M$$0x2000000
+# Beside the main boot (MEM, every suite), more boots check the memory
+# model at other sizes: 32 MiB, 1 GiB, and 5 GiB (RAM above 4 GiB and the
+# PCI hole below it), and that mem= and memmap= shape the map. Skipped
+# when KTEST selects tests.
+SIZE_SUITES := memory_model
+EXTRA_BOOTS := $(foreach m,32M 1G 5G,--kernel $(B)/kernel.elf --mem $(m) \
+		 --cmdline 'ktest=$(SIZE_SUITES)') \
+	       --kernel $(B)/kernel.elf --mem 128M \
+	       --cmdline 'ktest=memory_model mem=96M memmap=1M$$0x2000000'
 test: $(B)/kernel.elf $(HB)/cram
 	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' \
-		--kernel $(B)/kernel.elf --cmdline '$(TEST_CMDLINE)' \
-		--kernel $(B)/kernel.elf --cmdline '$(MEMMAP_CMDLINE)' \
-		--timeout $(TIMEOUT) $(QEMU_OPTS) --selftest $(B)/kernel.elf
+		--kernel $(B)/kernel.elf --mem $(MEM) --cmdline '$(TEST_CMDLINE)' \
+		$(if $(KTEST),,$(EXTRA_BOOTS)) \
+		--timeout $(TIMEOUT) --smp $(SMP) \
+		$(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
+		--selftest $(B)/kernel.elf
 
 # --- tools --------------------------------------------------------------
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \

@@ -115,4 +115,21 @@ void mm_core_init(void);
 /* Bytes of struct page backing populated by the arch (mem_map cost). */
 extern unsigned long vmemmap_bytes;
 
+/*
+ * Boot reservations with a reason ("kernel image", "mem_map", ...): every
+ * page boot keeps from the page allocator is booked under one, so the
+ * reserved pages can be accounted for exactly (boot prints the ledger).
+ */
+struct reserve_reason {
+	const char *name;
+	unsigned long pages;
+};
+#define MAX_RESERVE_REASONS	8
+extern struct reserve_reason reserve_ledger[MAX_RESERVE_REASONS];
+
+void memblock_reserve_named(phys_addr_t base, phys_addr_t size,
+			    const char *reason);
+/* memblock_phys_alloc of whole pages, booked under reason; 0 on failure. */
+phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason);
+
 #endif /* MM_MM_H */

@@ -41,6 +41,7 @@ unsigned long totalram_pages;
 unsigned long vmemmap_bytes;
 struct pglist_data contig_page_data;
 
+struct reserve_reason reserve_ledger[MAX_RESERVE_REASONS];
 static bool e820_user_changed;
 
 static const char *const zone_names[MAX_NR_ZONES] = {
@@ -85,6 +86,36 @@ void e820__finish_early_params(void)
 	e820__print_table(&e820_table, "user");
 }
 
+static void ledger_add(const char *reason, unsigned long pages)
+{
+	for (int i = 0; i < MAX_RESERVE_REASONS; i++) {
+		struct reserve_reason *r = &reserve_ledger[i];
+
+		if (!r->name || !strcmp(r->name, reason)) {
+			r->name = reason;
+			r->pages += pages;
+			return;
+		}
+	}
+	panic("boot: more than %d reservation reasons", MAX_RESERVE_REASONS);
+}
+
+void memblock_reserve_named(phys_addr_t base, phys_addr_t size,
+			    const char *reason)
+{
+	memblock_reserve(base, size);
+	ledger_add(reason, PFN_UP(base + size) - PFN_DOWN(base));
+}
+
+phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)
+{
+	phys_addr_t phys = memblock_phys_alloc(pages << PAGE_SHIFT, PAGE_SIZE);
+
+	if (phys)
+		ledger_add(reason, pages);
+	return phys;
+}
+
 void e820__memblock_setup(void)
 {
 	for (u32 i = 0; i < e820_table.nr_entries; i++) {
@@ -95,7 +126,7 @@ void e820__memblock_setup(void)
 	}
 	if (!memblock_phys_mem_size())
 		panic("no usable RAM left in the memory map");
-	memblock_reserve(0, LOW_RESERVE);
+	memblock_reserve_named(0, LOW_RESERVE, "low memory");
 	max_pfn = PHYS_PFN(memblock_end_of_DRAM());
 }
 
@@ -236,6 +267,14 @@ static void print_zones(void)
 					     mem->regions[i].size - 1));
 }
 
+static void print_reservations(void)
+{
+	pr_info("Reserved at boot:\n");
+	for (int i = 0; i < MAX_RESERVE_REASONS && reserve_ledger[i].name; i++)
+		pr_info("  %-18s %6luK\n", reserve_ledger[i].name,
+			reserve_ledger[i].pages << (PAGE_SHIFT - 10));
+}
+
 static unsigned long present_pages(void)
 {
 	return NODE_DATA(0)->node_present_pages;
@@ -248,6 +287,7 @@ void mm_core_init(void)
 	sparse_init();
 	free_area_init();
 	print_zones();
+	print_reservations();
 	memblock_free_all();
 	kmem_cache_init();
 	total_kb = present_pages() << (PAGE_SHIFT - 10);

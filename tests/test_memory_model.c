@@ -112,10 +112,33 @@ static void test_mem_map_cost(struct ktest *t)
 	KTEST_EXPECT_LE(t, vmemmap_bytes, bound);
 }
 
+/* Pages booked in the boot reservation ledger, every reason. */
+static unsigned long ledger_pages(void)
+{
+	unsigned long pages = 0;
+
+	for (int i = 0; i < MAX_RESERVE_REASONS; i++)
+		pages += reserve_ledger[i].pages;
+	return pages;
+}
+
+/* mem_map backing is booked under its own name, to the byte. */
+static void test_ledger_names_mem_map(struct ktest *t)
+{
+	unsigned long mem_map_pages = 0;
+
+	for (int i = 0; i < MAX_RESERVE_REASONS && reserve_ledger[i].name; i++) {
+		if (!strcmp(reserve_ledger[i].name, "mem_map"))
+			mem_map_pages = reserve_ledger[i].pages;
+	}
+	KTEST_EXPECT_EQ(t, mem_map_pages * PAGE_SIZE, vmemmap_bytes);
+}
+
 /*
  * Boot's own memory stays reserved (page 0, the low 64 KiB, mem_map
  * itself): every RAM page is either PageReserved or was given to the
- * buddy allocator, and the reserved ones are exactly present - managed.
+ * buddy allocator, the reserved ones are exactly present - managed, and
+ * each of them is booked in the ledger under a reason.
  */
 static void test_reserved_pages(struct ktest *t)
 {
@@ -126,6 +149,7 @@ static void test_reserved_pages(struct ktest *t)
 	KTEST_EXPECT_EQ(t, reserved,
 			NODE_DATA(0)->node_present_pages - totalram_pages);
 	KTEST_EXPECT_GE(t, reserved * PAGE_SIZE, vmemmap_bytes + SZ_64K);
+	KTEST_EXPECT_EQ(t, reserved, ledger_pages());
 	KTEST_EXPECT_TRUE(t, memblock_is_region_reserved(0, PAGE_SIZE));
 	if (pfn_valid(0))
 		KTEST_EXPECT_TRUE(t, PageReserved(pfn_to_page(0)));
@@ -197,6 +221,7 @@ static const struct ktest_case memory_model_cases[] = {
 	KTEST_CASE(test_zone_counts),
 	KTEST_CASE(test_mem_map_cost),
 	KTEST_CASE(test_reserved_pages),
+	KTEST_CASE(test_ledger_names_mem_map),
 	KTEST_CASE(test_memblock_matches_e820),
 	KTEST_CASE(test_mem_limit_applied),
 	KTEST_CASE(test_memmap_reserve_applied),

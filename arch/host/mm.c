@@ -103,7 +103,7 @@ unsigned long vmemmap_populate(unsigned long start, unsigned long end)
 
 		if (vmemmap_populated[i / 8] & (1U << (i % 8)))
 			continue;
-		phys = memblock_phys_alloc(PAGE_SIZE, PAGE_SIZE);
+		phys = memblock_alloc_pages_named(1, "mem_map");
 		if (!phys)
 			panic("host: out of memory for mem_map");
 		map_or_die((void *)va, PAGE_SIZE, PROT_READ | PROT_WRITE,

@@ -54,7 +54,7 @@ static void detect_paging_features(void)
 
 static u64 *alloc_table(void)
 {
-	phys_addr_t phys = memblock_phys_alloc(PAGE_SIZE, PAGE_SIZE);
+	phys_addr_t phys = memblock_alloc_pages_named(1, "page tables");
 	u64 *table;
 
 	if (!phys)
@@ -161,7 +161,7 @@ unsigned long vmemmap_populate(unsigned long start, unsigned long end)
 
 		if (*entry & PTE_PRESENT)
 			continue;
-		phys = memblock_phys_alloc(PAGE_SIZE, PAGE_SIZE);
+		phys = memblock_alloc_pages_named(1, "mem_map");
 		if (!phys)
 			panic("x86_64: out of memory for mem_map");
 		memset(__va(phys), 0, PAGE_SIZE);

@@ -93,12 +93,15 @@ static void reserve_boot_ranges(void)
 	phys_addr_t image_start = (phys_addr_t)_boot_start;
 	phys_addr_t image_end = (phys_addr_t)_end - KERNEL_VIRT_BASE;
 
-	memblock_reserve(image_start, image_end - image_start);
+	memblock_reserve_named(image_start, image_end - image_start,
+			       "kernel image");
 	if (mb2.total_size)
-		memblock_reserve(mb2_phys, mb2.total_size);
+		memblock_reserve_named(mb2_phys, mb2.total_size,
+				       "boot information");
 	for (u32 i = 0; i < mb2.nr_modules; i++)
-		memblock_reserve(mb2.modules[i].mod_start,
-				 mb2.modules[i].mod_end - mb2.modules[i].mod_start);
+		memblock_reserve_named(mb2.modules[i].mod_start,
+				       mb2.modules[i].mod_end -
+				       mb2.modules[i].mod_start, "modules");
 }
 
 void setup_arch(void)
