@@ -38,7 +38,7 @@ HOST_ARCH_SRCS := $(wildcard arch/host/*.c)
 IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo y)
 WARNINGS := -Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes \
 	    -Wmissing-prototypes -Wno-missing-field-initializers
-KCFLAGS := -std=gnu11 -O2 -g -I. -ffreestanding -fno-builtin -fno-pic -fno-pie \
+KCFLAGS := -std=gnu11 -O2 -g -I. -Iarch/x86_64/include -ffreestanding -fno-builtin -fno-pic -fno-pie \
 	   -mcmodel=kernel -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno-avx \
 	   -mno-80387 -fno-stack-protector -fno-omit-frame-pointer \
 	   -fno-strict-aliasing -fno-common -fno-asynchronous-unwind-tables \
@@ -48,7 +48,7 @@ KCFLAGS += --target=x86_64-pc-none-elf -Wno-gnu-variable-sized-type-not-at-end
 else
 KCFLAGS += -fno-tree-loop-distribute-patterns
 endif
-KASFLAGS := -I. -D__ASSEMBLY__ -fno-pic $(if $(IS_CLANG),--target=x86_64-pc-none-elf)
+KASFLAGS := -I. -Iarch/x86_64/include -D__ASSEMBLY__ -fno-pic $(if $(IS_CLANG),--target=x86_64-pc-none-elf)
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	    --no-warn-rwx-segments -T linker.ld
 
@@ -58,7 +58,7 @@ KOBJS := $(patsubst %.c,$(B)/%.o,$(GENERIC_SRCS) $(filter %.c,$(ARCH_SRCS))) \
 # --- host flags -------------------------------------------------------
 SANITIZE ?= -fsanitize=address,undefined -fno-sanitize-recover=all
 HOST_OPT ?= -O1
-HCFLAGS := -std=gnu11 $(HOST_OPT) -g -I. -fno-omit-frame-pointer \
+HCFLAGS := -std=gnu11 $(HOST_OPT) -g -I. -Iarch/host/include -fno-omit-frame-pointer \
 	   -fno-strict-aliasing -fno-common $(SANITIZE) $(WARNINGS)
 # Kernel code in the host build: its own string functions, not libc's.
 HKCFLAGS := $(HCFLAGS) -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns
@@ -71,7 +71,7 @@ TEST_CMDLINE := $(strip ktest$(if $(KTEST),=$(KTEST)) $(CMDLINE))
 HARNESS := $(PYTHON) tests/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
 
-.PHONY: FORCE all run debug test check selftest deps clean help iso host \
+.PHONY: FORCE all run bench debug test check selftest deps clean help iso host \
 	compile_commands.json
 
 all: $(B)/kernel.elf $(ISO)
@@ -135,7 +135,7 @@ $(HB)/kallsyms.c: $(HB)/cram.pass1 tools/kallsyms.py
 
 # Not instrumented: sanitizer constructors would add text symbols.
 $(HB)/kallsyms.o: $(HB)/kallsyms.c
-	$(HOSTCC) -std=gnu11 -O1 -I. -c $< -o $@
+	$(HOSTCC) -std=gnu11 -O1 -I. -Iarch/host/include -c $< -o $@
 
 $(HB)/cram: $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o $(HB)/hobjs.list
 	$(HOSTCC) $(SANITIZE) -o $@ $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o
@@ -173,9 +173,21 @@ test: $(B)/kernel.elf $(HB)/cram
 		$(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
 		--selftest $(B)/kernel.elf
 
+# Benchmarks: the host build at -O2 without sanitizers, beside the same
+# workloads on glibc, jemalloc, mimalloc and tcmalloc (bench/run.py).
+BB := $(B)/bench
+BENCH_ROUNDS ?= 5
+$(BB)/peer: bench/peer.c bench/workloads.h
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -std=gnu11 -O2 -I. -Wall -Wextra -Werror -o $@ $<
+
+bench: $(BB)/peer
+	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= host
+	$(PYTHON) bench/run.py --cram $(BB)/cram --peer $(BB)/peer --rounds $(BENCH_ROUNDS)
+
 # --- tools --------------------------------------------------------------
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
-	qemu-system-x86
+	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

@@ -53,19 +53,19 @@ __noreturn void arch_emergency_restart(void);
  */
 bool arch_on_stack(unsigned long addr, size_t size);
 
-/* Interrupt state, for the rare section that must not be interrupted. */
-unsigned long arch_irq_save(void);
-void arch_irq_restore(unsigned long flags);
-
-/* Spin-wait hint (pause). */
-void arch_cpu_relax(void);
-
 /*
- * The CPU this code runs on, 0 .. arch_nr_cpus() - 1; arch_nr_cpus() is
- * how many CPUs may ever run kernel code (at most NR_CPUS).
+ * The hot ones come inline from each arch's <asm/cpu.h> (the build puts
+ * arch/<arch>/include on the include path):
+ *
+ *	unsigned long arch_irq_save(void);	interrupts off, old state
+ *	void arch_irq_restore(unsigned long);	back to that state
+ *	void arch_cpu_relax(void);		spin-wait hint
+ *	unsigned int arch_cpu_id(void);		this CPU, < arch_nr_cpus()
+ *
+ * arch_nr_cpus() is how many CPUs may ever run kernel code (<= NR_CPUS).
  */
 #define NR_CPUS		8
-unsigned int arch_cpu_id(void);
+#include <asm/cpu.h>
 unsigned int arch_nr_cpus(void);
 
 /*

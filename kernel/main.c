@@ -6,6 +6,7 @@
  * (mm/mm_init.c), then either runs the tests ("ktest") and ends the run
  * with their verdict, or starts the shell.
  */
+#include "kernel/bench.h"
 #include "kernel/kernel.h"
 #include "kernel/ktest.h"
 #include "kernel/params.h"
@@ -14,8 +15,8 @@
 #include "mm/mm.h"
 #include "arch/arch.h"
 
-static bool ktest_requested;
-static const char *ktest_glob;
+static bool ktest_requested, bench_requested;
+static const char *ktest_glob, *bench_glob;
 
 static int ktest_setup(char *val)
 {
@@ -24,6 +25,14 @@ static int ktest_setup(char *val)
 	return 0;
 }
 kernel_param("ktest", ktest_setup);
+
+static int bench_setup(char *val)
+{
+	bench_requested = true;
+	bench_glob = val;
+	return 0;
+}
+kernel_param("bench", bench_setup);
 
 static __noreturn void run_tests(void)
 {
@@ -50,6 +59,10 @@ __noreturn void start_kernel(void)
 
 	if (ktest_requested)
 		run_tests();
+	if (bench_requested) {
+		bench_run(bench_glob);
+		arch_exit(ARCH_EXIT_SUCCESS);
+	}
 	shell_run();
 	arch_exit(ARCH_EXIT_SUCCESS);
 }

@@ -19,6 +19,7 @@
 #define HOST_STACK_SIZE		(8UL << 20)
 
 const char arch_name[] = "host";
+__thread unsigned int host_cpu_id;
 
 static char cmdline[2048];
 static u64 boot_ns;
@@ -113,26 +114,6 @@ bool arch_on_stack(unsigned long addr, size_t size)
 {
 	return addr + size <= stack_top && addr >= stack_top - HOST_STACK_SIZE &&
 	       addr + size > addr;
-}
-
-unsigned long arch_irq_save(void)
-{
-	return 0;
-}
-
-void arch_irq_restore(unsigned long flags)
-{
-	(void)flags;
-}
-
-void arch_cpu_relax(void)
-{
-	__asm__ __volatile__("pause");
-}
-
-unsigned int arch_cpu_id(void)
-{
-	return 0;
 }
 
 unsigned int arch_nr_cpus(void)

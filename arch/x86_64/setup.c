@@ -166,29 +166,6 @@ bool arch_on_stack(unsigned long addr, size_t size)
 	       within(addr, size, ist_stack, ist_stack + sizeof(ist_stack));
 }
 
-unsigned long arch_irq_save(void)
-{
-	unsigned long flags;
-
-	__asm__ __volatile__("pushfq; popq %0; cli" : "=r"(flags) : : "memory");
-	return flags;
-}
-
-void arch_irq_restore(unsigned long flags)
-{
-	__asm__ __volatile__("pushq %0; popfq" : : "r"(flags) : "memory", "cc");
-}
-
-void arch_cpu_relax(void)
-{
-	__asm__ __volatile__("pause");
-}
-
-unsigned int arch_cpu_id(void)
-{
-	return 0;	/* the boot CPU; the others are not started */
-}
-
 unsigned int arch_nr_cpus(void)
 {
 	return 1;

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The arch interface's hot functions for x86_64, inline (see arch/arch.h):
+ * interrupt flags, the CPU number, the spin-wait hint. The build puts
+ * this directory on the include path as <asm/...>, like Linux.
+ */
+#ifndef ASM_X86_64_CPU_H
+#define ASM_X86_64_CPU_H
+
+static inline unsigned long arch_irq_save(void)
+{
+	unsigned long flags;
+
+	__asm__ __volatile__("pushfq; popq %0; cli" : "=r"(flags) : : "memory");
+	return flags;
+}
+
+static inline void arch_irq_restore(unsigned long flags)
+{
+	__asm__ __volatile__("pushq %0; popfq" : : "r"(flags) : "memory", "cc");
+}
+
+static inline void arch_cpu_relax(void)
+{
+	__asm__ __volatile__("pause");
+}
+
+/* Only the boot CPU runs kernel code so far. */
+static inline unsigned int arch_cpu_id(void)
+{
+	return 0;
+}
+
+#endif /* ASM_X86_64_CPU_H */

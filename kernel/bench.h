@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Benchmarks: named workloads registered at link time with
+ * BENCH(name, fn). fn runs its workload and returns how many operations
+ * it did; the runner runs each once untimed (warm-up), then timed, and
+ * prints one line per benchmark:
+ *
+ *	BENCH <name> <ns per op> <cycles per op>
+ *
+ * On the host the nanoseconds are real; under QEMU's TCG both numbers
+ * are emulated and only compare runs of the same build on one machine.
+ * Booted with "bench" (or the shell command) the kernel runs them all.
+ */
+#ifndef KERNEL_BENCH_H
+#define KERNEL_BENCH_H
+
+#include "kernel/types.h"
+
+struct bench_case {
+	const char *name;
+	unsigned long (*run)(void);
+};
+
+#define BENCH(bname, fn)						\
+	static const struct bench_case __bench_##fn = {		\
+		.name = bname, .run = fn,				\
+	};								\
+	static const struct bench_case *const __bench_ptr_##fn		\
+	__used __section("benches") = &__bench_##fn
+
+/* Run the benchmarks whose name matches glob (NULL: all). */
+void bench_run(const char *glob);
+
+#endif /* KERNEL_BENCH_H */

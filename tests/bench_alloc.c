@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocator benchmarks in the kernel: the shared workloads of
+ * bench/workloads.h run against kmalloc/kfree, plus kmem_cache (single
+ * and bulk) and the page allocator (order 0 through the per-CPU lists,
+ * order 3 through the buddy lists). `make bench` runs them natively
+ * (arch/host at -O2, no sanitizers) beside the same workloads on other
+ * allocators; the "bench" parameter or shell command runs them here.
+ */
+#include "kernel/bench.h"
+#include "mm/gfp.h"
+#include "mm/slab.h"
+
+#define BENCH_ALLOC(size)	kmalloc(size, GFP_KERNEL)
+#define BENCH_FREE(ptr, size)	kfree(ptr)
+#include "bench/workloads.h"
+
+#define HOT_ITERS	1000000UL
+#define BULK_ITERS	20000UL
+#define PAGE_ITERS	200000UL
+
+static unsigned long hot_pair(unsigned long size)
+{
+	wl_hot_pair(HOT_ITERS, size);
+	return HOT_ITERS;
+}
+
+static unsigned long hot_8(void) { return hot_pair(8); }
+static unsigned long hot_16(void) { return hot_pair(16); }
+static unsigned long hot_64(void) { return hot_pair(64); }
+static unsigned long hot_96(void) { return hot_pair(96); }
+static unsigned long hot_256(void) { return hot_pair(256); }
+static unsigned long hot_1024(void) { return hot_pair(1024); }
+static unsigned long hot_4096(void) { return hot_pair(4096); }
+static unsigned long hot_8192(void) { return hot_pair(8192); }
+BENCH("hot_pair_8", hot_8);
+BENCH("hot_pair_16", hot_16);
+BENCH("hot_pair_64", hot_64);
+BENCH("hot_pair_96", hot_96);
+BENCH("hot_pair_256", hot_256);
+BENCH("hot_pair_1024", hot_1024);
+BENCH("hot_pair_4096", hot_4096);
+BENCH("hot_pair_8192", hot_8192);
+
+static unsigned long batch_random(void) { return wl_batch(true); }
+static unsigned long batch_fifo(void) { return wl_batch(false); }
+BENCH("batch_random_free", batch_random);
+BENCH("batch_fifo_free", batch_fifo);
+
+static unsigned long lifo(void)
+{
+	wl_lifo(HOT_ITERS * 10);
+	return HOT_ITERS * 10;
+}
+BENCH("lifo_stack", lifo);
+
+static struct kmem_cache *bench_cache(void)
+{
+	static struct kmem_cache *cache;
+
+	if (!cache)
+		cache = kmem_cache_create("bench-256", 256, 0, 0, NULL);
+	return cache;
+}
+
+static unsigned long cache_single(void)
+{
+	struct kmem_cache *c = bench_cache();
+
+	for (unsigned long i = 0; i < HOT_ITERS; i++) {
+		void *p = kmem_cache_alloc(c, GFP_KERNEL);
+
+		bench_touch(p);
+		kmem_cache_free(c, p);
+	}
+	return HOT_ITERS;
+}
+BENCH("cache_256_single", cache_single);
+
+static unsigned long cache_bulk(unsigned int n)
+{
+	struct kmem_cache *c = bench_cache();
+	void *objs[64];
+
+	for (unsigned long i = 0; i < BULK_ITERS; i++) {
+		if (!kmem_cache_alloc_bulk(c, GFP_KERNEL, n, objs))
+			return 0;
+		for (unsigned int j = 0; j < n; j++)
+			bench_touch(objs[j]);
+		kmem_cache_free_bulk(c, n, objs);
+	}
+	return BULK_ITERS * n;
+}
+
+static unsigned long cache_bulk_16(void) { return cache_bulk(16); }
+static unsigned long cache_bulk_64(void) { return cache_bulk(64); }
+BENCH("cache_256_bulk_16", cache_bulk_16);
+BENCH("cache_256_bulk_64", cache_bulk_64);
+
+static unsigned long pages(unsigned int order)
+{
+	for (unsigned long i = 0; i < PAGE_ITERS; i++) {
+		struct page *page = alloc_pages(GFP_KERNEL, order);
+
+		bench_touch(page_address(page));
+		__free_pages(page, order);
+	}
+	return PAGE_ITERS;
+}
+
+static unsigned long pages_0(void) { return pages(0); }
+static unsigned long pages_3(void) { return pages(3); }
+BENCH("pages_order_0", pages_0);
+BENCH("pages_order_3", pages_3);
