@@ -18,6 +18,7 @@
 
 #define BENCH_ALLOC(size)	malloc(size)
 #define BENCH_FREE(ptr, size)	free(ptr)
+#define BENCH_SCRATCH(bytes)	malloc(bytes)
 #include "bench/workloads.h"
 
 #define HOT_ITERS	1000000UL

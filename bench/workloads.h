@@ -7,6 +7,8 @@
  *
  *	BENCH_ALLOC(size)	allocate size bytes
  *	BENCH_FREE(ptr, size)	free them
+ *	BENCH_SCRATCH(bytes)	memory for the workloads' own tables,
+ *				taken once and kept
  *
  * Every allocation is touched (one byte written through a volatile
  * pointer) so neither side can skip it, and results go to bench_sink.
@@ -17,9 +19,9 @@
 #define BATCH_OBJECTS	100000
 
 static volatile unsigned long bench_sink;
-static void *batch_objs[BATCH_OBJECTS];
-static unsigned int batch_sizes[BATCH_OBJECTS];
-static unsigned int batch_order[BATCH_OBJECTS];
+static void **batch_objs;
+static unsigned int *batch_sizes;
+static unsigned int *batch_order;
 
 static inline void bench_touch(void *p)
 {
@@ -57,6 +59,13 @@ static inline unsigned long wl_batch(bool random_order)
 {
 	unsigned long seed = 0x9e3779b97f4a7c15UL;
 
+	if (!batch_objs) {
+		batch_objs = BENCH_SCRATCH(BATCH_OBJECTS * sizeof(void *));
+		batch_sizes = BENCH_SCRATCH(BATCH_OBJECTS * sizeof(unsigned int));
+		batch_order = BENCH_SCRATCH(BATCH_OBJECTS * sizeof(unsigned int));
+		if (!batch_objs || !batch_sizes || !batch_order)
+			return 0;
+	}
 	for (unsigned int i = 0; i < BATCH_OBJECTS; i++) {
 		batch_sizes[i] = 8 + (unsigned int)(bench_rand(&seed) % 4089);
 		batch_order[i] = i;

@@ -100,11 +100,16 @@ static void ledger_add(const char *reason, unsigned long pages)
 	panic("boot: more than %d reservation reasons", MAX_RESERVE_REASONS);
 }
 
+/* Book only pages no earlier reservation covers (boot data may overlap). */
 void memblock_reserve_named(phys_addr_t base, phys_addr_t size,
 			    const char *reason)
 {
+	unsigned long fresh = 0;
+
+	for (unsigned long pfn = PFN_DOWN(base); pfn < PFN_UP(base + size); pfn++)
+		fresh += !memblock_is_region_reserved(PFN_PHYS(pfn), PAGE_SIZE);
 	memblock_reserve(base, size);
-	ledger_add(reason, PFN_UP(base + size) - PFN_DOWN(base));
+	ledger_add(reason, fresh);
 }
 
 phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)

@@ -13,6 +13,7 @@
 
 #define BENCH_ALLOC(size)	kmalloc(size, GFP_KERNEL)
 #define BENCH_FREE(ptr, size)	kfree(ptr)
+#define BENCH_SCRATCH(bytes)	alloc_pages_exact(bytes, GFP_KERNEL)
 #include "bench/workloads.h"
 
 #define HOT_ITERS	1000000UL
