@@ -44,7 +44,7 @@ KCFLAGS := -std=gnu11 -O2 -g -I. -Iarch/x86_64/include -ffreestanding -fno-built
 	   -fno-strict-aliasing -fno-common -fno-asynchronous-unwind-tables \
 	   $(WARNINGS) $(EXTRA_CFLAGS)
 ifeq ($(IS_CLANG),y)
-KCFLAGS += --target=x86_64-pc-none-elf -Wno-gnu-variable-sized-type-not-at-end
+KCFLAGS += --target=x86_64-pc-none-elf
 else
 KCFLAGS += -fno-tree-loop-distribute-patterns
 endif
@@ -61,7 +61,9 @@ HOST_OPT ?= -O1
 HCFLAGS := -std=gnu11 $(HOST_OPT) -g -I. -Iarch/host/include -fno-omit-frame-pointer \
 	   -fno-strict-aliasing -fno-common $(SANITIZE) $(WARNINGS)
 # Kernel code in the host build: its own string functions, not libc's.
-HKCFLAGS := $(HCFLAGS) -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns
+HOST_IS_CLANG := $(shell $(HOSTCC) --version 2>/dev/null | grep -q clang && echo y)
+HKCFLAGS := $(HCFLAGS) -ffreestanding -fno-builtin \
+	    $(if $(HOST_IS_CLANG),,-fno-tree-loop-distribute-patterns)
 HOBJS := $(patsubst %.c,$(HB)/%.o,$(GENERIC_SRCS))
 HARCH_OBJS := $(patsubst %.c,$(HB)/%.o,$(HOST_ARCH_SRCS))
 

@@ -79,11 +79,10 @@ static struct kmem_cache kmem_cache_boot;
 static struct kmem_cache *kmem_cache;	/* the cache of struct kmem_cache */
 
 /* Boot-time arrays and nodes, until kmalloc can provide them. */
-struct boot_array {
-	struct array_cache ac;
-	void *entry[BOOT_CPUCACHE_ENTRIES];
-};
-static struct boot_array boot_arrays[NR_BOOT_CACHES][NR_CPUS];
+#define BOOT_ARRAY_WORDS \
+	((sizeof(struct array_cache) + sizeof(void *) - 1) / sizeof(void *) + \
+	 BOOT_CPUCACHE_ENTRIES)
+static void *boot_arrays[NR_BOOT_CACHES][NR_CPUS][BOOT_ARRAY_WORDS];
 static struct kmem_cache_node boot_nodes[NR_BOOT_CACHES];
 static unsigned int nr_boot_caches;
 
@@ -979,7 +978,7 @@ static void setup_boot_cpu_cache(struct kmem_cache *cachep)
 
 	BUG_ON(i >= NR_BOOT_CACHES);
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
-		struct array_cache *ac = &boot_arrays[i][cpu].ac;
+		struct array_cache *ac = (struct array_cache *)boot_arrays[i][cpu];
 
 		init_array_cache(ac, BOOT_CPUCACHE_ENTRIES, 1);
 		cachep->cpu_cache[cpu] = ac;
