@@ -100,7 +100,11 @@ static void ledger_add(const char *reason, unsigned long pages)
 	panic("boot: more than %d reservation reasons", MAX_RESERVE_REASONS);
 }
 
-/* Book only pages no earlier reservation covers (boot data may overlap). */
+/*
+ * Reservations may overlap (GRUB can put the boot information in a gap
+ * between the kernel's segments, inside the image's range): a page is
+ * booked once, under the first reason that reserved any of it.
+ */
 void memblock_reserve_named(phys_addr_t base, phys_addr_t size,
 			    const char *reason)
 {
