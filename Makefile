@@ -162,7 +162,7 @@ check: $(HB)/cram
 # model at other sizes: 32 MiB, 1 GiB, and 5 GiB (RAM above 4 GiB and the
 # PCI hole below it), and that mem= and memmap= shape the map. Skipped
 # when KTEST selects tests.
-SIZE_SUITES := memory_model,page_alloc
+SIZE_SUITES := memory_model,page_alloc,slab,kmalloc
 EXTRA_BOOTS := $(foreach m,32M 1G 5G,--kernel $(B)/kernel.elf --mem $(m) \
 		 --cmdline 'ktest=$(SIZE_SUITES)') \
 	       --kernel $(B)/kernel.elf --mem 128M \

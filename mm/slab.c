@@ -491,9 +491,10 @@ static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
 		n->shared->touched = 1;
 		if (!pfmemalloc && pfmemalloc_active)
 			evict_pfmemalloc(cachep, ac, &list);
+		if (ac->avail)
+			batchcount = 0;	/* the shared array served it */
 	}
-	while (!ac->avail && batchcount &&
-	       (slab = get_first_slab(n, pfmemalloc))) {
+	while (batchcount && (slab = get_first_slab(n, pfmemalloc))) {
 		unsigned int before = ac->avail;
 
 		batchcount = alloc_block(cachep, ac, slab, batchcount);
@@ -508,7 +509,7 @@ static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
 	slab = cache_grow_begin(cachep, flags);
 	if (!slab)
 		return;
-	alloc_block(cachep, ac, slab, ac->batchcount);
+	alloc_block(cachep, ac, slab, batchcount);
 	cache_grow_end(cachep, slab);
 }
 
