@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SLAB, the cold half: what a cache looks like and how caches come and
+ * go (mm/slab.c is the allocator at work; its top comment is the design).
+ *
+ * 1. Geometry. For a new cache: the alignment, the object stride, then
+ *    the freelist placement and slab order by waste, trying in turn the
+ *    index array inside an object, off-slab, and on-slab
+ *    (set_*_slab_cache, Linux's calculate_slab_order rule: the smallest
+ *    order whose leftover is at most 1/8 of the slab), and the colours
+ *    the leftover allows.
+ * 2. Per-CPU parts. Array caches sized by object size (enable_cpucache),
+ *    a shared array per node, free_limit; during bootstrap one-entry
+ *    arrays and nodes from static pools.
+ * 3. Life of a cache: kmem_cache_create validates its arguments and
+ *    fails with a warning (or panics under SLAB_PANIC); shrink drains
+ *    every array and frees the free slabs; destroy refuses, with a
+ *    report naming live objects, while any remain.
+ * 4. Bootstrap, statistics (slabinfo, the leak-check counter).
+ *
+ * The cache list is guarded by slab_mutex.
+ */
+#include "kernel/bitops.h"
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/ktest.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "mm/slab.h"
+#include "mm/slab_internal.h"
+
+#define BOOT_CPUCACHE_ENTRIES	1
+#define NR_BOOT_CACHES		32
+#define SLAB_MAX_NUM_1BYTE	256
+#define SLAB_MAX_NUM_2BYTE	65535
+#define SLAB_CREATE_FLAGS	(SLAB_HWCACHE_ALIGN | SLAB_CACHE_DMA | \
+				 SLAB_PANIC | SLAB_TYPESAFE_BY_RCU)
+
+enum slab_state { DOWN, PARTIAL, UP, FULL };
+
+static enum slab_state slab_state;
+static LIST_HEAD(slab_caches);
+static DEFINE_SPINLOCK(slab_mutex);
+static unsigned int slab_max_order;
+
+static struct kmem_cache kmem_cache_boot;
+static struct kmem_cache *kmem_cache;	/* the cache of struct kmem_cache */
+
+/* Boot-time arrays and nodes, until kmalloc can provide them. */
+#define BOOT_ARRAY_WORDS \
+	((sizeof(struct array_cache) + sizeof(void *) - 1) / sizeof(void *) + \
+	 BOOT_CPUCACHE_ENTRIES)
+static void *boot_arrays[NR_BOOT_CACHES][NR_CPUS][BOOT_ARRAY_WORDS];
+static struct kmem_cache_node boot_nodes[NR_BOOT_CACHES];
+static unsigned int nr_boot_caches;
+
+/*
+ * Division by a constant as a multiply and two shifts, exact for every
+ * 32-bit dividend (Granlund and Montgomery; Linux's reciprocal_div).
+ * reciprocal_divide() in mm/slab.c applies it.
+ */
+static struct reciprocal_value reciprocal_value(u32 d)
+{
+	struct reciprocal_value r;
+	unsigned int l = fls(d - 1);
+	u64 m = ((1ULL << 32) * ((1ULL << l) - d)) / d + 1;
+
+	r.m = (u32)m;
+	r.sh1 = (u8)min(l, 1U);
+	r.sh2 = (u8)(l ? l - 1 : 0);
+	return r;
+}
+
+/* --- sizing a cache ------------------------------------------------------ */
+
+/*
+ * Objects per slab of 2^order pages, and the bytes left over, for a
+ * freelist placement. On-slab, the index array (rounded up to align)
+ * comes first, so fewer objects fit; indices are one byte when at most
+ * 256 objects fit, else two.
+ */
+static unsigned int cache_estimate(unsigned int order, unsigned int size,
+				   unsigned int align,
+				   enum slab_freelist_place place,
+				   unsigned int *left_over,
+				   unsigned int *idx_size)
+{
+	unsigned long slab_size = PAGE_SIZE << order;
+	unsigned long num = 0;
+
+	for (unsigned int idx = 1; idx <= 2; idx++) {
+		unsigned long max = idx == 1 ? SLAB_MAX_NUM_1BYTE :
+					      SLAB_MAX_NUM_2BYTE;
+		unsigned long mgmt;
+
+		num = place == FREELIST_ON_SLAB ? slab_size / (size + idx) :
+						  slab_size / size;
+		while (num && place == FREELIST_ON_SLAB &&
+		       ALIGN(num * idx, align) + num * size > slab_size)
+			num--;
+		if (idx == 1 && num > max)
+			continue;	/* needs two-byte indices */
+		num = min(num, max);
+		mgmt = place == FREELIST_ON_SLAB ? ALIGN(num * idx, align) : 0;
+		*left_over = (unsigned int)(slab_size - mgmt - num * size);
+		*idx_size = idx;
+		break;
+	}
+	return (unsigned int)num;
+}
+
+/* Is an off-slab index array of freelist_size worth it for this cache? */
+static bool off_slab_freelist_ok(const struct kmem_cache *cachep,
+				 unsigned int freelist_size)
+{
+	struct kmem_cache *fc = kmalloc_slab(freelist_size, 0);
+
+	/* No recursion through off-slab caches; not for tiny objects. */
+	return fc && fc->freelist_place != FREELIST_OFF_SLAB &&
+	       fc->size <= cachep->size / 2;
+}
+
+/*
+ * Linux's calculate_slab_order: the smallest order whose waste is at
+ * most 1/8 of the slab, within slab_max_order (larger only if no object
+ * fits). Returns the leftover bytes, or -1 if nothing works.
+ */
+static long calculate_slab_order(struct kmem_cache *cachep,
+				 enum slab_freelist_place place)
+{
+	long left_over = -1;
+
+	for (unsigned int order = 0; order < MAX_ORDER; order++) {
+		unsigned int rem, idx;
+		unsigned int num = cache_estimate(order, cachep->size,
+						  cachep->align, place, &rem,
+						  &idx);
+
+		if (!num)
+			continue;
+		if (place == FREELIST_OFF_SLAB &&
+		    !off_slab_freelist_ok(cachep, num * idx))
+			continue;
+		cachep->num = num;
+		cachep->gfporder = order;
+		cachep->freelist_idx_size = idx;
+		left_over = rem;
+		if (order >= slab_max_order)
+			break;
+		if ((unsigned long)rem * 8 <= (PAGE_SIZE << order))
+			break;
+	}
+	return left_over;
+}
+
+static bool set_objfreelist_slab_cache(struct kmem_cache *cachep)
+{
+	long left_over;
+
+	if (cachep->ctor || (cachep->flags & SLAB_TYPESAFE_BY_RCU))
+		return false;
+	left_over = calculate_slab_order(cachep, FREELIST_IN_OBJECT);
+	if (left_over < 0 ||
+	    cachep->num * cachep->freelist_idx_size > cachep->object_size)
+		return false;
+	cachep->freelist_place = FREELIST_IN_OBJECT;
+	cachep->colour = (unsigned int)left_over / cachep->colour_off;
+	return true;
+}
+
+static bool set_off_slab_cache(struct kmem_cache *cachep)
+{
+	long left_over = calculate_slab_order(cachep, FREELIST_OFF_SLAB);
+
+	if (left_over < 0)
+		return false;
+	/* The leftover can hold the array: on-slab is as good and simpler. */
+	if ((unsigned long)left_over >= cachep->num * cachep->freelist_idx_size)
+		return false;
+	cachep->freelist_place = FREELIST_OFF_SLAB;
+	cachep->colour = (unsigned int)left_over / cachep->colour_off;
+	return true;
+}
+
+static bool set_on_slab_cache(struct kmem_cache *cachep)
+{
+	long left_over = calculate_slab_order(cachep, FREELIST_ON_SLAB);
+
+	if (left_over < 0)
+		return false;
+	cachep->freelist_place = FREELIST_ON_SLAB;
+	cachep->colour = (unsigned int)left_over / cachep->colour_off;
+	return true;
+}
+
+static unsigned int calculate_alignment(slab_flags_t flags, unsigned int align,
+					unsigned int size)
+{
+	if (flags & SLAB_HWCACHE_ALIGN) {
+		unsigned int ralign = L1_CACHE_BYTES;
+
+		while (size <= ralign / 2)
+			ralign /= 2;
+		align = max(align, ralign);
+	}
+	return ALIGN(max(align, (unsigned int)ARCH_KMALLOC_MINALIGN), 8);
+}
+
+/* --- per-CPU and node structures ----------------------------------------- */
+
+static void init_array_cache(struct array_cache *ac, unsigned int limit,
+			     unsigned int batch)
+{
+	ac->avail = 0;
+	ac->limit = limit;
+	ac->batchcount = batch;
+	ac->touched = 0;
+}
+
+static void init_kmem_cache_node(struct kmem_cache_node *n)
+{
+	spin_lock_init(&n->list_lock);
+	INIT_LIST_HEAD(&n->slabs_partial);
+	INIT_LIST_HEAD(&n->slabs_full);
+	INIT_LIST_HEAD(&n->slabs_free);
+	n->total_slabs = n->free_slabs = n->free_objects = 0;
+	n->colour_next = 0;
+	n->shared = NULL;
+}
+
+/* During bootstrap: one-entry arrays and a node from the static pools. */
+static void setup_boot_cpu_cache(struct kmem_cache *cachep)
+{
+	unsigned int i = nr_boot_caches++;
+
+	BUG_ON(i >= NR_BOOT_CACHES);
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+		struct array_cache *ac = (struct array_cache *)boot_arrays[i][cpu];
+
+		init_array_cache(ac, BOOT_CPUCACHE_ENTRIES, 1);
+		cachep->cpu_cache[cpu] = ac;
+	}
+	cachep->limit = BOOT_CPUCACHE_ENTRIES;
+	cachep->batchcount = 1;
+	init_kmem_cache_node(&boot_nodes[i]);
+	boot_nodes[i].free_limit = 2 * cachep->num;
+	cachep->node[0] = &boot_nodes[i];
+}
+
+static struct array_cache *alloc_arraycache(unsigned int limit,
+					    unsigned int batch)
+{
+	struct array_cache *ac = kmalloc(sizeof(*ac) + limit * sizeof(void *),
+					 GFP_KERNEL);
+
+	if (ac)
+		init_array_cache(ac, limit, batch);
+	return ac;
+}
+
+static bool is_boot_array(const struct array_cache *ac)
+{
+	return (const void *)ac >= (const void *)boot_arrays &&
+	       (const void *)ac < (const void *)(boot_arrays + NR_BOOT_CACHES);
+}
+
+static bool is_boot_node(const struct kmem_cache_node *n)
+{
+	return n >= boot_nodes && n < boot_nodes + NR_BOOT_CACHES;
+}
+
+static void free_array(struct array_cache *ac)
+{
+	if (ac && !is_boot_array(ac))
+		kfree(ac);
+}
+
+/*
+ * Linux's enable_cpucache sizes: smaller objects get deeper per-CPU
+ * stacks; batches are half a stack; the shared array holds 8 batches.
+ */
+static int enable_cpucache(struct kmem_cache *cachep)
+{
+	unsigned int limit, batch, cpu;
+	struct array_cache *new[NR_CPUS] = { NULL };
+	struct array_cache *shared = NULL;
+	struct kmem_cache_node *n = get_node(cachep);
+
+	if (cachep->size > 131072)
+		limit = 1;
+	else if (cachep->size > PAGE_SIZE)
+		limit = 8;
+	else if (cachep->size > 1024)
+		limit = 24;
+	else if (cachep->size > 256)
+		limit = 54;
+	else
+		limit = 120;
+	batch = (limit + 1) / 2;
+	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+		new[cpu] = alloc_arraycache(limit, batch);
+		if (!new[cpu])
+			goto fail;
+	}
+	if (cachep->size <= PAGE_SIZE) {
+		shared = alloc_arraycache(8 * batch, 0xbaadf00d);
+		if (!shared)
+			goto fail;
+	}
+	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+		struct array_cache *old = cachep->cpu_cache[cpu];
+
+		cachep->cpu_cache[cpu] = new[cpu];
+		drain_array(cachep, old);
+		free_array(old);
+	}
+	drain_array(cachep, n->shared);
+	free_array(n->shared);
+	n->shared = shared;
+	cachep->limit = limit;
+	cachep->batchcount = batch;
+	cachep->shared = shared ? 8 : 0;
+	n->free_limit = (1 + arch_nr_cpus()) * batch + cachep->num;
+	return 0;
+fail:
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		kfree(new[cpu]);
+	kfree(shared);
+	return -ENOMEM;
+}
+
+static int setup_cpu_cache(struct kmem_cache *cachep)
+{
+	if (slab_state < UP) {
+		setup_boot_cpu_cache(cachep);
+		return 0;
+	}
+	cachep->node[0] = kmalloc(sizeof(struct kmem_cache_node), GFP_KERNEL);
+	if (!cachep->node[0])
+		return -ENOMEM;
+	init_kmem_cache_node(cachep->node[0]);
+	if (enable_cpucache(cachep)) {
+		kfree(cachep->node[0]);
+		cachep->node[0] = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Fill in a cache's geometry and per-CPU parts; 0 or -errno. */
+static int __kmem_cache_create(struct kmem_cache *cachep)
+{
+	cachep->align = calculate_alignment(cachep->flags, cachep->align,
+					    cachep->object_size);
+	cachep->size = ALIGN(cachep->object_size, cachep->align);
+	cachep->colour_off = max((unsigned int)L1_CACHE_BYTES, cachep->align);
+	if (cachep->flags & SLAB_CACHE_DMA)
+		cachep->allocflags |= GFP_DMA;
+	if (!set_objfreelist_slab_cache(cachep) &&
+	    !set_off_slab_cache(cachep) && !set_on_slab_cache(cachep))
+		return -E2BIG;
+	cachep->freelist_size = cachep->num * cachep->freelist_idx_size;
+	if (cachep->freelist_place == FREELIST_OFF_SLAB)
+		cachep->freelist_cache = kmalloc_slab(cachep->freelist_size, 0);
+	cachep->reciprocal_buffer_size = reciprocal_value(cachep->size);
+	return setup_cpu_cache(cachep);
+}
+
+/* --- creating, shrinking, destroying ------------------------------------- */
+
+static char *kstrdup_name(const char *name)
+{
+	size_t len = strlen(name) + 1;
+	char *copy = kmalloc(len, GFP_KERNEL);
+
+	if (copy)
+		memcpy(copy, name, len);
+	return copy;
+}
+
+static const char *create_error(const char *name, unsigned int size,
+				unsigned int align, slab_flags_t flags)
+{
+	if (!name || !*name)
+		return "no name";
+	if (!size || size > KMALLOC_MAX_SIZE)
+		return "object size 0 or larger than 4 MiB";
+	if (align & (align - 1))
+		return "alignment not a power of two";
+	if (align > PAGE_SIZE)
+		return "alignment above PAGE_SIZE";
+	if (flags & ~SLAB_CREATE_FLAGS)
+		return "unknown flags";
+	return NULL;
+}
+
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
+				     unsigned int align, slab_flags_t flags,
+				     void (*ctor)(void *))
+{
+	const char *err = create_error(name, size, align, flags);
+	struct kmem_cache *cachep = NULL;
+
+	if (!err && slab_state < FULL)
+		err = "slab allocator not up yet";
+	if (!err) {
+		cachep = kmem_cache_zalloc(kmem_cache, GFP_KERNEL);
+		err = cachep ? NULL : "out of memory";
+	}
+	if (!err) {
+		cachep->object_size = size;
+		cachep->align = align;
+		cachep->flags = flags;
+		cachep->ctor = ctor;
+		cachep->name = kstrdup_name(name);
+		if (!cachep->name || __kmem_cache_create(cachep))
+			err = "out of memory, or no slab order fits the object";
+	}
+	if (err) {
+		if (cachep) {
+			kfree(cachep->name);
+			kmem_cache_free(kmem_cache, cachep);
+		}
+		if (flags & SLAB_PANIC)
+			panic("kmem_cache_create: failed to create slab '%s': %s",
+			      name ? name : "(null)", err);
+		pr_warn("kmem_cache_create(%s) failed: %s\n",
+			name ? name : "(null)", err);
+		return NULL;
+	}
+	spin_lock(&slab_mutex);
+	list_add_tail(&cachep->list, &slab_caches);
+	spin_unlock(&slab_mutex);
+	return cachep;
+}
+
+/* Drain every array of the cache and free its free slabs. */
+static void drain_cache(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	LIST_HEAD(list);
+
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		drain_array(cachep, cachep->cpu_cache[cpu]);
+	drain_array(cachep, n->shared);
+	spin_lock(&n->list_lock);
+	while (!list_empty(&n->slabs_free)) {
+		struct slab *slab = list_first_entry(&n->slabs_free, struct slab,
+						     slab_list);
+
+		list_move(&slab->slab_list, &list);
+		n->free_slabs--;
+		n->total_slabs--;
+		n->free_objects -= cachep->num;
+	}
+	spin_unlock(&n->list_lock);
+	slabs_destroy(cachep, &list);
+}
+
+int kmem_cache_shrink(struct kmem_cache *cachep)
+{
+	drain_cache(cachep);
+	return get_node(cachep)->total_slabs ? 1 : 0;
+}
+
+/* Name the first objects still allocated in a cache that is going away. */
+static void report_live_objects(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long live = n->total_slabs * cachep->num - n->free_objects;
+	struct list_head *lists[] = { &n->slabs_full, &n->slabs_partial };
+	unsigned int shown = 0;
+
+	pr_err("BUG: kmem_cache_destroy %s: Slab cache still has objects: %lu in %lu slabs; cache kept\n",
+	       cachep->name, live, n->total_slabs);
+	for (int l = 0; l < 2; l++) {
+		struct slab *slab;
+
+		list_for_each_entry(slab, lists[l], slab_list) {
+			for (unsigned int i = 0; i < cachep->num && shown < 8; i++) {
+				void *obj = index_to_obj(cachep, slab, i);
+				bool free = false;
+
+				for (unsigned int j = slab->active; j < cachep->num; j++)
+					free |= get_free_obj(cachep, slab, j) == i;
+				if (!free) {
+					pr_err("  live object %px\n", obj);
+					shown++;
+				}
+			}
+		}
+	}
+}
+
+void kmem_cache_destroy(struct kmem_cache *cachep)
+{
+	if (!cachep)
+		return;
+	if (kmem_cache_shrink(cachep)) {
+		report_live_objects(cachep);
+		WARN_ON(1);
+		return;
+	}
+	spin_lock(&slab_mutex);
+	list_del(&cachep->list);
+	spin_unlock(&slab_mutex);
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		free_array(cachep->cpu_cache[cpu]);
+	free_array(get_node(cachep)->shared);
+	if (!is_boot_node(get_node(cachep)))
+		kfree(get_node(cachep));
+	kfree(cachep->name);
+	kmem_cache_free(kmem_cache, cachep);
+}
+
+/* --- bootstrap --------------------------------------------------------- */
+
+static const char *const kmalloc_names[2][KMALLOC_SHIFT_HIGH + 1] = {
+	{ NULL, "kmalloc-96", "kmalloc-192", "kmalloc-8", "kmalloc-16",
+	  "kmalloc-32", "kmalloc-64", "kmalloc-128", "kmalloc-256",
+	  "kmalloc-512", "kmalloc-1k", "kmalloc-2k", "kmalloc-4k",
+	  "kmalloc-8k" },
+	{ NULL, "dma-kmalloc-96", "dma-kmalloc-192", "dma-kmalloc-8",
+	  "dma-kmalloc-16", "dma-kmalloc-32", "dma-kmalloc-64",
+	  "dma-kmalloc-128", "dma-kmalloc-256", "dma-kmalloc-512",
+	  "dma-kmalloc-1k", "dma-kmalloc-2k", "dma-kmalloc-4k",
+	  "dma-kmalloc-8k" },
+};
+
+static unsigned int kmalloc_size(unsigned int index)
+{
+	return index == 1 ? 96 : index == 2 ? 192 : 1U << index;
+}
+
+/* A cache made before kmalloc works: static name, boot arrays. */
+static void create_boot_cache(struct kmem_cache *cachep, const char *name,
+			      unsigned int size, unsigned int align,
+			      slab_flags_t flags)
+{
+	cachep->name = name;
+	cachep->object_size = size;
+	cachep->align = align;
+	cachep->flags = flags;
+	if (__kmem_cache_create(cachep))
+		panic("slab: cannot create boot cache %s", name);
+	list_add_tail(&cachep->list, &slab_caches);
+}
+
+static void create_kmalloc_caches(void)
+{
+	/* Smallest first, so later ones may keep freelists off-slab. */
+	static const unsigned int order[] = { 3, 4, 5, 6, 1, 7, 2, 8, 9, 10,
+					      11, 12, 13 };
+
+	for (int dma = 0; dma < 2; dma++) {
+		for (unsigned int i = 0; i < ARRAY_SIZE(order); i++) {
+			unsigned int idx = order[i], size = kmalloc_size(idx);
+			struct kmem_cache *c = kmem_cache_zalloc(kmem_cache,
+								 GFP_KERNEL);
+
+			if (!c)
+				panic("slab: out of memory for kmalloc caches");
+			/* Power-of-two sizes are naturally aligned (Linux). */
+			create_boot_cache(c, kmalloc_names[dma][idx], size,
+					  (size & (size - 1)) ? 0 : size,
+					  dma ? SLAB_CACHE_DMA : 0);
+			kmalloc_caches[dma][idx] = c;
+		}
+	}
+}
+
+void kmem_cache_init(void)
+{
+	struct kmem_cache *cachep;
+
+	slab_max_order = totalram_pages > (SZ_32M >> PAGE_SHIFT) ? 1 : 0;
+	kmem_cache = &kmem_cache_boot;
+	create_boot_cache(kmem_cache, "kmem_cache", sizeof(struct kmem_cache),
+			  0, SLAB_HWCACHE_ALIGN);
+	slab_state = PARTIAL;
+	create_kmalloc_caches();
+	slab_state = UP;
+	list_for_each_entry(cachep, &slab_caches, list) {
+		if (enable_cpucache(cachep))
+			panic("slab: out of memory for the array caches of %s",
+			      cachep->name);
+	}
+	slab_state = FULL;
+}
+
+/* --- counters ------------------------------------------------------------ */
+
+struct slab_counts {
+	unsigned long total_objs;	/* in all slabs */
+	unsigned long free_objs;	/* free in slabs */
+	unsigned long cached_objs;	/* free in array caches */
+	unsigned long slabs;
+	unsigned long free_slabs;
+};
+
+static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+
+	c->slabs = n->total_slabs;
+	c->free_slabs = n->free_slabs;
+	c->total_objs = n->total_slabs * cachep->num;
+	c->free_objs = n->free_objects;
+	c->cached_objs = n->shared ? n->shared->avail : 0;
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		c->cached_objs += cachep->cpu_cache[cpu]->avail;
+}
+
+unsigned long slab_pages(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long pages = 0;
+
+	spin_lock(&slab_mutex);
+	list_for_each_entry(cachep, &slab_caches, list)
+		pages += get_node(cachep)->total_slabs << cachep->gfporder;
+	spin_unlock(&slab_mutex);
+	return pages;
+}
+
+/* Objects handed out and not freed, over all caches (leak check). */
+static long slab_objects_in_use(void)
+{
+	struct kmem_cache *cachep;
+	long in_use = 0;
+
+	spin_lock(&slab_mutex);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		struct slab_counts c;
+
+		cache_counts(cachep, &c);
+		in_use += (long)(c.total_objs - c.free_objs - c.cached_objs);
+	}
+	spin_unlock(&slab_mutex);
+	return in_use;
+}
+KTEST_RESOURCE("slab objects", slab_objects_in_use);
+
+/*
+ * /proc/slabinfo, version 2.1. active_objs counts objects not free in
+ * their slabs (those in array caches included), as Linux's SLAB does.
+ */
+void slabinfo_show(void)
+{
+	struct kmem_cache *cachep;
+
+	console_printf("slabinfo - version: 2.1\n");
+	console_printf("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	spin_lock(&slab_mutex);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		struct kmem_cache_node *n = get_node(cachep);
+		struct slab_counts c;
+
+		cache_counts(cachep, &c);
+		console_printf("%-17s %6lu %6lu %6u %4u %4u : tunables %4u %4u %4u : slabdata %6lu %6lu %6u\n",
+			       cachep->name, c.total_objs - c.free_objs,
+			       c.total_objs, cachep->size, cachep->num,
+			       1U << cachep->gfporder, cachep->limit,
+			       cachep->batchcount, cachep->shared,
+			       c.slabs - c.free_slabs, c.slabs,
+			       n->shared ? n->shared->avail : 0);
+	}
+	spin_unlock(&slab_mutex);
+}
