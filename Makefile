@@ -130,7 +130,7 @@ $(HB)/%.o: %.c
 	$(OBJCOPY) --redefine-syms=arch/host/renamed.syms $@
 
 $(HB)/cram.pass1: $(HOBJS) $(HARCH_OBJS) $(HB)/hobjs.list
-	$(HOSTCC) $(SANITIZE) -o $@ $(HOBJS) $(HARCH_OBJS)
+	$(HOSTCC) $(SANITIZE) -pthread -o $@ $(HOBJS) $(HARCH_OBJS)
 
 $(HB)/kallsyms.c: $(HB)/cram.pass1 tools/kallsyms.py
 	$(NM) -n -S --defined-only $< | $(PYTHON) tools/kallsyms.py > $@
@@ -140,7 +140,7 @@ $(HB)/kallsyms.o: $(HB)/kallsyms.c
 	$(HOSTCC) -std=gnu11 -O1 -I. -Iarch/host/include -c $< -o $@
 
 $(HB)/cram: $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o $(HB)/hobjs.list
-	$(HOSTCC) $(SANITIZE) -o $@ $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o
+	$(HOSTCC) $(SANITIZE) -pthread -o $@ $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o
 	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/kallsyms.py | cmp -s - $(HB)/kallsyms.c || \
 		{ echo "kallsyms: host text moved between link passes" >&2; rm -f $@; exit 1; }
 
@@ -181,7 +181,7 @@ BB := $(B)/bench
 BENCH_ROUNDS ?= 5
 $(BB)/peer: bench/peer.c bench/workloads.h
 	@mkdir -p $(dir $@)
-	$(HOSTCC) -std=gnu11 -O2 -I. -Wall -Wextra -Werror -o $@ $<
+	$(HOSTCC) -std=gnu11 -O2 -I. -Wall -Wextra -Werror -pthread -o $@ $<
 
 bench: $(BB)/peer
 	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= host

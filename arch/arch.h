@@ -69,6 +69,15 @@ bool arch_on_stack(unsigned long addr, size_t size);
 unsigned int arch_nr_cpus(void);
 
 /*
+ * Run fn(arg) on another CPU (1 .. arch_nr_cpus() - 1) while the caller
+ * goes on; arch_cpu_join() waits until it has returned. 0, -EBUSY if
+ * that CPU already runs something, -ENOSYS where other CPUs cannot run
+ * kernel code yet (x86_64 today). On the host each CPU is a thread.
+ */
+int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg);
+void arch_cpu_join(unsigned int cpu);
+
+/*
  * Memory bring-up, called by start_kernel() in this order (mm/mm.h):
  *
  * arch_memory_map() appends the firmware's memory map to t as it is

@@ -8,6 +8,7 @@
  * kmem_cache rows map to malloc(256), the page rows to aligned_alloc of
  * 4 KiB and 32 KiB and, labelled _mmap, to mmap/munmap.
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,7 +20,33 @@
 #define BENCH_ALLOC(size)	malloc(size)
 #define BENCH_FREE(ptr, size)	free(ptr)
 #define BENCH_SCRATCH(bytes)	malloc(bytes)
+#define BENCH_SPAWN(fn, arg)	spawn(fn, arg)
+#define BENCH_JOIN()		pthread_join(worker, NULL)
+
+static pthread_t worker;
+
+static void *thread_main(void *arg);
+static int spawn(void (*fn)(void *), void *arg);
 #include "bench/workloads.h"
+
+struct thread_start {
+	void (*fn)(void *);
+	void *arg;
+};
+
+static struct thread_start start;
+
+static void *thread_main(void *arg)
+{
+	start.fn(arg);
+	return NULL;
+}
+
+static int spawn(void (*fn)(void *), void *arg)
+{
+	start.fn = fn;
+	return pthread_create(&worker, NULL, thread_main, arg);
+}
 
 #define HOT_ITERS	1000000UL
 #define BULK_ITERS	20000UL
@@ -62,6 +89,9 @@ static unsigned long hot_4096(void) { return hot(4096); }
 static unsigned long hot_8192(void) { return hot(8192); }
 static unsigned long batch_random(void) { return wl_batch(true); }
 static unsigned long batch_fifo(void) { return wl_batch(false); }
+
+static unsigned long producer_consumer(void) { return wl_producer_consumer(); }
+static unsigned long larson_2cpu(void) { return wl_larson(); }
 
 static unsigned long lifo(void)
 {
@@ -117,6 +147,8 @@ static const struct peer_bench benches[] = {
 	{ "hot_pair_256", hot_256 }, { "hot_pair_1024", hot_1024 },
 	{ "hot_pair_4096", hot_4096 }, { "hot_pair_8192", hot_8192 },
 	{ "batch_random_free", batch_random }, { "batch_fifo_free", batch_fifo },
+	{ "producer_consumer_2cpu", producer_consumer },
+	{ "larson_2cpu", larson_2cpu },
 	{ "lifo_stack", lifo },
 	{ "cache_256_single", single_256 }, { "cache_256_bulk_16", burst_16 },
 	{ "cache_256_bulk_64", burst_64 },

@@ -9,6 +9,9 @@
  *	BENCH_FREE(ptr, size)	free them
  *	BENCH_SCRATCH(bytes)	memory for the workloads' own tables,
  *				taken once and kept
+ *	BENCH_SPAWN(fn, arg)	run fn(arg) on a second CPU/thread; 0 if
+ *				it runs, nonzero if it cannot
+ *	BENCH_JOIN()		wait for it
  *
  * Every allocation is touched (one byte written through a volatile
  * pointer) so neither side can skip it, and results go to bench_sink.
@@ -116,6 +119,144 @@ static inline void wl_lifo(unsigned long iters)
 		bench_touch(stack[--top]);
 	}
 	bench_sink += top;
+}
+
+/*
+ * Producer/consumer on two CPUs: the producer allocates and touches
+ * objects and hands them over through a single-producer single-consumer
+ * ring; the consumer frees them, so every object dies on the other CPU.
+ */
+#define PC_RING		1024
+#define PC_OBJECTS	1000000UL
+
+struct pc_ring {
+	void *slot[PC_RING];
+	unsigned long head;	/* written by the producer */
+	unsigned long tail;	/* written by the consumer */
+};
+
+static struct pc_ring pc_ring;
+
+static void pc_consumer(void *arg)
+{
+	struct pc_ring *r = arg;
+
+	for (unsigned long n = 0; n < PC_OBJECTS; n++) {
+		void *p;
+
+		while (__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) == r->tail)
+			;
+		p = r->slot[r->tail % PC_RING];
+		__atomic_store_n(&r->tail, r->tail + 1, __ATOMIC_RELEASE);
+		BENCH_FREE(p, 64);
+	}
+}
+
+/* Returns operations done (allocations + frees), 0 if no second CPU. */
+static inline unsigned long wl_producer_consumer(void)
+{
+	struct pc_ring *r = &pc_ring;
+
+	r->head = r->tail = 0;
+	if (BENCH_SPAWN(pc_consumer, r))
+		return 0;
+	for (unsigned long n = 0; n < PC_OBJECTS; n++) {
+		void *p = BENCH_ALLOC(64);
+
+		bench_touch(p);
+		while (n - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= PC_RING)
+			;
+		r->slot[n % PC_RING] = p;
+		__atomic_store_n(&r->head, n + 1, __ATOMIC_RELEASE);
+	}
+	BENCH_JOIN();
+	return 2 * PC_OBJECTS;
+}
+
+/*
+ * Larson-style server: each of two threads owns a table of live objects
+ * of random sizes 16..1024 and keeps replacing a random one (free the
+ * old, allocate a new); after every round the threads swap tables, so
+ * objects outlive their allocating thread and are freed by the other,
+ * as a server's requests are.
+ */
+#define LARSON_SLOTS	4096
+#define LARSON_ROUNDS	10
+#define LARSON_STEPS	50000UL
+
+struct larson_thread {
+	void **slots;
+	unsigned long seed;
+	volatile unsigned long round_done;
+	volatile unsigned long go;
+};
+
+static struct larson_thread larson[2];
+
+static void larson_round(struct larson_thread *t)
+{
+	for (unsigned long i = 0; i < LARSON_STEPS; i++) {
+		unsigned long r = bench_rand(&t->seed);
+		unsigned int k = (unsigned int)(r % LARSON_SLOTS);
+		unsigned long size = 16 + (r >> 32) % 1009;
+
+		BENCH_FREE(t->slots[k], 0);
+		t->slots[k] = BENCH_ALLOC(size);
+		bench_touch(t->slots[k]);
+	}
+}
+
+static void larson_swap(void)
+{
+	void **tmp = larson[0].slots;
+
+	larson[0].slots = larson[1].slots;
+	larson[1].slots = tmp;
+}
+
+/* The second thread: a round each time the first says go. */
+static void larson_worker(void *arg)
+{
+	struct larson_thread *t = arg;
+
+	for (unsigned long round = 1; round <= LARSON_ROUNDS; round++) {
+		while (__atomic_load_n(&t->go, __ATOMIC_ACQUIRE) < round)
+			;
+		larson_round(t);
+		__atomic_store_n(&t->round_done, round, __ATOMIC_RELEASE);
+	}
+}
+
+static inline unsigned long wl_larson(void)
+{
+	for (int i = 0; i < 2; i++) {
+		if (!larson[i].slots) {
+			larson[i].slots = BENCH_SCRATCH(LARSON_SLOTS * sizeof(void *));
+			if (!larson[i].slots)
+				return 0;
+		}
+		larson[i].seed = 0x2545f4914f6cdd1dUL * (unsigned long)(i + 1);
+		larson[i].go = larson[i].round_done = 0;
+		for (unsigned int k = 0; k < LARSON_SLOTS; k++) {
+			larson[i].slots[k] = BENCH_ALLOC(64);
+			bench_touch(larson[i].slots[k]);
+		}
+	}
+	if (BENCH_SPAWN(larson_worker, &larson[1]))
+		return 0;
+	for (unsigned long round = 1; round <= LARSON_ROUNDS; round++) {
+		__atomic_store_n(&larson[1].go, round, __ATOMIC_RELEASE);
+		larson_round(&larson[0]);
+		while (__atomic_load_n(&larson[1].round_done, __ATOMIC_ACQUIRE) < round)
+			;
+		larson_swap();
+	}
+	BENCH_JOIN();
+	for (int i = 0; i < 2; i++) {
+		for (unsigned int k = 0; k < LARSON_SLOTS; k++)
+			BENCH_FREE(larson[i].slots[k], 0);
+	}
+	return 2 * 2 * LARSON_ROUNDS * LARSON_STEPS;
 }
 
 #endif /* BENCH_WORKLOADS_H */

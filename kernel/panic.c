@@ -56,6 +56,7 @@ __noreturn void panic(const char *fmt, ...)
 	va_list args;
 
 	arch_irq_save();
+	printk_bust_lock();
 	if (in_panic) {
 		printk(KERN_EMERG "Kernel panic - not syncing: recursive panic\n");
 		arch_exit(ARCH_EXIT_FAILURE);

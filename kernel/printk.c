@@ -9,12 +9,13 @@
  * output, printed or not, goes into a ring buffer (dmesg) and through the
  * optional capture hook that the test framework installs.
  *
- * Locking: interrupts are disabled around the shared buffers. This kernel
- * runs on one CPU; a spinlock joins the irq save when SMP arrives.
+ * Locking: logbuf_lock, with interrupts off, around the shared buffers,
+ * so lines from several CPUs do not tear.
  */
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "kernel/params.h"
+#include "kernel/spinlock.h"
 #include "kernel/sprintf.h"
 #include "kernel/string.h"
 #include "arch/arch.h"
@@ -27,6 +28,7 @@ int console_loglevel = 7;
 static char log_buf[LOG_BUF_SIZE];
 static size_t log_head;		/* total bytes ever written */
 
+static DEFINE_SPINLOCK(logbuf_lock);	/* log, hook line, console order */
 static printk_hook_fn hook_fn;
 static void *hook_data;
 
@@ -37,12 +39,13 @@ static bool at_line_start = true;
 
 void printk_set_hook(printk_hook_fn fn, void *data)
 {
-	unsigned long flags = arch_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&logbuf_lock, flags);
 	hook_fn = fn;
 	hook_data = data;
 	hook_len = 0;
-	arch_irq_restore(flags);
+	spin_unlock_irqrestore(&logbuf_lock, flags);
 }
 
 static void log_store(const char *s, size_t len)
@@ -50,6 +53,11 @@ static void log_store(const char *s, size_t len)
 	for (size_t i = 0; i < len; i++)
 		log_buf[(log_head + i) % LOG_BUF_SIZE] = s[i];
 	log_head += len;
+}
+
+void printk_bust_lock(void)
+{
+	spin_lock_init(&logbuf_lock);
 }
 
 size_t log_buf_copy(char *buf, size_t size)
@@ -89,10 +97,11 @@ static void emit(const char *s, size_t len, bool visible)
 
 void console_write(const char *s, size_t len)
 {
-	unsigned long flags = arch_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&logbuf_lock, flags);
 	emit(s, len, true);
-	arch_irq_restore(flags);
+	spin_unlock_irqrestore(&logbuf_lock, flags);
 }
 
 int console_printf(const char *fmt, ...)
@@ -147,7 +156,7 @@ int vprintk(const char *fmt, va_list args)
 	level = parse_level(&text);
 	len -= text - line;
 
-	flags = arch_irq_save();
+	spin_lock_irqsave(&logbuf_lock, flags);
 	if (level < 0) {
 		level = cont_level;
 	} else {
@@ -158,7 +167,7 @@ int vprintk(const char *fmt, va_list args)
 	if (at_line_start && len)
 		emit_timestamp(level < console_loglevel);
 	emit(text, len, level < console_loglevel);
-	arch_irq_restore(flags);
+	spin_unlock_irqrestore(&logbuf_lock, flags);
 	return len;
 }
 

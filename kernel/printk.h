@@ -45,6 +45,9 @@ void console_write(const char *s, size_t len);
 typedef void (*printk_hook_fn)(const char *line, size_t len, void *data);
 void printk_set_hook(printk_hook_fn fn, void *data);
 
+/* Panic: whoever held the log lock will never drop it; take it over. */
+void printk_bust_lock(void);
+
 /* Copy the log buffer (oldest first) into buf; returns bytes copied. */
 size_t log_buf_copy(char *buf, size_t size);
 

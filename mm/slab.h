@@ -53,6 +53,8 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 void kmem_cache_destroy(struct kmem_cache *cachep);
 /* Return every free slab to the page allocator; 0 if the cache is empty. */
 int kmem_cache_shrink(struct kmem_cache *cachep);
+/* The same for every cache (memory pressure, tests). */
+void kmem_cache_shrink_all(void);
 
 void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags);
 void *kmem_cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int node);

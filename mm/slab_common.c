@@ -463,6 +463,16 @@ int kmem_cache_shrink(struct kmem_cache *cachep)
 	return get_node(cachep)->total_slabs ? 1 : 0;
 }
 
+void kmem_cache_shrink_all(void)
+{
+	struct kmem_cache *cachep;
+
+	spin_lock(&slab_mutex);
+	list_for_each_entry(cachep, &slab_caches, list)
+		drain_cache(cachep);
+	spin_unlock(&slab_mutex);
+}
+
 /* Name the first objects still allocated in a cache that is going away. */
 static void report_live_objects(struct kmem_cache *cachep)
 {

@@ -8,12 +8,15 @@
  * allocators; the "bench" parameter or shell command runs them here.
  */
 #include "kernel/bench.h"
+#include "arch/arch.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
 
 #define BENCH_ALLOC(size)	kmalloc(size, GFP_KERNEL)
 #define BENCH_FREE(ptr, size)	kfree(ptr)
 #define BENCH_SCRATCH(bytes)	alloc_pages_exact(bytes, GFP_KERNEL)
+#define BENCH_SPAWN(fn, arg)	arch_cpu_run(1, fn, arg)
+#define BENCH_JOIN()		arch_cpu_join(1)
 #include "bench/workloads.h"
 
 #define HOT_ITERS	1000000UL
@@ -47,6 +50,11 @@ static unsigned long batch_random(void) { return wl_batch(true); }
 static unsigned long batch_fifo(void) { return wl_batch(false); }
 BENCH("batch_random_free", batch_random);
 BENCH("batch_fifo_free", batch_fifo);
+
+static unsigned long producer_consumer(void) { return wl_producer_consumer(); }
+static unsigned long larson_2cpu(void) { return wl_larson(); }
+BENCH("producer_consumer_2cpu", producer_consumer);
+BENCH("larson_2cpu", larson_2cpu);
 
 static unsigned long lifo(void)
 {

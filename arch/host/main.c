@@ -4,10 +4,13 @@
  *
  * main() joins its arguments into the kernel command line and calls
  * start_kernel(). The console is stdin/stdout, time is CLOCK_MONOTONIC,
- * arch_exit() is exit(). This file is the only one of the host build that
+ * arch_exit() is exit(), and CPUs other than 0 are threads started by
+ * arch_cpu_run(), each knowing its number through host_cpu_id. This file is the only one of the host build that
  * includes libc headers: the kernel's own string functions are renamed in
  * the host objects (see the Makefile), so both live side by side.
  */
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,4 +122,52 @@ bool arch_on_stack(unsigned long addr, size_t size)
 unsigned int arch_nr_cpus(void)
 {
 	return NR_CPUS;
+}
+
+/* CPUs 1..NR_CPUS-1 are threads, started on demand. */
+struct host_cpu {
+	pthread_t thread;
+	bool running;
+	void (*fn)(void *arg);
+	void *arg;
+	unsigned int id;
+};
+
+static struct host_cpu host_cpus[NR_CPUS];
+
+static void *host_cpu_main(void *data)
+{
+	struct host_cpu *c = data;
+
+	host_cpu_id = c->id;
+	c->fn(c->arg);
+	return NULL;
+}
+
+int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
+{
+	struct host_cpu *c;
+
+	if (cpu == 0 || cpu >= NR_CPUS)
+		return -EINVAL;
+	c = &host_cpus[cpu];
+	if (c->running)
+		return -EBUSY;
+	c->fn = fn;
+	c->arg = arg;
+	c->id = cpu;
+	if (pthread_create(&c->thread, NULL, host_cpu_main, c))
+		return -EAGAIN;
+	c->running = true;
+	return 0;
+}
+
+void arch_cpu_join(unsigned int cpu)
+{
+	struct host_cpu *c = &host_cpus[cpu];
+
+	if (cpu < NR_CPUS && c->running) {
+		pthread_join(c->thread, NULL);
+		c->running = false;
+	}
 }

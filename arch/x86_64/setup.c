@@ -13,6 +13,7 @@
 #include "arch/x86_64/x86.h"
 #include "arch/x86_64/io.h"
 #include "kernel/bug.h"
+#include "kernel/errno.h"
 #include "kernel/kernel.h"
 #include "kernel/multiboot2.h"
 #include "kernel/printk.h"
@@ -169,4 +170,18 @@ bool arch_on_stack(unsigned long addr, size_t size)
 unsigned int arch_nr_cpus(void)
 {
 	return 1;
+}
+
+/* Only the boot CPU is started (no APIC/SMP bring-up yet). */
+int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
+{
+	(void)cpu;
+	(void)fn;
+	(void)arg;
+	return -ENOSYS;
+}
+
+void arch_cpu_join(unsigned int cpu)
+{
+	(void)cpu;
 }
