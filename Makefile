@@ -58,7 +58,8 @@ KOBJS := $(patsubst %.c,$(B)/%.o,$(GENERIC_SRCS) $(filter %.c,$(ARCH_SRCS))) \
 # --- host flags -------------------------------------------------------
 SANITIZE ?= -fsanitize=address,undefined -fno-sanitize-recover=all
 HOST_OPT ?= -O1
-HCFLAGS := -std=gnu11 $(HOST_OPT) -g -I. -Iarch/host/include -fno-omit-frame-pointer \
+FRAME_POINTER ?= -fno-omit-frame-pointer
+HCFLAGS := -std=gnu11 $(HOST_OPT) -g -I. -Iarch/host/include $(FRAME_POINTER) \
 	   -fno-strict-aliasing -fno-common $(SANITIZE) $(WARNINGS)
 # Kernel code in the host build: its own string functions, not libc's.
 HOST_IS_CLANG := $(shell $(HOSTCC) --version 2>/dev/null | grep -q clang && echo y)
@@ -175,8 +176,9 @@ test: $(B)/kernel.elf $(HB)/cram
 		$(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
 		--selftest $(B)/kernel.elf
 
-# Benchmarks: the host build at -O2 without sanitizers, beside the same
-# workloads on glibc, jemalloc, mimalloc and tcmalloc (bench/run.py).
+# Benchmarks: the host build at -O2 without sanitizers or frame pointers
+# (as a production kernel built with Linux's ORC unwinder would run),
+# beside the same workloads on glibc, jemalloc, mimalloc and tcmalloc.
 BB := $(B)/bench
 BENCH_ROUNDS ?= 5
 $(BB)/peer: bench/peer.c bench/workloads.h
@@ -184,7 +186,8 @@ $(BB)/peer: bench/peer.c bench/workloads.h
 	$(HOSTCC) -std=gnu11 -O2 -I. -Wall -Wextra -Werror -pthread -o $@ $<
 
 bench: $(BB)/peer
-	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= host
+	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= \
+		FRAME_POINTER=-fomit-frame-pointer host
 	$(PYTHON) bench/run.py --cram $(BB)/cram --peer $(BB)/peer --rounds $(BENCH_ROUNDS)
 
 # --- tools --------------------------------------------------------------
