@@ -141,9 +141,52 @@ void e820__memblock_setup(void)
 
 /* --- 5: mem_map and zones ----------------------------------------------- */
 
+/*
+ * pfn_valid() runs on every buddy merge and every free, so it must not
+ * search memblock each time: a bitmap says which 2 MiB chunks are RAM
+ * through and through (nearly all of them), and only pfns in the other
+ * chunks ask memblock.
+ */
+#define PFN_CHUNK_SHIFT		(21 - PAGE_SHIFT)
+#define BITS_PER_LONG		(8 * sizeof(long))
+
+static unsigned long *ram_chunks;
+
+static bool chunk_is_ram(unsigned long chunk)
+{
+	return ram_chunks &&
+	       (ram_chunks[chunk / BITS_PER_LONG] >> (chunk % BITS_PER_LONG)) & 1;
+}
+
 bool pfn_valid(unsigned long pfn)
 {
-	return pfn < max_pfn && memblock_is_memory(PFN_PHYS(pfn));
+	if (pfn >= max_pfn)
+		return false;
+	return chunk_is_ram(pfn >> PFN_CHUNK_SHIFT) ||
+	       memblock_is_memory(PFN_PHYS(pfn));
+}
+
+static void init_ram_chunks(void)
+{
+	unsigned long chunks = DIV_ROUND_UP(max_pfn, 1UL << PFN_CHUNK_SHIFT);
+	unsigned long words = DIV_ROUND_UP(chunks, BITS_PER_LONG);
+	phys_addr_t phys = memblock_alloc_pages_named(
+		PFN_UP(words * sizeof(long)), "pfn chunk map");
+	unsigned long *map;
+
+	if (!phys)
+		return;		/* pfn_valid() just stays slow */
+	map = __va(phys);
+	memset(map, 0, words * sizeof(long));
+	for (unsigned long c = 0; c < chunks; c++) {
+		phys_addr_t base = PFN_PHYS(c << PFN_CHUNK_SHIFT);
+		int r = memblock_search(&memblock.memory, base);
+
+		if (r >= 0 && memblock.memory.regions[r].base +
+			      memblock.memory.regions[r].size >= base + SZ_2M)
+			map[c / BITS_PER_LONG] |= 1UL << (c % BITS_PER_LONG);
+	}
+	ram_chunks = map;
 }
 
 bool virt_addr_valid(const void *virt)
@@ -293,6 +336,7 @@ void mm_core_init(void)
 {
 	unsigned long total_kb;
 
+	init_ram_chunks();
 	sparse_init();
 	free_area_init();
 	print_zones();

@@ -78,6 +78,17 @@ static void test_holes_are_invalid(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, pfn_valid(~0UL >> PAGE_SHIFT));
 }
 
+/* The fast pfn_valid (chunk bitmap) agrees with memblock for every pfn. */
+static void test_pfn_valid_matches_memblock(struct ktest *t)
+{
+	unsigned long wrong = 0;
+
+	for (unsigned long pfn = 0; pfn < max_pfn + 1024; pfn++)
+		wrong += pfn_valid(pfn) !=
+			 (pfn < max_pfn && memblock_is_memory(PFN_PHYS(pfn)));
+	KTEST_EXPECT_EQ(t, wrong, 0UL);
+}
+
 static void test_zone_counts(struct ktest *t)
 {
 	unsigned long present = 0, managed = 0;
@@ -218,6 +229,7 @@ static const struct ktest_case memory_model_cases[] = {
 	KTEST_CASE(test_struct_page_layout),
 	KTEST_CASE(test_every_ram_pfn),
 	KTEST_CASE(test_holes_are_invalid),
+	KTEST_CASE(test_pfn_valid_matches_memblock),
 	KTEST_CASE(test_zone_counts),
 	KTEST_CASE(test_mem_map_cost),
 	KTEST_CASE(test_reserved_pages),
