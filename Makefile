@@ -24,6 +24,8 @@ CMDLINE ?=
 QEMU_ARGS ?=
 KTEST ?=
 TIMEOUT ?= 300
+FUZZ_SECONDS ?= 30
+FUZZ_SEED ?=
 
 B := build
 HB := $(B)/host
@@ -75,7 +77,7 @@ HARNESS := $(PYTHON) tests/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
 
 .PHONY: FORCE all run bench debug test check selftest deps clean help iso host \
-	compile_commands.json
+	compile_commands.json fuzz
 
 all: $(B)/kernel.elf $(ISO)
 
@@ -168,13 +170,36 @@ EXTRA_BOOTS := $(foreach m,32M 1G 5G,--kernel $(B)/kernel.elf --mem $(m) \
 		 --cmdline 'ktest=$(SIZE_SUITES)') \
 	       --kernel $(B)/kernel.elf --mem 128M \
 	       --cmdline 'ktest=memory_model mem=96M memmap=1M$$0x2000000'
+# The fuzzer (host): replay the corpus, then FUZZ_SECONDS of random inputs,
+# each written to build/fuzz/test-input.bin before it runs.
+comma := ,
+empty :=
+space := $(empty) $(empty)
+FUZZ_CORPUS := $(sort $(wildcard tests/fuzz_corpus/*.bin))
+FUZZ_STAGES := $(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS))') \
+	       --host '$(HB)/cram fuzz=$(FUZZ_SECONDS)' \
+	       --host-timeout $(shell expr $(FUZZ_SECONDS) + 120)
 test: $(B)/kernel.elf $(HB)/cram
+	@mkdir -p $(B)/fuzz
+	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' \
+		$(if $(KTEST),,$(FUZZ_STAGES)) \
 		--kernel $(B)/kernel.elf --mem $(MEM) --cmdline '$(TEST_CMDLINE)' \
 		$(if $(KTEST),,$(EXTRA_BOOTS)) \
 		--timeout $(TIMEOUT) --smp $(SMP) \
 		$(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
 		--selftest $(B)/kernel.elf
+
+# Fuzz the allocators (host, ASan/UBSan) for FUZZ_SECONDS; the input
+# running is always in FUZZ_SAVE, so a crash leaves it there.
+FUZZ_SAVE := $(B)/fuzz/last-input.bin
+fuzz: $(HB)/cram
+	@mkdir -p $(dir $(FUZZ_SAVE))
+	@CRAM_FUZZ_SAVE=$(FUZZ_SAVE) $(HB)/cram fuzz=$(FUZZ_SECONDS)$(if $(FUZZ_SEED),$(comma)$(FUZZ_SEED)) || { \
+		echo "fuzz: FAILED: the failing input is $(FUZZ_SAVE)"; \
+		echo "fuzz: replay it:  $(HB)/cram fuzzfile=$(FUZZ_SAVE)"; \
+		echo "fuzz: keep it:    cp $(FUZZ_SAVE) tests/fuzz_corpus/NAME.bin"; \
+		exit 1; }
 
 # Benchmarks: the host build at -O2 without sanitizers or frame pointers
 # (as a production kernel built with Linux's ORC unwinder would run),
@@ -211,7 +236,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) run debug test check deps clean iso host compile_commands.json"
-	@echo "variables: MEM=$(MEM) SMP=$(SMP) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT)"
+	@echo "targets: all (default) run debug test check fuzz deps clean iso host compile_commands.json"
+	@echo "variables: MEM=$(MEM) SMP=$(SMP) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED="
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d)

@@ -98,4 +98,14 @@ void arch_memory_map(struct e820_table *t);
 void setup_arch(void);
 unsigned long vmemmap_populate(unsigned long start, unsigned long end);
 
+/*
+ * Fuzzing (kernel/fuzz.c). arch_fuzz_input() sees each random input just
+ * before it runs, so it can be kept if the run crashes: the host writes
+ * it to the file named by $CRAM_FUZZ_SAVE, x86_64 does nothing.
+ * arch_read_file() reads a whole file into buf and returns its length,
+ * -E2BIG if it is longer than size, or -errno (-ENOSYS on x86_64).
+ */
+void arch_fuzz_input(const u8 *data, size_t len);
+long arch_read_file(const char *path, void *buf, size_t size);
+
 #endif /* ARCH_ARCH_H */

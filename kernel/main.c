@@ -7,6 +7,7 @@
  * with their verdict, or starts the shell.
  */
 #include "kernel/bench.h"
+#include "kernel/fuzz.h"
 #include "kernel/kernel.h"
 #include "kernel/ktest.h"
 #include "kernel/params.h"
@@ -63,6 +64,7 @@ __noreturn void start_kernel(void)
 		bench_run(bench_glob);
 		arch_exit(ARCH_EXIT_SUCCESS);
 	}
+	fuzz_boot();		/* fuzz= or fuzzfile=: runs, then exits */
 	shell_run();
 	arch_exit(ARCH_EXIT_SUCCESS);
 }

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fuzzing the memory allocators.
+ *
+ * The target, fuzz_one_input() (tests/fuzz_ops.c), decodes a byte string
+ * into a sequence of slab, kmalloc and page allocator calls, checks every
+ * object's contents and the allocators' bookkeeping, frees everything and
+ * checks that nothing leaked. It returns 0, or nonzero after printing a
+ * "fuzz: BUG: ..." line (a finding).
+ *
+ * The driver (kernel/fuzz.c) feeds it: "fuzz=SECONDS[,SEED]" (parameter)
+ * or "fuzz SECONDS [SEED]" (shell) runs random and mutated inputs for
+ * that long; "fuzzfile=PATH[,PATH...]" replays saved inputs, read
+ * through arch_read_file(). The parameters print KTAP, one result per
+ * file or one for the random run, and end the run with the verdict.
+ */
+#ifndef KERNEL_FUZZ_H
+#define KERNEL_FUZZ_H
+
+#include "kernel/types.h"
+
+/* Run one input: 0 if all was well, nonzero on a finding. */
+int fuzz_one_input(const u8 *data, size_t len);
+
+/* Operations fuzz_one_input() has decoded and run so far, all inputs. */
+extern unsigned long fuzz_nr_ops;
+
+/* Called by start_kernel(): runs fuzz= or fuzzfile= and exits, if given. */
+void fuzz_boot(void);
+
+#endif /* KERNEL_FUZZ_H */
