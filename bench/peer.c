@@ -20,14 +20,32 @@
 #define BENCH_ALLOC(size)	malloc(size)
 #define BENCH_FREE(ptr, size)	free(ptr)
 #define BENCH_SCRATCH(bytes)	malloc(bytes)
+#define BENCH_MEM_KB()		rss_kb()
 #define BENCH_SPAWN(fn, arg)	spawn(fn, arg)
 #define BENCH_JOIN()		pthread_join(worker, NULL)
 
 static pthread_t worker;
+static long bench_peak_kb, bench_base_kb;
+
+static long rss_kb(void);
 
 static void *thread_main(void *arg);
 static int spawn(void (*fn)(void *), void *arg);
 #include "bench/workloads.h"
+
+/* Resident set size from /proc/self/statm (second field, in pages). */
+static long rss_kb(void)
+{
+	long size = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+			resident = 0;
+		fclose(f);
+	}
+	return resident * 4;
+}
 
 struct thread_start {
 	void (*fn)(void *);
@@ -156,24 +174,38 @@ static const struct peer_bench benches[] = {
 	{ "pages_order_0_mmap", mmap_0 }, { "pages_order_3_mmap", mmap_3 },
 };
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct peer_bench *)a)->name,
+		      ((const struct peer_bench *)b)->name);
+}
+
 int main(void)
 {
-	for (size_t i = 0; i < sizeof(benches) / sizeof(benches[0]); i++) {
+	static struct peer_bench sorted[sizeof(benches) / sizeof(benches[0])];
+	const size_t n = sizeof(benches) / sizeof(benches[0]);
+
+	/* The kernel's runner goes in name order: so do we. */
+	memcpy(sorted, benches, sizeof(benches));
+	qsort(sorted, n, sizeof(sorted[0]), by_name);
+	bench_base_kb = rss_kb();
+	for (size_t i = 0; i < n; i++) {
 		uint64_t ns, cyc;
 		unsigned long ops;
 
-		benches[i].run();		/* warm-up, untimed */
+		sorted[i].run();		/* warm-up, untimed */
+		bench_peak_kb = 0;
 		ns = now_ns();
 		cyc = cycles();
-		ops = benches[i].run();
+		ops = sorted[i].run();
 		cyc = cycles() - cyc;
 		ns = now_ns() - ns;
 		if (!ops)
 			ops = 1;
-		printf("BENCH %-28s %8llu.%03llu %8llu\n", benches[i].name,
+		printf("BENCH %-28s %8llu.%03llu %8llu %8ld\n", sorted[i].name,
 		       (unsigned long long)(ns / ops),
 		       (unsigned long long)(ns * 1000 / ops % 1000),
-		       (unsigned long long)(cyc / ops));
+		       (unsigned long long)(cyc / ops), bench_peak_kb);
 	}
 	return (int)(bench_sink & 0);
 }

@@ -37,11 +37,13 @@ def find_lib(name):
 
 
 def parse(output):
+    """BENCH lines: name -> (ns per op, peak KiB or 0)."""
     results = {}
     for line in output.splitlines():
         parts = line.split()
         if len(parts) >= 3 and parts[0] == "BENCH":
-            results[parts[1]] = float(parts[2])
+            peak = int(parts[4]) if len(parts) >= 5 else 0
+            results[parts[1]] = (float(parts[2]), peak)
     return results
 
 
@@ -73,11 +75,14 @@ def main():
     impls = ["cram", "glibc"] + [p for p in PEER_LIBS if find_lib(PEER_LIBS[p])]
     missing = [p for p in PEER_LIBS if p not in impls]
     samples = {i: {} for i in impls}
+    peaks = {i: {} for i in impls}
     for r in range(args.rounds):
         order = impls[r % len(impls):] + impls[:r % len(impls)]
         for impl in order:
-            for bench, ns in run_impl(impl, args.cram, args.peer).items():
+            for bench, (ns, peak) in run_impl(impl, args.cram, args.peer).items():
                 samples[impl].setdefault(bench, []).append(ns)
+                if peak:
+                    peaks[impl][bench] = max(peaks[impl].get(bench, 0), peak)
         print("bench: round %d/%d done" % (r + 1, args.rounds), file=sys.stderr)
 
     benches = list(samples["glibc"].keys())
@@ -104,6 +109,17 @@ def main():
                                   if i in row else "-") for i in impls)
         print("%-22s%s%14s%10s" % (b, cells, best or "-",
                                    "%.2fx" % ratio if ratio else "-"))
+    peak_benches = [b for b in benches if any(b in peaks[i] for i in impls)]
+    if peak_benches:
+        print()
+        print("%-22s" % "peak memory (MiB)" + "".join("%14s" % i for i in impls))
+        for b in peak_benches:
+            print("%-22s" % b + "".join(
+                "%14s" % ("%.1f" % (peaks[i][b] / 1024) if b in peaks[i] else "-")
+                for i in impls))
+            table[b]["peak_kib"] = {i: peaks[i].get(b) for i in impls}
+        print("(memory held at the workload's peak above what the program held at start:")
+        print(" pages in use for cram, resident set size for the peers)")
     if missing:
         print("not installed (make deps installs them): " + ", ".join(missing))
     os.makedirs(os.path.dirname(args.json), exist_ok=True)

@@ -9,12 +9,19 @@
  *	BENCH_FREE(ptr, size)	free them
  *	BENCH_SCRATCH(bytes)	memory for the workloads' own tables,
  *				taken once and kept
+ *	BENCH_MEM_KB()		memory the allocator holds now, in KiB
+ *				(pages in use; RSS for the peers)
  *	BENCH_SPAWN(fn, arg)	run fn(arg) on a second CPU/thread; 0 if
  *				it runs, nonzero if it cannot
  *	BENCH_JOIN()		wait for it
  *
  * Every allocation is touched (one byte written through a volatile
  * pointer) so neither side can skip it, and results go to bench_sink.
+ * Workloads that hold many objects at once record in bench_peak_kb the
+ * memory the allocator held at their peak, above what it held when the
+ * program started (bench_base_kb; the includer defines both and prints
+ * the peak). Both sides run the workloads in the same (name) order, so
+ * memory kept from earlier workloads counts alike.
  */
 #ifndef BENCH_WORKLOADS_H
 #define BENCH_WORKLOADS_H
@@ -84,6 +91,7 @@ static inline unsigned long wl_batch(bool random_order)
 		batch_objs[i] = BENCH_ALLOC(batch_sizes[i]);
 		bench_touch(batch_objs[i]);
 	}
+	bench_peak_kb = BENCH_MEM_KB() - bench_base_kb;
 	for (unsigned int i = 0; i < BATCH_OBJECTS; i++) {
 		unsigned int k = batch_order[i];
 
@@ -252,6 +260,7 @@ static inline unsigned long wl_larson(void)
 		larson_swap();
 	}
 	BENCH_JOIN();
+	bench_peak_kb = BENCH_MEM_KB() - bench_base_kb;
 	for (int i = 0; i < 2; i++) {
 		for (unsigned int k = 0; k < LARSON_SLOTS; k++)
 			BENCH_FREE(larson[i].slots[k], 0);

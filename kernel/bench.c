@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The benchmark runner (see kernel/bench.h): warm-up run, timed run,
- * one BENCH line each. Registered under the "bench" parameter and shell
- * command.
+ * The benchmark runner (see kernel/bench.h): in name order, a warm-up
+ * run, a timed run, one BENCH line each. Registered under the "bench"
+ * parameter and shell command.
  */
 #include "kernel/bench.h"
 #include "kernel/errno.h"
@@ -10,10 +10,35 @@
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/string.h"
+#include "mm/gfp.h"
 #include "arch/arch.h"
 
 extern const struct bench_case *const __start_benches[] __weak;
 extern const struct bench_case *const __stop_benches[] __weak;
+
+long bench_peak_kb, bench_base_kb;
+
+long bench_mem_kb(void)
+{
+	return (long)(totalram_pages - nr_free_pages() - nr_pcp_pages()) *
+	       (long)(PAGE_SIZE >> 10);
+}
+
+/* The benchmark after prev in name order (NULL: the first). */
+static const struct bench_case *next_bench(const struct bench_case *prev)
+{
+	const struct bench_case *best = NULL;
+
+	for (const struct bench_case *const *b = __start_benches;
+	     b < __stop_benches; b++) {
+		if (prev && strcmp((*b)->name, prev->name) <= 0)
+			continue;
+		if (!best || strcmp((*b)->name, best->name) < 0)
+			best = *b;
+	}
+	return best;
+}
+
 
 static void run_one(const struct bench_case *b)
 {
@@ -21,6 +46,7 @@ static void run_one(const struct bench_case *b)
 	unsigned long ops;
 
 	b->run();				/* warm-up, untimed */
+	bench_peak_kb = 0;
 	ns = arch_clock_ns();
 	cycles = arch_cycles();
 	ops = b->run();
@@ -28,20 +54,20 @@ static void run_one(const struct bench_case *b)
 	ns = arch_clock_ns() - ns;
 	if (!ops)
 		ops = 1;
-	console_printf("BENCH %-28s %8llu.%03llu %8llu\n", b->name,
+	console_printf("BENCH %-28s %8llu.%03llu %8llu %8ld\n", b->name,
 		       (unsigned long long)(ns / ops),
 		       (unsigned long long)(ns * 1000 / ops % 1000),
-		       (unsigned long long)(cycles / ops));
+		       (unsigned long long)(cycles / ops), bench_peak_kb);
 }
 
 void bench_run(const char *glob)
 {
-	console_printf("# bench on %s: name, ns/op, cycles/op (under QEMU's TCG both are emulated: compare only like with like)\n",
+	console_printf("# bench on %s: name, ns/op, cycles/op, peak KiB (under QEMU's TCG time and cycles are emulated: compare only like with like)\n",
 		       arch_name);
-	for (const struct bench_case *const *b = __start_benches;
-	     b < __stop_benches; b++) {
-		if (!glob || glob_match(glob, (*b)->name))
-			run_one(*b);
+	bench_base_kb = bench_mem_kb();
+	for (const struct bench_case *b = next_bench(NULL); b; b = next_bench(b)) {
+		if (!glob || glob_match(glob, b->name))
+			run_one(b);
 	}
 	console_printf("# bench done\n");
 }

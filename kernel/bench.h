@@ -5,7 +5,7 @@
  * it did; the runner runs each once untimed (warm-up), then timed, and
  * prints one line per benchmark:
  *
- *	BENCH <name> <ns per op> <cycles per op>
+ *	BENCH <name> <ns per op> <cycles per op> <peak KiB>
  *
  * On the host the nanoseconds are real; under QEMU's TCG both numbers
  * are emulated and only compare runs of the same build on one machine.
@@ -27,6 +27,15 @@ struct bench_case {
 	};								\
 	static const struct bench_case *const __bench_ptr_##fn		\
 	__used __section("benches") = &__bench_##fn
+
+/*
+ * Set by a workload: KiB held at its peak above bench_base_kb, what was
+ * held when the runner started (0: not measured).
+ */
+extern long bench_peak_kb, bench_base_kb;
+
+/* Memory the allocators hold now, in KiB (pages in use). */
+long bench_mem_kb(void);
 
 /* Run the benchmarks whose name matches glob (NULL: all). */
 void bench_run(const char *glob);

@@ -15,6 +15,7 @@
 #define BENCH_ALLOC(size)	kmalloc(size, GFP_KERNEL)
 #define BENCH_FREE(ptr, size)	kfree(ptr)
 #define BENCH_SCRATCH(bytes)	alloc_pages_exact(bytes, GFP_KERNEL)
+#define BENCH_MEM_KB()		bench_mem_kb()
 #define BENCH_SPAWN(fn, arg)	arch_cpu_run(1, fn, arg)
 #define BENCH_JOIN()		arch_cpu_join(1)
 #include "bench/workloads.h"
