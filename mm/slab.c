@@ -17,7 +17,7 @@
  *    obj_to_index() divides by a precomputed reciprocal, no divide. An
  *    index is one byte when num <= 256, two otherwise.
  *
- * 2. Where the freelist lives, chosen per cache by waste (set_*_cache):
+ * 2. Where the freelist lives, chosen per cache by waste (set_slab_cache):
  *    inside the slab's last free object (zero bytes: that object is
  *    handed out last, and the array moves into the first object freed
  *    into the then-full slab; impossible with a constructor or RCU);

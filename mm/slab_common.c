@@ -6,7 +6,7 @@
  * 1. Geometry. For a new cache: the alignment, the object stride, then
  *    the freelist placement and slab order by waste, trying in turn the
  *    index array inside an object, off-slab, and on-slab
- *    (set_*_slab_cache, Linux's calculate_slab_order rule: the smallest
+ *    (set_slab_cache, Linux's calculate_slab_order rule: the smallest
  *    order whose leftover is at most 1/8 of the slab), and the colours
  *    the leftover allows.
  * 2. Per-CPU parts. Array caches sized by object size (enable_cpucache),
@@ -153,42 +153,35 @@ static long calculate_slab_order(struct kmem_cache *cachep,
 	return left_over;
 }
 
-static bool set_objfreelist_slab_cache(struct kmem_cache *cachep)
+/* Can the index array live inside an object at all? */
+static bool in_object_possible(const struct kmem_cache *cachep)
 {
+	return !cachep->ctor && !(cachep->flags & SLAB_TYPESAFE_BY_RCU);
+}
+
+/*
+ * Try one freelist placement: size the slab for it and keep it if it
+ * suits. In an object: the array must fit in one object. Off-slab: only
+ * when the leftover could not hold the array (else on-slab is as good
+ * and simpler). On-slab always suits once an object fits.
+ */
+static bool set_slab_cache(struct kmem_cache *cachep,
+			   enum slab_freelist_place place)
+{
+	unsigned long array_size;
 	long left_over;
 
-	if (cachep->ctor || (cachep->flags & SLAB_TYPESAFE_BY_RCU))
+	if (place == FREELIST_IN_OBJECT && !in_object_possible(cachep))
 		return false;
-	left_over = calculate_slab_order(cachep, FREELIST_IN_OBJECT);
-	if (left_over < 0 ||
-	    cachep->num * cachep->freelist_idx_size > cachep->object_size)
-		return false;
-	cachep->freelist_place = FREELIST_IN_OBJECT;
-	cachep->colour = (unsigned int)left_over / cachep->colour_off;
-	return true;
-}
-
-static bool set_off_slab_cache(struct kmem_cache *cachep)
-{
-	long left_over = calculate_slab_order(cachep, FREELIST_OFF_SLAB);
-
+	left_over = calculate_slab_order(cachep, place);
 	if (left_over < 0)
 		return false;
-	/* The leftover can hold the array: on-slab is as good and simpler. */
-	if ((unsigned long)left_over >= cachep->num * cachep->freelist_idx_size)
+	array_size = cachep->num * cachep->freelist_idx_size;
+	if (place == FREELIST_IN_OBJECT && array_size > cachep->object_size)
 		return false;
-	cachep->freelist_place = FREELIST_OFF_SLAB;
-	cachep->colour = (unsigned int)left_over / cachep->colour_off;
-	return true;
-}
-
-static bool set_on_slab_cache(struct kmem_cache *cachep)
-{
-	long left_over = calculate_slab_order(cachep, FREELIST_ON_SLAB);
-
-	if (left_over < 0)
+	if (place == FREELIST_OFF_SLAB && (unsigned long)left_over >= array_size)
 		return false;
-	cachep->freelist_place = FREELIST_ON_SLAB;
+	cachep->freelist_place = place;
 	cachep->colour = (unsigned int)left_over / cachep->colour_off;
 	return true;
 }
@@ -356,8 +349,9 @@ static int __kmem_cache_create(struct kmem_cache *cachep)
 	cachep->colour_off = max((unsigned int)L1_CACHE_BYTES, cachep->align);
 	if (cachep->flags & SLAB_CACHE_DMA)
 		cachep->allocflags |= GFP_DMA;
-	if (!set_objfreelist_slab_cache(cachep) &&
-	    !set_off_slab_cache(cachep) && !set_on_slab_cache(cachep))
+	if (!set_slab_cache(cachep, FREELIST_IN_OBJECT) &&
+	    !set_slab_cache(cachep, FREELIST_OFF_SLAB) &&
+	    !set_slab_cache(cachep, FREELIST_ON_SLAB))
 		return -E2BIG;
 	cachep->freelist_size = cachep->num * cachep->freelist_idx_size;
 	if (cachep->freelist_place == FREELIST_OFF_SLAB)
