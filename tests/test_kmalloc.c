@@ -25,6 +25,7 @@
 #include "mm/gfp.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
+#include "tests/mm_util.h"
 
 /* The classes, their kmalloc_caches index and names, by hand. */
 static const unsigned int class_size[] = { 8, 16, 32, 64, 96, 128, 192, 256,
@@ -445,41 +446,6 @@ static void test_gfp_dma(struct ktest *t)
 }
 
 /* --- memory exhaustion ------------------------------------------------------ */
-
-struct hog {
-	struct hog *next;
-	unsigned int order;
-};
-
-/* Take every page the watermarks allow, largest blocks first. */
-static struct hog *hog_memory(void)
-{
-	struct hog *head = NULL;
-
-	for (int order = MAX_ORDER - 1; order >= 0; order--) {
-		struct page *page;
-
-		while ((page = alloc_pages(GFP_KERNEL | __GFP_NOWARN,
-					   (unsigned int)order))) {
-			struct hog *h = page_address(page);
-
-			h->next = head;
-			h->order = (unsigned int)order;
-			head = h;
-		}
-	}
-	return head;
-}
-
-static void release_memory(struct hog *head)
-{
-	while (head) {
-		struct hog *next = head->next;
-
-		__free_pages(virt_to_page(head), head->order);
-		head = next;
-	}
-}
 
 static void test_exhaustion(struct ktest *t)
 {

@@ -33,6 +33,7 @@
 #include "mm/gfp.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
+#include "tests/mm_util.h"
 
 /* Linux's refill limit for an array that was never used (mm/slab.c). */
 #define REFILL_LIMIT_UNTOUCHED	16
@@ -930,41 +931,6 @@ static void test_free_limit(struct ktest *t)
 }
 
 /* --- pfmemalloc ------------------------------------------------------------ */
-
-/* Pages held to exhaust memory, chained through their own first bytes. */
-struct hog {
-	struct hog *next;
-	unsigned int order;
-};
-
-static struct hog *hog_memory(void)
-{
-	struct hog *head = NULL;
-
-	for (int order = MAX_ORDER - 1; order >= 0; order--) {
-		struct page *page;
-
-		while ((page = alloc_pages(GFP_KERNEL | __GFP_NOWARN,
-					   (unsigned int)order))) {
-			struct hog *h = page_address(page);
-
-			h->next = head;
-			h->order = (unsigned int)order;
-			head = h;
-		}
-	}
-	return head;
-}
-
-static void release_memory(struct hog *head)
-{
-	while (head) {
-		struct hog *next = head->next;
-
-		__free_pages(virt_to_page(head), head->order);
-		head = next;
-	}
-}
 
 static void test_pfmemalloc(struct ktest *t)
 {

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the memory test suites. */
+#ifndef TESTS_MM_UTIL_H
+#define TESTS_MM_UTIL_H
+
+#include "mm/gfp.h"
+
+/* Pages held to exhaust memory, chained through their own first bytes. */
+struct hog {
+	struct hog *next;
+	unsigned int order;
+};
+
+/*
+ * Take every page a GFP_KERNEL allocation may get (down to the min
+ * watermark), largest blocks first; release_memory() gives them back.
+ */
+struct hog *hog_memory(void);
+void release_memory(struct hog *head);
+
+#endif /* TESTS_MM_UTIL_H */
