@@ -55,7 +55,6 @@
 
 static unsigned long min_free_kbytes;
 static unsigned int failure_reports;
-unsigned long bad_page_count;
 
 /* --- free lists ------------------------------------------------------ */
 
@@ -253,7 +252,6 @@ void drain_all_pages(void)
 static void bad_page(const struct page *page, unsigned int order,
 		     const char *reason, unsigned long caller)
 {
-	bad_page_count++;
 	pr_err("BUG: Bad page state: pfn:%#lx order:%u: %s\n",
 	       page_to_pfn(page), order, reason);
 	pr_err("page:%px refcount:%d flags:%#lx alloc_order:%u private:%#lx\n",
@@ -315,8 +313,7 @@ static bool free_pages_prepare(struct page *page, unsigned int order,
 	const char *problem;
 
 	if (!page_in_mem_map(page)) {
-		bad_page_count++;
-		pr_err("BUG: Bad page state: %px is not a page of RAM (order:%u)\n",
+			pr_err("BUG: Bad page state: %px is not a page of RAM (order:%u)\n",
 		       page, order);
 		pr_err("caller: %pS\n", (void *)caller);
 		return false;
@@ -507,8 +504,7 @@ void free_pages(unsigned long addr, unsigned int order)
 	if (!addr)
 		return;
 	if (!IS_ALIGNED(addr, PAGE_SIZE) || !virt_addr_valid((void *)addr)) {
-		bad_page_count++;
-		pr_err("BUG: Bad page state: free_pages(%#lx, %u): not a page of the direct map\n",
+			pr_err("BUG: Bad page state: free_pages(%#lx, %u): not a page of the direct map\n",
 		       addr, order);
 		pr_err("caller: %pS\n", (void *)_RET_IP_);
 		return;
