@@ -162,14 +162,18 @@ check: $(HB)/cram
 
 # Everything: host suites, kernel suites under QEMU, the harness's own tests.
 # Beside the main boot (MEM, every suite), more boots check the memory
-# model at other sizes: 32 MiB, 1 GiB, and 5 GiB (RAM above 4 GiB and the
-# PCI hole below it), and that mem= and memmap= shape the map. Skipped
-# when KTEST selects tests.
+# model and the allocators at other sizes: 32 MiB, 1 GiB, and 5 GiB (RAM
+# above 4 GiB and the PCI hole below it), and that mem= and memmap=
+# shape the map. Skipped when KTEST selects tests.
 SIZE_SUITES := memory_model,page_alloc,slab,kmalloc
-EXTRA_BOOTS := $(foreach m,32M 1G 5G,--kernel $(B)/kernel.elf --mem $(m) \
-		 --cmdline 'ktest=$(SIZE_SUITES)') \
-	       --kernel $(B)/kernel.elf --mem 128M \
-	       --cmdline 'ktest=memory_model mem=96M memmap=1M$$0x2000000'
+# Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
+# whose 1 GiB pages the direct map then uses.
+boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
+       --qemu-args='$(strip $(3) $(QEMU_ARGS))'
+EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
+	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
+	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
+	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000)
 # The fuzzer (host): replay the corpus, then FUZZ_SECONDS of random inputs,
 # each written to build/fuzz/test-input.bin before it runs.
 comma := ,
@@ -184,10 +188,9 @@ test: $(B)/kernel.elf $(HB)/cram
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' \
 		$(if $(KTEST),,$(FUZZ_STAGES)) \
-		--kernel $(B)/kernel.elf --mem $(MEM) --cmdline '$(TEST_CMDLINE)' \
+		$(call boot,$(MEM),$(TEST_CMDLINE)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS)) \
 		--timeout $(TIMEOUT) --smp $(SMP) \
-		$(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
 		--selftest $(B)/kernel.elf
 
 # Fuzz the allocators (host, ASan/UBSan) for FUZZ_SECONDS; the input
