@@ -526,7 +526,8 @@ static __always_inline void ___cache_free(struct kmem_cache *cachep, void *objp)
 	ac->entry[ac->avail++] = objp;
 }
 
-static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags)
+/* Everything but the plain pop: refills, reserve objects, zeroing. */
+static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags)
 {
 	unsigned long irqflags = arch_irq_save();
 	void *objp = ____cache_alloc(cachep, flags);
@@ -537,12 +538,54 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags)
 	return objp;
 }
 
-static __always_inline void slab_free(struct kmem_cache *cachep, void *objp)
+/*
+ * The fast path, kept free of calls so it needs no stack frame: pop the
+ * top of the per-CPU array if there is one, it is an ordinary object and
+ * nothing else (zeroing) is asked; anything else takes the slow path.
+ */
+static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags)
+{
+	unsigned long irqflags = arch_irq_save();
+	struct array_cache *ac = cpu_cache_get(cachep);
+	unsigned int avail = ac->avail;
+
+	if (likely(avail && !(flags & __GFP_ZERO))) {
+		void *objp = ac->entry[avail - 1];
+
+		if (likely(!is_obj_pfmemalloc(objp))) {
+			ac->avail = avail - 1;
+			ac->touched = 1;
+			arch_irq_restore(irqflags);
+			return objp;
+		}
+	}
+	arch_irq_restore(irqflags);
+	return slab_alloc_slow(cachep, flags);
+}
+
+static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp)
 {
 	unsigned long irqflags = arch_irq_save();
 
 	___cache_free(cachep, objp);
 	arch_irq_restore(irqflags);
+}
+
+/* The fast path: push onto a per-CPU array with room, no reserve slabs. */
+static __always_inline void slab_free(struct kmem_cache *cachep, void *objp)
+{
+	unsigned long irqflags = arch_irq_save();
+	struct array_cache *ac = cpu_cache_get(cachep);
+	unsigned int avail = ac->avail;
+
+	if (likely(avail < ac->limit && !pfmemalloc_active)) {
+		ac->entry[avail] = objp;
+		ac->avail = avail + 1;
+		arch_irq_restore(irqflags);
+		return;
+	}
+	arch_irq_restore(irqflags);
+	slab_free_slow(cachep, objp);
 }
 
 void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags)
@@ -644,14 +687,18 @@ static void *kmalloc_large(size_t size, gfp_t flags)
 	return page ? page_address(page) : NULL;
 }
 
+static __noinline void *kmalloc_odd_size(size_t size, gfp_t flags)
+{
+	return size ? kmalloc_large(size, flags) : ZERO_SIZE_PTR;
+}
+
 void *kmalloc(size_t size, gfp_t flags)
 {
 	struct kmem_cache *cachep;
 
-	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE))
-		return kmalloc_large(size, flags);
-	if (unlikely(!size))
-		return ZERO_SIZE_PTR;
+	/* One test for both 0 and above 8 KiB: size - 1 wraps for 0. */
+	if (unlikely(size - 1 >= KMALLOC_MAX_CACHE_SIZE))
+		return kmalloc_odd_size(size, flags);
 	cachep = kmalloc_caches[!!(flags & GFP_DMA)][kmalloc_index(size)];
 	return slab_alloc(cachep, flags);
 }
