@@ -20,23 +20,13 @@ long bench_peak_kb, bench_base_kb;
 
 long bench_mem_kb(void)
 {
-	return (long)(totalram_pages - nr_free_pages() - nr_pcp_pages()) *
-	       (long)(PAGE_SIZE >> 10);
+	return nr_allocated_pages() * (long)(PAGE_SIZE >> 10);
 }
 
-/* The benchmark after prev in name order (NULL: the first). */
 static const struct bench_case *next_bench(const struct bench_case *prev)
 {
-	const struct bench_case *best = NULL;
-
-	for (const struct bench_case *const *b = __start_benches;
-	     b < __stop_benches; b++) {
-		if (prev && strcmp((*b)->name, prev->name) <= 0)
-			continue;
-		if (!best || strcmp((*b)->name, best->name) < 0)
-			best = *b;
-	}
-	return best;
+	return next_by_name((const void *const *)__start_benches,
+			    (const void *const *)__stop_benches, prev);
 }
 
 

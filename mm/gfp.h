@@ -94,6 +94,8 @@ void memblock_free_all(void);
 /* Free pages: in the buddy lists of all zones, and on per-CPU lists. */
 unsigned long nr_free_pages(void);
 unsigned long nr_pcp_pages(void);
+/* Pages handed out and not yet freed (what a leaking test leaves). */
+long nr_allocated_pages(void);
 /* Give every per-CPU list back to the buddy lists. */
 void drain_all_pages(void);
 

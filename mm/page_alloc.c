@@ -676,9 +676,8 @@ unsigned long nr_pcp_pages(void)
 	return sum;
 }
 
-/* Pages handed out and not yet freed: what a leaking test leaves. */
-static long pages_in_use(void)
+long nr_allocated_pages(void)
 {
 	return (long)(totalram_pages - nr_free_pages() - nr_pcp_pages());
 }
-KTEST_RESOURCE("pages", pages_in_use);
+KTEST_RESOURCE("pages", nr_allocated_pages);

@@ -55,6 +55,8 @@ void kmem_cache_destroy(struct kmem_cache *cachep);
 int kmem_cache_shrink(struct kmem_cache *cachep);
 /* The same for every cache (memory pressure, tests). */
 void kmem_cache_shrink_all(void);
+/* Objects allocated and not yet freed, over all caches. */
+long slab_objects_in_use(void);
 
 void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags);
 void *kmem_cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int node);

@@ -457,12 +457,17 @@ int kmem_cache_shrink(struct kmem_cache *cachep)
 	return get_node(cachep)->total_slabs ? 1 : 0;
 }
 
+/*
+ * Newest cache first: a slab freed here may free its off-slab index
+ * array into a kmalloc cache, which was always created earlier and so
+ * is drained after it.
+ */
 void kmem_cache_shrink_all(void)
 {
 	struct kmem_cache *cachep;
 
 	spin_lock(&slab_mutex);
-	list_for_each_entry(cachep, &slab_caches, list)
+	list_for_each_entry_reverse(cachep, &slab_caches, list)
 		drain_cache(cachep);
 	spin_unlock(&slab_mutex);
 }
@@ -628,7 +633,7 @@ unsigned long slab_pages(void)
 }
 
 /* Objects handed out and not freed, over all caches (leak check). */
-static long slab_objects_in_use(void)
+long slab_objects_in_use(void)
 {
 	struct kmem_cache *cachep;
 	long in_use = 0;

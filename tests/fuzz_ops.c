@@ -1202,28 +1202,10 @@ static void op_check(struct fuzz_state *s, unsigned int v)
 		verify_slot(s, i);
 }
 
-/* The cache of struct kmem_cache: where every kmalloc cache came from. */
-static struct kmem_cache *cache_of_caches(void)
-{
-	return virt_to_slab(kmalloc_caches[0][KMALLOC_SHIFT_HIGH])->slab_cache;
-}
-
-/*
- * Empty every array cache and free slab of the caches the fuzzer's
- * allocations reach (two passes: off-slab freelists live in smaller
- * kmalloc caches), then the per-CPU page lists.
- */
+/* Empty every array cache and free slab, then the per-CPU page lists. */
 static void shrink_all(void)
 {
-	for (int pass = 0; pass < 2; pass++) {
-		kmem_cache_shrink(cache_of_caches());
-		for (int dma = 0; dma < 2; dma++) {
-			for (int k = KMALLOC_SHIFT_HIGH; k > 0; k--) {
-				if (kmalloc_caches[dma][k])
-					kmem_cache_shrink(kmalloc_caches[dma][k]);
-			}
-		}
-	}
+	kmem_cache_shrink_all();
 	drain_all_pages();
 }
 
@@ -1238,14 +1220,8 @@ static void op_drain(struct fuzz_state *s, unsigned int v)
 static void measure(struct fuzz_usage *u)
 {
 	shrink_all();
-	u->pages = (long)(totalram_pages - nr_free_pages() - nr_pcp_pages());
-	u->objects = cache_in_use(cache_of_caches());
-	for (int dma = 0; dma < 2; dma++) {
-		for (int k = 1; k <= KMALLOC_SHIFT_HIGH; k++) {
-			if (kmalloc_caches[dma][k])
-				u->objects += cache_in_use(kmalloc_caches[dma][k]);
-		}
-	}
+	u->pages = nr_allocated_pages();
+	u->objects = slab_objects_in_use();
 }
 
 /* After every operation: reports, and the private caches' counters. */

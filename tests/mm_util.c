@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Helpers shared by the memory test suites (see tests/mm_util.h). */
+#include "mm/slab.h"
 #include "tests/mm_util.h"
 
 struct hog *hog_memory(void)
@@ -29,4 +30,25 @@ void release_memory(struct hog *head)
 		__free_pages(virt_to_page(head), head->order);
 		head = next;
 	}
+}
+
+unsigned long pages_free(void)
+{
+	return nr_free_pages() + nr_pcp_pages();
+}
+
+unsigned long pages_baseline(void)
+{
+	kmem_cache_shrink_all();
+	drain_all_pages();
+	return pages_free();
+}
+
+enum zone_type expected_zone(unsigned long pfn)
+{
+	if (pfn < MAX_DMA_PFN)
+		return ZONE_DMA;
+	if (pfn < MAX_DMA32_PFN)
+		return ZONE_DMA32;
+	return ZONE_NORMAL;
 }

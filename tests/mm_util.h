@@ -18,4 +18,11 @@ struct hog {
 struct hog *hog_memory(void);
 void release_memory(struct hog *head);
 
+/* Free pages, wherever the page allocator keeps them. */
+unsigned long pages_free(void);
+/* Free pages with every cache shrunk and the per-CPU lists drained. */
+unsigned long pages_baseline(void);
+/* The zone a pfn belongs to, from the zone limits alone. */
+enum zone_type expected_zone(unsigned long pfn);
+
 #endif /* TESTS_MM_UTIL_H */

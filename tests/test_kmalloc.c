@@ -54,33 +54,9 @@ static bool is_power_of_2(unsigned long x)
 	return x && !(x & (x - 1));
 }
 
-static void shrink_all_caches(void)
-{
-	for (int dma = 0; dma < 2; dma++) {
-		for (int i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
-			if (kmalloc_caches[dma][i])
-				kmem_cache_shrink(kmalloc_caches[dma][i]);
-		}
-	}
-	/* The cache the struct kmem_cache objects come from. */
-	kmem_cache_shrink(virt_to_slab(kmalloc_caches[0][3])->slab_cache);
-}
-
-static unsigned long pages_free(void)
-{
-	return nr_free_pages() + nr_pcp_pages();
-}
-
-static unsigned long pages_baseline(void)
-{
-	shrink_all_caches();
-	drain_all_pages();
-	return pages_free();
-}
-
 static void kmalloc_suite_exit(struct ktest *t)
 {
-	shrink_all_caches();
+	kmem_cache_shrink_all();
 }
 
 /* --- size classes ---------------------------------------------------------- */

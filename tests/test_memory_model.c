@@ -13,6 +13,7 @@
 #include "mm/gfp.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
+#include "tests/mm_util.h"
 
 static void test_struct_page_layout(struct ktest *t)
 {
@@ -22,15 +23,6 @@ static void test_struct_page_layout(struct ktest *t)
 	KTEST_EXPECT_EQ(t, offsetof(struct page, compound_head), 8UL);
 	KTEST_EXPECT_EQ(t, offsetof(struct page, private), 40UL);
 	KTEST_EXPECT_EQ(t, offsetof(struct page, _refcount), 52UL);
-}
-
-static enum zone_type expected_zone(unsigned long pfn)
-{
-	if (pfn < MAX_DMA_PFN)
-		return ZONE_DMA;
-	if (pfn < MAX_DMA32_PFN)
-		return ZONE_DMA32;
-	return ZONE_NORMAL;
 }
 
 /* Every RAM pfn: valid, in the right zone, and the conversions agree. */

@@ -31,6 +31,7 @@
 #include "kernel/string.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
+#include "tests/mm_util.h"
 
 #define BITS_PER_LONG	64
 
@@ -44,16 +45,6 @@ static struct zone *zone_of(enum zone_type z)
 static struct per_cpu_pages *my_pcp(struct zone *zone)
 {
 	return &zone->pcp[arch_cpu_id()];
-}
-
-/* The zone a pfn belongs to, from the zone limits alone. */
-static enum zone_type expected_zone(unsigned long pfn)
-{
-	if (pfn < MAX_DMA_PFN)
-		return ZONE_DMA;
-	if (pfn < MAX_DMA32_PFN)
-		return ZONE_DMA32;
-	return ZONE_NORMAL;
 }
 
 /* The highest zone that has memory: where GFP_KERNEL goes first. */

@@ -45,38 +45,6 @@ static unsigned char seen[MAX_OBJS];
 
 /* --- helpers ---------------------------------------------------------- */
 
-/* The cache struct kmem_cache objects come from (kmem_cache_create's). */
-static struct kmem_cache *cache_of_caches(void)
-{
-	return virt_to_slab(kmalloc_caches[0][3])->slab_cache;
-}
-
-/* Free every free slab of the kmalloc caches and of the cache of caches. */
-static void shrink_all_caches(void)
-{
-	for (int dma = 0; dma < 2; dma++) {
-		for (int i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
-			if (kmalloc_caches[dma][i])
-				kmem_cache_shrink(kmalloc_caches[dma][i]);
-		}
-	}
-	kmem_cache_shrink(cache_of_caches());
-}
-
-/* Free pages, wherever the page allocator keeps them. */
-static unsigned long pages_free(void)
-{
-	return nr_free_pages() + nr_pcp_pages();
-}
-
-/* The page count with every cache shrunk: what a case must return to. */
-static unsigned long pages_baseline(void)
-{
-	shrink_all_caches();
-	drain_all_pages();
-	return pages_free();
-}
-
 static struct array_cache *this_ac(struct kmem_cache *c)
 {
 	return c->cpu_cache[arch_cpu_id()];
@@ -161,7 +129,7 @@ static void skip_if_small_memory(struct ktest *t, unsigned int order,
 
 static void slab_suite_exit(struct ktest *t)
 {
-	shrink_all_caches();
+	kmem_cache_shrink_all();
 }
 
 /* --- struct slab over struct page ---------------------------------------- */
