@@ -21,6 +21,9 @@ struct bench_case {
 	unsigned long (*run)(void);
 };
 
+_Static_assert(offsetof(struct bench_case, name) == 0,
+	       "next_by_name() needs the name first");
+
 #define BENCH(bname, fn)						\
 	static const struct bench_case __bench_##fn = {		\
 		.name = bname, .run = fn,				\

@@ -110,19 +110,29 @@ void shell_run(void)
 	console_printf("\nend of input: powering off\n");
 }
 
-/* The first command after prev in alphabetical order (NULL: the first). */
-static const struct shell_cmd *next_cmd_by_name(const struct shell_cmd *prev)
+static const char *entry_name(const void *entry)
 {
-	const struct shell_cmd *best = NULL;
+	return *(const char *const *)entry;
+}
 
-	for (const struct shell_cmd *const *c = __start_shell_cmds;
-	     c < __stop_shell_cmds; c++) {
-		if (prev && strcmp((*c)->name, prev->name) <= 0)
+const void *next_by_name(const void *const *start, const void *const *stop,
+			 const void *prev)
+{
+	const void *best = NULL;
+
+	for (const void *const *e = start; e < stop; e++) {
+		if (prev && strcmp(entry_name(*e), entry_name(prev)) <= 0)
 			continue;
-		if (!best || strcmp((*c)->name, best->name) < 0)
-			best = *c;
+		if (!best || strcmp(entry_name(*e), entry_name(best)) < 0)
+			best = *e;
 	}
 	return best;
+}
+
+static const struct shell_cmd *next_cmd_by_name(const struct shell_cmd *prev)
+{
+	return next_by_name((const void *const *)__start_shell_cmds,
+			    (const void *const *)__stop_shell_cmds, prev);
 }
 
 static int cmd_help(int argc, char **argv)

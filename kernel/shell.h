@@ -17,12 +17,23 @@ struct shell_cmd {
 	int (*fn)(int argc, char **argv);
 };
 
+_Static_assert(offsetof(struct shell_cmd, name) == 0,
+	       "next_by_name() needs the name first");
+
 #define SHELL_CMD(cname, func, help_text)				\
 	static const struct shell_cmd __shell_cmd_##func = {		\
 		.name = cname, .help = help_text, .fn = func,		\
 	};								\
 	static const struct shell_cmd *const __shell_ptr_##func	\
 	__used __section("shell_cmds") = &__shell_cmd_##func
+
+/*
+ * Link-time tables (shell commands, benchmarks) are arrays of pointers to
+ * structs whose first member is their name. The entry after prev in name
+ * order (NULL: the first), so listings do not depend on link order.
+ */
+const void *next_by_name(const void *const *start, const void *const *stop,
+			 const void *prev);
 
 /* Split line into words and run the command (line is modified). */
 int shell_exec(char *line);
