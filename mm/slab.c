@@ -66,6 +66,12 @@
 
 static bool pfmemalloc_active;
 
+/*
+ * GFP bits that send an allocation off the fast path: zeroing, and every
+ * bit while failslab is on (its decision is made on the slow path).
+ */
+static gfp_t slab_slowpath_gfp = __GFP_ZERO;
+
 struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
 
 /* --- small helpers ----------------------------------------------------- */
@@ -549,7 +555,7 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags)
 	struct array_cache *ac = cpu_cache_get(cachep);
 	unsigned int avail = ac->avail;
 
-	if (likely(avail && !(flags & __GFP_ZERO))) {
+	if (likely(avail && !(flags & READ_ONCE(slab_slowpath_gfp)))) {
 		void *objp = ac->entry[avail - 1];
 
 		if (likely(!is_obj_pfmemalloc(objp))) {
@@ -800,4 +806,9 @@ void drain_array(struct kmem_cache *cachep, struct array_cache *ac)
 	ac->avail = 0;
 	spin_unlock(&n->list_lock);
 	slabs_destroy(cachep, &list);
+}
+
+void slab_failslab_changed(bool on)
+{
+	WRITE_ONCE(slab_slowpath_gfp, on ? ~0u : __GFP_ZERO);
 }

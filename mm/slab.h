@@ -112,6 +112,12 @@ static inline void *kcalloc(size_t n, size_t size, gfp_t flags)
 /* Boot: create the kmem_cache cache and the kmalloc caches. */
 void kmem_cache_init(void);
 
+/*
+ * failslab was switched on or off (mm/fault_inject.c): while it is on,
+ * every allocation takes the slow path, where the decision is made.
+ */
+void slab_failslab_changed(bool on);
+
 /* Pages in slabs, for meminfo; /proc/slabinfo on the console. */
 unsigned long slab_pages(void);
 void slabinfo_show(void);
