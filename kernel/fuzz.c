@@ -22,6 +22,7 @@
 #include "kernel/errno.h"
 #include "kernel/fuzz.h"
 #include "kernel/params.h"
+#include "kernel/prandom.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/sprintf.h"
@@ -46,22 +47,6 @@ static char *fuzz_files;
 
 /* --- random inputs ------------------------------------------------------- */
 
-static u64 rng_next(u64 *state)
-{
-	u64 x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
-static size_t rng_below(u64 *state, size_t n)
-{
-	return (size_t)(rng_next(state) % n);
-}
-
 /* A seed nobody chose: the clocks, mixed (splitmix64's finalizer). */
 static u64 clock_seed(void)
 {
@@ -74,23 +59,23 @@ static u64 clock_seed(void)
 
 static size_t mutate(u64 *rng, u8 *buf, size_t len)
 {
-	unsigned int n = 1 + (unsigned int)rng_below(rng, 4);
+	unsigned int n = 1 + (unsigned int)prandom_below(rng, 4);
 
 	while (n--) {
-		size_t at = rng_below(rng, len), from, run;
+		size_t at = prandom_below(rng, len), from, run;
 
-		switch (rng_below(rng, 7)) {
+		switch (prandom_below(rng, 7)) {
 		case 0:
-			buf[at] ^= (u8)(1U << rng_below(rng, 8));
+			buf[at] ^= (u8)(1U << prandom_below(rng, 8));
 			break;
 		case 1:
-			buf[at] = (u8)rng_next(rng);
+			buf[at] = (u8)prandom_u64(rng);
 			break;
 		case 2:
 			if (len == FUZZ_BUF_LEN)
 				break;
 			memmove(buf + at + 1, buf + at, len - at);
-			buf[at] = (u8)rng_next(rng);
+			buf[at] = (u8)prandom_u64(rng);
 			len++;
 			break;
 		case 3:
@@ -100,17 +85,17 @@ static size_t mutate(u64 *rng, u8 *buf, size_t len)
 			len--;
 			break;
 		case 4:
-			from = rng_below(rng, len);
-			run = min(1 + rng_below(rng, 16), len - max(at, from));
+			from = prandom_below(rng, len);
+			run = min(1 + prandom_below(rng, 16), len - max(at, from));
 			memmove(buf + at, buf + from, run);
 			break;
 		case 5:
 			len = 1 + at;
 			break;
 		default:
-			run = min(1 + rng_below(rng, 32), FUZZ_BUF_LEN - len);
+			run = min(1 + prandom_below(rng, 32), FUZZ_BUF_LEN - len);
 			for (size_t i = 0; i < run; i++)
-				buf[len + i] = (u8)rng_next(rng);
+				buf[len + i] = (u8)prandom_u64(rng);
 			len += run;
 			break;
 		}
@@ -123,11 +108,11 @@ static size_t next_input(u64 *rng, u8 *buf, size_t prev)
 {
 	size_t len;
 
-	if (prev && !rng_below(rng, 4))
+	if (prev && !prandom_below(rng, 4))
 		return mutate(rng, buf, prev);
-	len = 1 + rng_below(rng, FUZZ_MAX_LEN);
+	len = 1 + prandom_below(rng, FUZZ_MAX_LEN);
 	for (size_t i = 0; i < len; i++)
-		buf[i] = (u8)rng_next(rng);
+		buf[i] = (u8)prandom_u64(rng);
 	return len;
 }
 

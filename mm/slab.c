@@ -56,8 +56,10 @@
  */
 #include "kernel/bitops.h"
 #include "kernel/bug.h"
+#include "kernel/prandom.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
+#include "mm/fault_inject.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"
 
@@ -141,15 +143,51 @@ static void slab_put_obj(struct kmem_cache *cachep, struct slab *slab,
 
 /* --- making and destroying slabs ----------------------------------------- */
 
+/*
+ * The order a new slab hands out its objects: 0, 1, 2... or, with
+ * SLAB_FREELIST_RANDOM, the cache's random permutation read from a
+ * random start (Linux's shuffle_freelist), so neighbours in memory are
+ * not neighbours in time.
+ */
+static unsigned int first_obj_pos(struct kmem_cache *cachep,
+				  struct kmem_cache_node *n)
+{
+	unsigned int pos;
+
+	if (!cachep->random_seq)
+		return 0;
+	spin_lock(&n->list_lock);
+	pos = (unsigned int)prandom_below(&cachep->random_state, cachep->num);
+	spin_unlock(&n->list_lock);
+	return pos;
+}
+
+static unsigned int nth_obj(const struct kmem_cache *cachep, unsigned int pos,
+			    unsigned int i)
+{
+	if (!cachep->random_seq)
+		return i;
+	return cachep->random_seq[(pos + i) % cachep->num];
+}
+
 static void cache_init_objs(struct kmem_cache *cachep, struct slab *slab)
 {
+	unsigned int pos = first_obj_pos(cachep, get_node(cachep));
+
+	/* The in-object array lives in the object handed out last. */
 	if (cachep->freelist_place == FREELIST_IN_OBJECT)
-		slab->freelist = index_to_obj(cachep, slab, cachep->num - 1);
+		slab->freelist = index_to_obj(cachep, slab,
+					      nth_obj(cachep, pos, cachep->num - 1));
 	for (unsigned int i = 0; i < cachep->num; i++) {
+		void *objp = index_to_obj(cachep, slab, i);
+
+		if (cache_debug(cachep))
+			slab_debug_init_obj(cachep, objp);
 		if (cachep->ctor)
-			cachep->ctor(index_to_obj(cachep, slab, i));
-		set_free_obj(cachep, slab, i, i);
+			cachep->ctor(objp);
 	}
+	for (unsigned int i = 0; i < cachep->num; i++)
+		set_free_obj(cachep, slab, i, nth_obj(cachep, pos, i));
 }
 
 static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags)
@@ -185,12 +223,14 @@ static bool alloc_slabmgmt(struct kmem_cache *cachep, struct slab *slab,
 {
 	char *addr = (char *)slab_address(slab) + colour_off;
 
+	/* s_mem is the first object; a red zone may come before it. */
 	slab->freelist = NULL;
-	slab->s_mem = addr;
+	slab->s_mem = addr + cachep->obj_offset;
 	switch (cachep->freelist_place) {
 	case FREELIST_ON_SLAB:
 		slab->freelist = addr;
-		slab->s_mem = addr + ALIGN(cachep->freelist_size, cachep->align);
+		slab->s_mem = addr + ALIGN(cachep->freelist_size, cachep->align) +
+			      cachep->obj_offset;
 		return true;
 	case FREELIST_OFF_SLAB:
 		slab->freelist = kmem_cache_alloc(cachep->freelist_cache,
@@ -532,12 +572,66 @@ static __always_inline void ___cache_free(struct kmem_cache *cachep, void *objp)
 	ac->entry[ac->avail++] = objp;
 }
 
-/* Everything but the plain pop: refills, reserve objects, zeroing. */
-static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags)
+/*
+ * One object straight from the slabs, for caches that keep no per-CPU
+ * arrays (slab_debug). NULL if memory ran out.
+ */
+void *cache_alloc_one(struct kmem_cache *cachep, gfp_t flags)
 {
+	struct kmem_cache_node *n = get_node(cachep);
 	unsigned long irqflags = arch_irq_save();
-	void *objp = ____cache_alloc(cachep, flags);
+	struct slab *slab;
+	void *objp = NULL;
 
+	spin_lock(&n->list_lock);
+	slab = get_first_slab(n, gfp_pfmemalloc_allowed(flags));
+	if (slab) {
+		objp = slab_get_obj(cachep, slab);
+		n->free_objects--;
+		fixup_slab_list(cachep, n, slab);
+	}
+	spin_unlock(&n->list_lock);
+	if (!objp) {
+		slab = cache_grow_begin(cachep, flags);
+		if (slab) {
+			objp = slab_get_obj(cachep, slab);
+			cache_grow_end(cachep, slab);
+		}
+	}
+	arch_irq_restore(irqflags);
+	return objp;
+}
+
+void cache_free_one(struct kmem_cache *cachep, void *objp)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long irqflags = arch_irq_save();
+	LIST_HEAD(list);
+
+	spin_lock(&n->list_lock);
+	free_block(cachep, &objp, 1, &list);
+	spin_unlock(&n->list_lock);
+	slabs_destroy(cachep, &list);
+	arch_irq_restore(irqflags);
+}
+
+/*
+ * Everything but the plain pop: refills, reserve objects, zeroing,
+ * failslab, debugged caches. orig_size is what kmalloc was asked for
+ * (0: the object size).
+ */
+static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
+					size_t orig_size, unsigned long caller)
+{
+	unsigned long irqflags;
+	void *objp;
+
+	if (unlikely(failslab.enabled) && should_failslab(cachep, flags))
+		return NULL;
+	if (unlikely(cache_debug(cachep)))
+		return slab_debug_alloc(cachep, flags, orig_size, caller);
+	irqflags = arch_irq_save();
+	objp = ____cache_alloc(cachep, flags);
 	arch_irq_restore(irqflags);
 	if (unlikely(flags & __GFP_ZERO) && objp)
 		memset(objp, 0, cachep->object_size);
@@ -549,7 +643,8 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags)
  * top of the per-CPU array if there is one, it is an ordinary object and
  * nothing else (zeroing) is asked; anything else takes the slow path.
  */
-static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags)
+static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
+					size_t orig_size, unsigned long caller)
 {
 	unsigned long irqflags = arch_irq_save();
 	struct array_cache *ac = cpu_cache_get(cachep);
@@ -566,19 +661,29 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags)
 		}
 	}
 	arch_irq_restore(irqflags);
-	return slab_alloc_slow(cachep, flags);
+	return slab_alloc_slow(cachep, flags, orig_size, caller);
 }
 
-static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp)
+static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
+				      unsigned long caller)
 {
-	unsigned long irqflags = arch_irq_save();
+	unsigned long irqflags;
 
+	if (unlikely(cache_debug(cachep))) {
+		slab_debug_free(cachep, objp, caller);
+		return;
+	}
+	irqflags = arch_irq_save();
 	___cache_free(cachep, objp);
 	arch_irq_restore(irqflags);
 }
 
-/* The fast path: push onto a per-CPU array with room, no reserve slabs. */
-static __always_inline void slab_free(struct kmem_cache *cachep, void *objp)
+/*
+ * The fast path: push onto a per-CPU array with room, no reserve slabs.
+ * A debugged cache's array has no room (limit 0).
+ */
+static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
+				      unsigned long caller)
 {
 	unsigned long irqflags = arch_irq_save();
 	struct array_cache *ac = cpu_cache_get(cachep);
@@ -591,34 +696,48 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp)
 		return;
 	}
 	arch_irq_restore(irqflags);
-	slab_free_slow(cachep, objp);
+	slab_free_slow(cachep, objp, caller);
 }
 
 void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags)
 {
-	return slab_alloc(cachep, flags);
+	return slab_alloc(cachep, flags, 0, _RET_IP_);
 }
 
 void *kmem_cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int node)
 {
 	(void)node;	/* one node */
-	return slab_alloc(cachep, flags);
+	return slab_alloc(cachep, flags, 0, _RET_IP_);
 }
 
 void *kmem_cache_zalloc(struct kmem_cache *cachep, gfp_t flags)
 {
-	return slab_alloc(cachep, flags | __GFP_ZERO);
+	return slab_alloc(cachep, flags | __GFP_ZERO, 0, _RET_IP_);
 }
 
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
 	if (unlikely(!objp))
 		return;
-	slab_free(cachep, objp);
+	slab_free(cachep, objp, _RET_IP_);
 }
 
-int kmem_cache_alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
-			  void **p)
+/* Bulk allocation, one at a time through the slow path's checks. */
+static size_t alloc_bulk_checked(struct kmem_cache *cachep, gfp_t flags,
+				 size_t nr, void **p, unsigned long caller)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		p[i] = slab_alloc_slow(cachep, flags, 0, caller);
+		if (!p[i])
+			break;
+	}
+	return i;
+}
+
+static size_t alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
+			 void **p)
 {
 	unsigned long irqflags = arch_irq_save();
 	size_t i;
@@ -629,11 +748,24 @@ int kmem_cache_alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
 			break;
 	}
 	arch_irq_restore(irqflags);
+	return i;
+}
+
+int kmem_cache_alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
+			  void **p)
+{
+	bool checked = cache_debug(cachep) || failslab.enabled;
+	size_t i;
+
+	if (unlikely(checked))
+		i = alloc_bulk_checked(cachep, flags, nr, p, _RET_IP_);
+	else
+		i = alloc_bulk(cachep, flags, nr, p);
 	if (i < nr) {
 		kmem_cache_free_bulk(cachep, i, p);
 		return 0;
 	}
-	if (unlikely(flags & __GFP_ZERO)) {
+	if (unlikely(flags & __GFP_ZERO) && !checked) {
 		for (i = 0; i < nr; i++)
 			memset(p[i], 0, cachep->object_size);
 	}
@@ -642,8 +774,14 @@ int kmem_cache_alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
 
 void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 {
-	unsigned long irqflags = arch_irq_save();
+	unsigned long irqflags;
 
+	if (unlikely(cache_debug(cachep))) {
+		for (size_t i = 0; i < nr; i++)
+			slab_debug_free(cachep, p[i], _RET_IP_);
+		return;
+	}
+	irqflags = arch_irq_save();
 	for (size_t i = 0; i < nr; i++)
 		___cache_free(cachep, p[i]);
 	arch_irq_restore(irqflags);
@@ -706,7 +844,7 @@ void *kmalloc(size_t size, gfp_t flags)
 	if (unlikely(size - 1 >= KMALLOC_MAX_CACHE_SIZE))
 		return kmalloc_odd_size(size, flags);
 	cachep = kmalloc_caches[!!(flags & GFP_DMA)][kmalloc_index(size)];
-	return slab_alloc(cachep, flags);
+	return slab_alloc(cachep, flags, size, _RET_IP_);
 }
 
 void *kmalloc_node(size_t size, gfp_t flags, int node)
@@ -715,81 +853,125 @@ void *kmalloc_node(size_t size, gfp_t flags, int node)
 	return kmalloc(size, flags);
 }
 
-static void report_bad_kfree(const void *objp, const char *why,
-			     unsigned long caller)
-{
-	pr_err("BUG: kfree(%px): %s\n", objp, why);
-	pr_err("caller: %pS\n", (void *)caller);
-	dump_stack();
-}
-
 static void free_large_kmalloc(struct page *page, const void *objp,
 			       unsigned long caller)
 {
 	if (!PageHead(page)) {
-		report_bad_kfree(objp, "not from kmalloc", caller);
+		slab_report_bad_ptr(objp, caller,
+				    "kfree of a pointer not from kmalloc (not a slab, not a large allocation)");
 		return;
 	}
 	if (objp != page_address(page)) {
-		report_bad_kfree(objp, "pointer inside a large allocation",
-				 caller);
+		slab_report_bad_ptr(objp, caller,
+				    "kfree of a pointer inside a large allocation");
 		return;
 	}
 	__free_pages(page, compound_order(page));
 }
 
-void kfree(const void *objp)
+static __always_inline void __kfree(const void *objp, unsigned long caller)
 {
 	struct page *page;
 
 	if (unlikely(ZERO_OR_NULL_PTR(objp)))
 		return;
+	if (unlikely(slab_nr_debug_caches) && !slab_debug_kfree_ok(objp, caller))
+		return;
 	page = compound_head(virt_to_page(objp));
 	if (unlikely(!PageSlab(page))) {
-		free_large_kmalloc(page, objp, _RET_IP_);
+		free_large_kmalloc(page, objp, caller);
 		return;
 	}
-	slab_free(page_slab(page)->slab_cache, (void *)objp);
+	slab_free(page_slab(page)->slab_cache, (void *)objp, caller);
+}
+
+void kfree(const void *objp)
+{
+	__kfree(objp, _RET_IP_);
+}
+
+/*
+ * The bytes of an allocation: capacity (what it could hold) and, on a
+ * red-zoned cache, what the caller asked for (the rest is guarded).
+ */
+static size_t alloc_capacity(const void *objp, struct kmem_cache **cachep)
+{
+	struct page *page = compound_head(virt_to_page(objp));
+
+	*cachep = NULL;
+	if (!PageSlab(page))
+		return PAGE_SIZE << compound_order(page);
+	*cachep = page_slab(page)->slab_cache;
+	return (*cachep)->object_size;
+}
+
+static size_t alloc_in_use(const void *objp, size_t capacity,
+			   struct kmem_cache *cachep)
+{
+	if (cachep && cache_debug(cachep))
+		return slab_debug_orig_size(cachep, objp);
+	return capacity;
 }
 
 size_t ksize(const void *objp)
 {
-	struct page *page;
+	struct kmem_cache *cachep;
+	size_t size;
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
-	page = compound_head(virt_to_page(objp));
-	if (PageSlab(page))
-		return page_slab(page)->slab_cache->object_size;
-	return PAGE_SIZE << compound_order(page);
+	if (unlikely(slab_nr_debug_caches) && !virt_addr_valid(objp)) {
+		slab_report_bad_ptr(objp, _RET_IP_,
+				    "ksize of a pointer not from any slab");
+		return 0;
+	}
+	size = alloc_capacity(objp, &cachep);
+	/* The caller may now use every byte: stop guarding the tail. */
+	if (cachep && cache_debug(cachep))
+		slab_debug_set_orig_size(cachep, (void *)objp, size);
+	return size;
 }
 
 void kfree_sensitive(const void *objp)
 {
-	size_t size = ksize(objp);
+	struct kmem_cache *cachep;
+	size_t capacity;
 
-	if (size)
-		memset((void *)objp, 0, size);
-	kfree(objp);
+	if (ZERO_OR_NULL_PTR(objp))
+		return;
+	if (unlikely(slab_nr_debug_caches) && !slab_debug_kfree_ok(objp, _RET_IP_))
+		return;
+	capacity = alloc_capacity(objp, &cachep);
+	memset((void *)objp, 0, alloc_in_use(objp, capacity, cachep));
+	__kfree(objp, _RET_IP_);
 }
 
 void *krealloc(const void *p, size_t new_size, gfp_t flags)
 {
-	size_t old_size;
+	struct kmem_cache *cachep = NULL;
+	size_t capacity = 0;
 	void *ret;
 
 	if (unlikely(!new_size)) {
-		kfree(p);
+		__kfree(p, _RET_IP_);
 		return ZERO_SIZE_PTR;
 	}
-	old_size = ksize(p);
-	if (old_size >= new_size)
+	if (!ZERO_OR_NULL_PTR(p)) {
+		if (unlikely(slab_nr_debug_caches) &&
+		    !slab_debug_kfree_ok(p, _RET_IP_))
+			return NULL;
+		capacity = alloc_capacity(p, &cachep);
+	}
+	if (capacity >= new_size) {
+		if (cachep && cache_debug(cachep))
+			slab_debug_set_orig_size(cachep, (void *)p, new_size);
 		return (void *)p;
+	}
 	ret = kmalloc(new_size, flags);
-	if (ret && old_size)
-		memcpy(ret, p, old_size);
+	if (ret && capacity)
+		memcpy(ret, p, alloc_in_use(p, capacity, cachep));
 	if (ret)
-		kfree(p);
+		__kfree(p, _RET_IP_);
 	return ret;
 }
 

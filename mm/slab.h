@@ -19,10 +19,18 @@
 
 typedef unsigned int slab_flags_t;
 
+#define SLAB_CONSISTENCY_CHECKS	0x00000100u	/* slab_debug F: check every free */
+#define SLAB_RED_ZONE		0x00000400u	/* slab_debug Z: guard bytes around objects */
+#define SLAB_POISON		0x00000800u	/* slab_debug P: fill free objects, check on reuse */
 #define SLAB_HWCACHE_ALIGN	0x00002000u	/* align objects to cache lines */
 #define SLAB_CACHE_DMA		0x00004000u	/* slab pages from ZONE_DMA */
+#define SLAB_STORE_USER		0x00010000u	/* slab_debug U: remember who allocated and freed */
 #define SLAB_PANIC		0x00040000u	/* panic if creation fails */
 #define SLAB_TYPESAFE_BY_RCU	0x00080000u	/* pages freed after a grace period */
+#define SLAB_FREELIST_RANDOM	0x01000000u	/* objects of a new slab in random order */
+
+#define SLAB_DEBUG_FLAGS	(SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE | \
+				 SLAB_POISON | SLAB_STORE_USER)
 
 #define ZERO_SIZE_PTR		((void *)16)
 #define ZERO_OR_NULL_PTR(x)	((unsigned long)(x) <= (unsigned long)ZERO_SIZE_PTR)
@@ -73,14 +81,21 @@ unsigned int kmem_cache_size(struct kmem_cache *cachep);
  * naturally aligned. Up to 8 KiB from the kmalloc caches, above that
  * compound pages straight from the page allocator. kmalloc(0) returns
  * ZERO_SIZE_PTR; failure returns NULL. kfree accepts NULL and
- * ZERO_SIZE_PTR.
+ * ZERO_SIZE_PTR. While any cache is debugged (slab_debug, mm/slab_debug.c)
+ * kfree also checks that the pointer lies in the direct map at all and
+ * reports it if not; otherwise a wild pointer is the caller's bug, as in
+ * Linux.
  */
 void *kmalloc(size_t size, gfp_t flags);
 void *kmalloc_node(size_t size, gfp_t flags, int node);
 void kfree(const void *objp);
 /* Zero the object before freeing it (keys, passwords). */
 void kfree_sensitive(const void *objp);
-/* Bytes usable at objp: at least what was asked for. */
+/*
+ * Bytes usable at objp: at least what was asked for. The caller may use
+ * all of them: on a red-zoned cache the object's tail stops being
+ * guarded.
+ */
 size_t ksize(const void *objp);
 /*
  * Resize: in place when ksize() allows, else copy to a new object and
@@ -111,6 +126,22 @@ static inline void *kcalloc(size_t n, size_t size, gfp_t flags)
 
 /* Boot: create the kmem_cache cache and the kmalloc caches. */
 void kmem_cache_init(void);
+
+/*
+ * slab_debug on demand (mm/slab_debug.c). kmem_cache_validate() checks a
+ * cache's slabs, lists, counters, array caches and, where the cache has
+ * them, every object's red zones and poison; it reports each problem and
+ * returns how many it found. slab_validate_all() does every cache.
+ * Objects found corrupted when about to be handed out are quarantined:
+ * kept allocated and never handed out; kmem_cache_release_quarantine()
+ * gives them back (kmem_cache_destroy does it too).
+ * slab_debug_checks counts the debug checks run, so tests can see that
+ * a cache without debugging runs none.
+ */
+int kmem_cache_validate(struct kmem_cache *cachep);
+int slab_validate_all(void);
+void kmem_cache_release_quarantine(struct kmem_cache *cachep);
+extern unsigned long slab_debug_checks;
 
 /*
  * failslab was switched on or off (mm/fault_inject.c): while it is on,
@@ -193,6 +224,16 @@ struct kmem_cache {
 	unsigned int align;
 
 	struct kmem_cache_node *node[MAX_NUMNODES];
+
+	/* SLAB_FREELIST_RANDOM: a permutation of 0..num-1, and its PRNG. */
+	u16 *random_seq;
+	u64 random_state;
+
+	/* slab_debug (mm/slab_debug.c); all 0 for a cache without it. */
+	unsigned int obj_offset;	/* red zone before each object */
+	unsigned int debug_offset;	/* object to its slab_debug_info */
+	void *quarantine;		/* corrupted objects kept out of use */
+	unsigned long nr_quarantined;
 };
 
 /*

@@ -24,6 +24,8 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
+#include "kernel/params.h"
+#include "kernel/prandom.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
 #include "mm/slab.h"
@@ -31,10 +33,9 @@
 
 #define BOOT_CPUCACHE_ENTRIES	1
 #define NR_BOOT_CACHES		32
-#define SLAB_MAX_NUM_1BYTE	256
-#define SLAB_MAX_NUM_2BYTE	65535
 #define SLAB_CREATE_FLAGS	(SLAB_HWCACHE_ALIGN | SLAB_CACHE_DMA | \
-				 SLAB_PANIC | SLAB_TYPESAFE_BY_RCU)
+				 SLAB_PANIC | SLAB_TYPESAFE_BY_RCU | \
+				 SLAB_DEBUG_FLAGS | SLAB_FREELIST_RANDOM)
 
 enum slab_state { DOWN, PARTIAL, UP, FULL };
 
@@ -42,6 +43,9 @@ static enum slab_state slab_state;
 static LIST_HEAD(slab_caches);
 static DEFINE_SPINLOCK(slab_mutex);
 static unsigned int slab_max_order;
+
+static bool freelist_random_all;	/* slab_freelist_random */
+static u64 freelist_random_seed;
 
 static struct kmem_cache kmem_cache_boot;
 static struct kmem_cache *kmem_cache;	/* the cache of struct kmem_cache */
@@ -153,10 +157,14 @@ static long calculate_slab_order(struct kmem_cache *cachep,
 	return left_over;
 }
 
-/* Can the index array live inside an object at all? */
+/*
+ * Can the index array live inside an object at all? Not if free objects
+ * keep contents (constructor, RCU) or are checked (slab_debug).
+ */
 static bool in_object_possible(const struct kmem_cache *cachep)
 {
-	return !cachep->ctor && !(cachep->flags & SLAB_TYPESAFE_BY_RCU);
+	return !cachep->ctor && !(cachep->flags & SLAB_TYPESAFE_BY_RCU) &&
+	       !cache_debug(cachep);
 }
 
 /*
@@ -184,6 +192,14 @@ static bool set_slab_cache(struct kmem_cache *cachep,
 	cachep->freelist_place = place;
 	cachep->colour = (unsigned int)left_over / cachep->colour_off;
 	return true;
+}
+
+/* Choose the freelist place and slab order; false if none fits. */
+static bool size_slab(struct kmem_cache *cachep)
+{
+	return set_slab_cache(cachep, FREELIST_IN_OBJECT) ||
+	       set_slab_cache(cachep, FREELIST_OFF_SLAB) ||
+	       set_slab_cache(cachep, FREELIST_ON_SLAB);
 }
 
 static unsigned int calculate_alignment(slab_flags_t flags, unsigned int align,
@@ -221,6 +237,17 @@ static void init_kmem_cache_node(struct kmem_cache_node *n)
 	n->shared = NULL;
 }
 
+/*
+ * A debugged cache keeps no objects in arrays (limit 0): every alloc and
+ * free goes through slab_debug's checks, and every free object sits in
+ * its slab where the checks can find it.
+ */
+static unsigned int cache_array_limit(const struct kmem_cache *cachep,
+				      unsigned int limit)
+{
+	return cache_debug(cachep) ? 0 : limit;
+}
+
 /* During bootstrap: one-entry arrays and a node from the static pools. */
 static void setup_boot_cpu_cache(struct kmem_cache *cachep)
 {
@@ -230,10 +257,11 @@ static void setup_boot_cpu_cache(struct kmem_cache *cachep)
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
 		struct array_cache *ac = (struct array_cache *)boot_arrays[i][cpu];
 
-		init_array_cache(ac, BOOT_CPUCACHE_ENTRIES, 1);
+		init_array_cache(ac, cache_array_limit(cachep,
+						       BOOT_CPUCACHE_ENTRIES), 1);
 		cachep->cpu_cache[cpu] = ac;
 	}
-	cachep->limit = BOOT_CPUCACHE_ENTRIES;
+	cachep->limit = cache_array_limit(cachep, BOOT_CPUCACHE_ENTRIES);
 	cachep->batchcount = 1;
 	init_kmem_cache_node(&boot_nodes[i]);
 	boot_nodes[i].free_limit = 2 * cachep->num;
@@ -290,12 +318,13 @@ static int enable_cpucache(struct kmem_cache *cachep)
 	else
 		limit = 120;
 	batch = (limit + 1) / 2;
+	limit = cache_array_limit(cachep, limit);
 	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
 		new[cpu] = alloc_arraycache(limit, batch);
 		if (!new[cpu])
 			goto fail;
 	}
-	if (cachep->size <= PAGE_SIZE) {
+	if (cachep->size <= PAGE_SIZE && limit) {
 		shared = alloc_arraycache(8 * batch, 0xbaadf00d);
 		if (!shared)
 			goto fail;
@@ -340,24 +369,87 @@ static int setup_cpu_cache(struct kmem_cache *cachep)
 	return 0;
 }
 
+/*
+ * SLAB_FREELIST_RANDOM: a random permutation of the cache's objects
+ * (Fisher-Yates), seeded by slab_freelist_random= and the cache's name so
+ * a seed repeats a run exactly. New slabs read it from a random start.
+ */
+static int init_random_seq(struct kmem_cache *cachep)
+{
+	u64 seed = freelist_random_seed;
+
+	if (!(cachep->flags & SLAB_FREELIST_RANDOM) || cachep->num < 2)
+		return 0;
+	cachep->random_seq = kmalloc_array(cachep->num, sizeof(u16), GFP_KERNEL);
+	if (!cachep->random_seq)
+		return -ENOMEM;
+	for (const char *c = cachep->name; *c; c++)
+		seed = seed * 31 + (u8)*c;
+	prandom_seed(&cachep->random_state, seed);
+	for (unsigned int i = 0; i < cachep->num; i++)
+		cachep->random_seq[i] = (u16)i;
+	for (unsigned int i = cachep->num - 1; i > 0; i--) {
+		unsigned int j = (unsigned int)prandom_below(&cachep->random_state,
+							     i + 1);
+		u16 tmp = cachep->random_seq[i];
+
+		cachep->random_seq[i] = cachep->random_seq[j];
+		cachep->random_seq[j] = tmp;
+	}
+	return 0;
+}
+
+/* "slab_freelist_random[=SEED]": every cache; no seed: one from the clock. */
+static int set_freelist_random(char *val)
+{
+	unsigned long long seed = arch_cycles() ^ arch_clock_ns();
+
+	if (val && kstrtoull(val, 0, &seed))
+		return -EINVAL;
+	freelist_random_all = true;
+	freelist_random_seed = seed;
+	return 0;
+}
+kernel_param("slab_freelist_random", set_freelist_random);
+
 /* Fill in a cache's geometry and per-CPU parts; 0 or -errno. */
 static int __kmem_cache_create(struct kmem_cache *cachep)
 {
+	cachep->flags |= slab_debug_boot_flags(cachep->name);
+	if (freelist_random_all)
+		cachep->flags |= SLAB_FREELIST_RANDOM;
 	cachep->align = calculate_alignment(cachep->flags, cachep->align,
 					    cachep->object_size);
 	cachep->size = ALIGN(cachep->object_size, cachep->align);
+	if (cache_debug(cachep))
+		slab_debug_layout(cachep);
 	cachep->colour_off = max((unsigned int)L1_CACHE_BYTES, cachep->align);
 	if (cachep->flags & SLAB_CACHE_DMA)
 		cachep->allocflags |= GFP_DMA;
-	if (!set_slab_cache(cachep, FREELIST_IN_OBJECT) &&
-	    !set_slab_cache(cachep, FREELIST_OFF_SLAB) &&
-	    !set_slab_cache(cachep, FREELIST_ON_SLAB))
-		return -E2BIG;
+	if (!size_slab(cachep)) {
+		if (!cache_debug(cachep))
+			return -E2BIG;
+		pr_warn("slab_debug: %s: objects too large for red zones and tracking; not debugged\n",
+			cachep->name);
+		cachep->flags &= ~SLAB_DEBUG_FLAGS;
+		cachep->obj_offset = cachep->debug_offset = 0;
+		cachep->size = ALIGN(cachep->object_size, cachep->align);
+		if (!size_slab(cachep))
+			return -E2BIG;
+	}
 	cachep->freelist_size = cachep->num * cachep->freelist_idx_size;
 	if (cachep->freelist_place == FREELIST_OFF_SLAB)
 		cachep->freelist_cache = kmalloc_slab(cachep->freelist_size, 0);
 	cachep->reciprocal_buffer_size = reciprocal_value(cachep->size);
-	return setup_cpu_cache(cachep);
+	if (slab_state >= UP && init_random_seq(cachep))
+		return -ENOMEM;
+	if (setup_cpu_cache(cachep)) {
+		kfree(cachep->random_seq);
+		return -ENOMEM;
+	}
+	if (cache_debug(cachep))
+		slab_nr_debug_caches++;
+	return 0;
 }
 
 /* --- creating, shrinking, destroying ------------------------------------- */
@@ -505,6 +597,7 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 {
 	if (!cachep)
 		return;
+	kmem_cache_release_quarantine(cachep);
 	if (kmem_cache_shrink(cachep)) {
 		report_live_objects(cachep);
 		WARN_ON(1);
@@ -518,6 +611,9 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 	free_array(get_node(cachep)->shared);
 	if (!is_boot_node(get_node(cachep)))
 		kfree(get_node(cachep));
+	if (cache_debug(cachep))
+		slab_nr_debug_caches--;
+	kfree(cachep->random_seq);
 	kfree(cachep->name);
 	kmem_cache_free(kmem_cache, cachep);
 }
@@ -590,7 +686,7 @@ void kmem_cache_init(void)
 	create_kmalloc_caches();
 	slab_state = UP;
 	list_for_each_entry(cachep, &slab_caches, list) {
-		if (enable_cpucache(cachep))
+		if (enable_cpucache(cachep) || init_random_seq(cachep))
 			panic("slab: out of memory for the array caches of %s",
 			      cachep->name);
 	}
@@ -605,6 +701,7 @@ struct slab_counts {
 	unsigned long cached_objs;	/* free in array caches */
 	unsigned long slabs;
 	unsigned long free_slabs;
+	unsigned long quarantined;	/* slab_debug: kept out of use */
 };
 
 static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
@@ -616,6 +713,7 @@ static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
 	c->total_objs = n->total_slabs * cachep->num;
 	c->free_objs = n->free_objects;
 	c->cached_objs = n->shared ? n->shared->avail : 0;
+	c->quarantined = cachep->nr_quarantined;
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
 		c->cached_objs += cachep->cpu_cache[cpu]->avail;
 }
@@ -643,7 +741,8 @@ long slab_objects_in_use(void)
 		struct slab_counts c;
 
 		cache_counts(cachep, &c);
-		in_use += (long)(c.total_objs - c.free_objs - c.cached_objs);
+		in_use += (long)(c.total_objs - c.free_objs - c.cached_objs -
+				 c.quarantined);
 	}
 	spin_unlock(&slab_mutex);
 	return in_use;
@@ -675,4 +774,16 @@ void slabinfo_show(void)
 			       n->shared ? n->shared->avail : 0);
 	}
 	spin_unlock(&slab_mutex);
+}
+
+int slab_validate_all(void)
+{
+	struct kmem_cache *cachep;
+	int problems = 0;
+
+	spin_lock(&slab_mutex);
+	list_for_each_entry(cachep, &slab_caches, list)
+		problems += kmem_cache_validate(cachep);
+	spin_unlock(&slab_mutex);
+	return problems;
 }

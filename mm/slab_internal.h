@@ -7,6 +7,9 @@
 
 #include "mm/slab.h"
 
+#define SLAB_MAX_NUM_1BYTE	256	/* objects a 1-byte index can name */
+#define SLAB_MAX_NUM_2BYTE	65535
+
 static inline struct array_cache *cpu_cache_get(struct kmem_cache *cachep)
 {
 	return cachep->cpu_cache[arch_cpu_id()];
@@ -41,6 +44,42 @@ static inline void *index_to_obj(const struct kmem_cache *cachep,
 {
 	return (char *)slab->s_mem + cachep->size * idx;
 }
+
+static inline bool cache_debug(const struct kmem_cache *cachep)
+{
+	return cachep->flags & SLAB_DEBUG_FLAGS;
+}
+
+/*
+ * Parse a slab_debug= value (Linux's slub_debug syntax) and give the
+ * flags it sets for the cache name (NULL: check the syntax only).
+ */
+int slab_debug_parse(const char *spec, const char *name, slab_flags_t *flags);
+/* The slab_debug flags for a new cache of that name (slab_debug=...). */
+slab_flags_t slab_debug_boot_flags(const char *name);
+/* Object stride and offsets for a debugged cache (before slab sizing). */
+void slab_debug_layout(struct kmem_cache *cachep);
+/* A new slab's object: put it in the state of a free object. */
+void slab_debug_init_obj(struct kmem_cache *cachep, void *objp);
+/* The allocation and free paths of a debugged cache. */
+void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags,
+		       size_t orig_size, unsigned long caller);
+void slab_debug_free(struct kmem_cache *cachep, void *objp,
+		     unsigned long caller);
+/* kfree's pointer check while slab_nr_debug_caches != 0. */
+bool slab_debug_kfree_ok(const void *objp, unsigned long caller);
+/* A kfree or ksize of a pointer that is not an object start. */
+void slab_report_bad_ptr(const void *ptr, unsigned long caller,
+			 const char *problem);
+/* Bytes the caller asked for (kmalloc red zone), and resizing it. */
+size_t slab_debug_orig_size(struct kmem_cache *cachep, const void *objp);
+void slab_debug_set_orig_size(struct kmem_cache *cachep, void *objp,
+			      size_t size);
+extern unsigned int slab_nr_debug_caches;
+
+/* One object straight from / back to the slabs (no per-CPU arrays). */
+void *cache_alloc_one(struct kmem_cache *cachep, gfp_t flags);
+void cache_free_one(struct kmem_cache *cachep, void *objp);
 
 /* Give every object in ac back to its slab. */
 void drain_array(struct kmem_cache *cachep, struct array_cache *ac);

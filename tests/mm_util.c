@@ -52,3 +52,25 @@ enum zone_type expected_zone(unsigned long pfn)
 		return ZONE_DMA32;
 	return ZONE_NORMAL;
 }
+
+void skip_if_debugged(struct ktest *t, const struct kmem_cache *cachep)
+{
+	if (cachep->flags & SLAB_DEBUG_FLAGS)
+		ktest_skip(t, "%s is debugged (slab_debug): no per-CPU arrays, other layout",
+			   cachep->name);
+}
+
+void skip_debugged_cache(struct ktest *t, struct kmem_cache *cachep)
+{
+	if (!(cachep->flags & SLAB_DEBUG_FLAGS))
+		return;
+	kmem_cache_destroy(cachep);
+	ktest_skip(t, "the cache is debugged (slab_debug): no per-CPU arrays, other layout");
+}
+
+void skip_if_kmalloc_debugged(struct ktest *t)
+{
+	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++)
+		if (kmalloc_caches[0][i])
+			skip_if_debugged(t, kmalloc_caches[0][i]);
+}

@@ -63,6 +63,7 @@ static void kmalloc_suite_exit(struct ktest *t)
 
 static void test_class_table(struct ktest *t)
 {
+	skip_if_kmalloc_debugged(t);
 	KTEST_EXPECT_NULL(t, kmalloc_caches[0][0]);
 	KTEST_EXPECT_NULL(t, kmalloc_caches[1][0]);
 	for (unsigned int i = 0; i < NR_CLASSES; i++) {
@@ -253,6 +254,7 @@ static void test_krealloc(struct ktest *t)
 {
 	unsigned char *p, *q;
 
+	skip_if_kmalloc_debugged(t);
 	/* krealloc(NULL) is kmalloc. */
 	p = krealloc(NULL, 20, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);
@@ -371,7 +373,10 @@ static void test_kzalloc(struct ktest *t)
 
 static void test_kfree_sensitive(struct ktest *t)
 {
-	unsigned char *p = kmalloc(200, GFP_KERNEL), *q;
+	unsigned char *p, *q;
+
+	skip_if_kmalloc_debugged(t);
+	p = kmalloc(200, GFP_KERNEL);
 
 	KTEST_ASSERT_NOT_NULL(t, p);
 	memset(p, 0x77, 200);

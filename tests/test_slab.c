@@ -391,6 +391,7 @@ static void test_geometry(struct ktest *t)
 	c = kmem_cache_create(g->name, g->object_size, g->align, g->flags,
 			      g->ctor ? counting_ctor : NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
 	KTEST_EXPECT_EQ(t, c->freelist_place, g->place);
 	KTEST_EXPECT_EQ(t, c->size, g->size);
 	KTEST_EXPECT_EQ(t, c->align, g->obj_align);
@@ -505,6 +506,7 @@ static void test_index_stack(struct ktest *t)
 	c = kmem_cache_create(s->name, s->size, 0, 0,
 			      s->ctor ? counting_ctor : NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
 	KTEST_ASSERT_EQ(t, c->freelist_place, s->place);
 	KTEST_ASSERT_EQ(t, c->num, s->num);
 	KTEST_ASSERT_EQ(t, c->freelist_idx_size, s->idx_size);
@@ -649,6 +651,7 @@ static void test_ctor_once_per_object(struct ktest *t)
 	ctor_calls = 0;
 	c = kmem_cache_create(cc->name, cc->size, 0, 0, counting_ctor);
 	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
 	KTEST_ASSERT_EQ(t, c->num, cc->num);
 	KTEST_EXPECT_EQ(t, ctor_calls, 0UL);
 
@@ -714,6 +717,7 @@ static void test_array_refill_flush_shared(struct ktest *t)
 
 	c = kmem_cache_create("t-arrays", 64, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
 	n = c->node[0];
 	ac = this_ac(c);
 	KTEST_ASSERT_EQ(t, c->limit, limit);
@@ -829,6 +833,7 @@ static void test_free_limit(struct ktest *t)
 
 	c = kmem_cache_create("t-free-limit", 5000, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
 	n = c->node[0];
 	ac = this_ac(c);
 	KTEST_ASSERT_EQ(t, c->num, 1U);
@@ -1097,6 +1102,7 @@ static void test_create_limits(struct ktest *t)
 
 	c = kmem_cache_create("t-align-page", 64, PAGE_SIZE, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
 	KTEST_EXPECT_EQ(t, c->size, (unsigned int)PAGE_SIZE);
 	kmem_cache_destroy(c);
 }
@@ -1146,6 +1152,7 @@ static void test_zalloc_and_size(struct ktest *t)
 	void *p, *q;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
 	KTEST_EXPECT_EQ(t, kmem_cache_size(c), 40U);
 	KTEST_EXPECT_EQ(t, c->size, 64U);
 	p = kmem_cache_alloc(c, GFP_KERNEL);
@@ -1169,6 +1176,7 @@ static void test_hwcache_align(struct ktest *t)
 	unsigned int bad = 0;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
 	KTEST_EXPECT_EQ(t, c->align, 64U);
 	for (int i = 0; i < 200; i++) {
 		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);

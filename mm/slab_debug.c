@@ -1,0 +1,828 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab_debug: catch slab misuse where it happens (Linux's slub_debug
+ * flags on the SLAB allocator).
+ *
+ * 1. Which caches. A cache created with SLAB_CONSISTENCY_CHECKS (F),
+ *    SLAB_RED_ZONE (Z), SLAB_POISON (P) or SLAB_STORE_USER (U), or named
+ *    by the slab_debug= parameter, is debugged. It keeps no per-CPU
+ *    arrays (its array limit is 0): every allocation and free misses the
+ *    fast path and lands here, so a cache without debugging pays nothing,
+ *    not even a branch, and kfree pays one predictable test of
+ *    slab_nr_debug_caches.
+ *
+ * 2. Object layout of a debugged cache (offsets from the object):
+ *
+ *      -obj_offset      0         orig_size   object_size   debug_offset
+ *      | red zone before | object             | kmalloc slack | red zone after | slab_debug_info
+ *
+ *    The red zones (Z) hold RED_ACTIVE while the object is allocated and
+ *    RED_INACTIVE while it is free; the slack between what kmalloc was
+ *    asked for and the object size is guarded like a red zone while the
+ *    object is allocated. slab_debug_info keeps orig_size and, with U, the
+ *    last allocation and free (caller, CPU, time).
+ *
+ * 3. Poison (P; not for caches with a constructor or SLAB_TYPESAFE_BY_RCU,
+ *    whose free objects must keep their contents): a free object is
+ *    POISON_FREE ending in POISON_END; a new one is POISON_INUSE unless
+ *    zeroed. The poison is checked when the object is handed out again.
+ *
+ * 4. Checks. On free: the pointer is an object of this cache (F: not one
+ *    already free, found by scanning the free part of the slab's index
+ *    array as the seed patch set does), the red zones say "allocated"
+ *    (Z: both saying "free" is a double free) and are intact. On
+ *    allocation: poison and red zones of the free object are intact.
+ *    kmem_cache_validate() checks everything on demand.
+ *
+ * 5. Reports and recovery. Every problem gets one report from
+ *    slab_report(): "BUG: slab_debug: <cache>: <problem>", then the
+ *    object, the first bad byte and its offset, the last allocation and
+ *    free, the caller, a hex dump, and a "FIX" line saying what was done.
+ *    A bad free is ignored; a damaged red zone is restored and the free
+ *    goes on; an object damaged while free (write after free) is put in
+ *    quarantine instead of being handed out.
+ */
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/sprintf.h"
+#include "kernel/string.h"
+#include "mm/slab.h"
+#include "mm/slab_internal.h"
+
+#define RED_INACTIVE	0xbb
+#define RED_ACTIVE	0xcc
+#define POISON_INUSE	0x5a
+#define POISON_FREE	0x6b
+#define POISON_END	0xa5
+
+#define SLAB_DEBUG_SPEC_LEN	256
+
+struct slab_track {
+	unsigned long caller;
+	u64 when_ns;
+	unsigned int cpu;
+};
+
+struct slab_debug_info {
+	unsigned int orig_size;
+	struct slab_track alloc;
+	struct slab_track free;
+};
+
+unsigned int slab_nr_debug_caches;
+unsigned long slab_debug_checks;
+
+/* --- slab_debug= ------------------------------------------------------- */
+
+static char slab_debug_spec[SLAB_DEBUG_SPEC_LEN];
+static bool slab_debug_given;
+
+static int flag_letter(char c, slab_flags_t *flags)
+{
+	switch (c | 0x20) {	/* lower case */
+	case 'f': *flags |= SLAB_CONSISTENCY_CHECKS; return 0;
+	case 'z': *flags |= SLAB_RED_ZONE; return 0;
+	case 'p': *flags |= SLAB_POISON; return 0;
+	case 'u': *flags |= SLAB_STORE_USER; return 0;
+	default: return -EINVAL;
+	}
+}
+
+/* The flags of one block's flag part: "" means all, "-" none. */
+static int parse_flags(const char *s, size_t len, slab_flags_t *flags)
+{
+	*flags = 0;
+	if (!len) {
+		*flags = SLAB_DEBUG_FLAGS;
+		return 0;
+	}
+	if (len == 1 && *s == '-')
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		if (flag_letter(s[i], flags)) {
+			pr_warn("slab_debug: unknown flag '%c'\n", s[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Does the comma-separated list of cache globs [s, end) name name? */
+static bool list_matches(const char *s, const char *end, const char *name)
+{
+	char glob[64];
+
+	while (s < end) {
+		const char *comma = s;
+		size_t len;
+
+		while (comma < end && *comma != ',')
+			comma++;
+		len = min((size_t)(comma - s), sizeof(glob) - 1);
+		memcpy(glob, s, len);
+		glob[len] = '\0';
+		if (len && glob_match(glob, name))
+			return true;
+		s = comma + 1;
+	}
+	return false;
+}
+
+/*
+ * Linux's slub_debug syntax: blocks separated by ';', each
+ * "FLAGS[,cache,cache...]" (cache names may be globs). A block with a
+ * list applies to the caches it names, the first such block wins; a
+ * block without one applies to every other cache. name NULL only checks
+ * the syntax. Returns 0 or -EINVAL.
+ */
+int slab_debug_parse(const char *spec, const char *name, slab_flags_t *flags)
+{
+	slab_flags_t global = 0;
+	bool named = false;
+
+	*flags = SLAB_DEBUG_FLAGS;	/* bare "slab_debug" */
+	if (!*spec)
+		return 0;
+	*flags = 0;
+	while (*spec) {
+		const char *end = strchr(spec, ';');
+		const char *comma;
+		slab_flags_t f;
+
+		if (!end)
+			end = spec + strlen(spec);
+		comma = spec;
+		while (comma < end && *comma != ',')
+			comma++;
+		if (parse_flags(spec, (size_t)(comma - spec), &f))
+			return -EINVAL;
+		if (comma == end)
+			global = f;
+		else if (!named && name && list_matches(comma + 1, end, name)) {
+			*flags = f;
+			named = true;
+		}
+		spec = *end ? end + 1 : end;
+	}
+	if (!named)
+		*flags = global;
+	return 0;
+}
+
+static int set_slab_debug(char *val)
+{
+	slab_flags_t flags;
+
+	if (!val)
+		val = "";	/* bare "slab_debug": everything, everywhere */
+	if (strlen(val) >= SLAB_DEBUG_SPEC_LEN || slab_debug_parse(val, NULL, &flags))
+		return -EINVAL;
+	strscpy(slab_debug_spec, val, sizeof(slab_debug_spec));
+	slab_debug_given = true;
+	return 0;
+}
+kernel_param("slab_debug", set_slab_debug);
+
+/* Its older name, still accepted by Linux. */
+static int set_slub_debug(char *val)
+{
+	return set_slab_debug(val);
+}
+kernel_param("slub_debug", set_slub_debug);
+
+slab_flags_t slab_debug_boot_flags(const char *name)
+{
+	slab_flags_t flags = 0;
+
+	if (slab_debug_given)
+		slab_debug_parse(slab_debug_spec, name, &flags);
+	return flags;
+}
+
+/* --- layout ------------------------------------------------------------- */
+
+static bool cache_poisoned(const struct kmem_cache *cachep)
+{
+	return cachep->flags & SLAB_POISON;
+}
+
+static bool cache_red_zoned(const struct kmem_cache *cachep)
+{
+	return cachep->flags & SLAB_RED_ZONE;
+}
+
+void slab_debug_layout(struct kmem_cache *cachep)
+{
+	unsigned int end;
+
+	/* Free objects of these caches must keep their contents (SLUB). */
+	if (cachep->ctor || (cachep->flags & SLAB_TYPESAFE_BY_RCU))
+		cachep->flags &= ~SLAB_POISON;
+	cachep->obj_offset = cache_red_zoned(cachep) ?
+			     ALIGN((unsigned int)sizeof(long), cachep->align) : 0;
+	cachep->debug_offset = ALIGN(cachep->object_size,
+				     (unsigned int)sizeof(long));
+	if (cache_red_zoned(cachep))
+		cachep->debug_offset += sizeof(long);
+	end = cachep->obj_offset + cachep->debug_offset +
+	      sizeof(struct slab_debug_info);
+	cachep->size = ALIGN(end, cachep->align);
+}
+
+static struct slab_debug_info *debug_info(const struct kmem_cache *cachep,
+					  const void *objp)
+{
+	return (struct slab_debug_info *)((char *)objp + cachep->debug_offset);
+}
+
+size_t slab_debug_orig_size(struct kmem_cache *cachep, const void *objp)
+{
+	return debug_info(cachep, objp)->orig_size;
+}
+
+/*
+ * The kmalloc slack [size, object_size) is red zone while allocated.
+ * Bytes that become usable (ksize, krealloc growing in place) are zeroed,
+ * so a kzalloc'ed object stays zero up to its new size.
+ */
+void slab_debug_set_orig_size(struct kmem_cache *cachep, void *objp,
+			      size_t size)
+{
+	struct slab_debug_info *info = debug_info(cachep, objp);
+
+	if (!cache_red_zoned(cachep)) {
+		info->orig_size = (unsigned int)size;
+		return;
+	}
+	if (size > info->orig_size)
+		memset((char *)objp + info->orig_size, 0,
+		       size - info->orig_size);
+	else
+		memset((char *)objp + size, RED_ACTIVE,
+		       info->orig_size - size);
+	info->orig_size = (unsigned int)size;
+}
+
+/* --- the states of an object ----------------------------------------- */
+
+struct region {
+	const char *name;
+	u8 *start;
+	size_t len;
+	u8 value;
+};
+
+/* The red zones and the poison of an object, as they must be. */
+static unsigned int object_regions(const struct kmem_cache *cachep,
+				   void *objp, bool allocated,
+				   struct region *r)
+{
+	u8 *obj = objp;
+	unsigned int n = 0;
+	u8 red = allocated ? RED_ACTIVE : RED_INACTIVE;
+
+	if (cache_red_zoned(cachep)) {
+		r[n++] = (struct region){ "red zone before the object",
+			obj - cachep->obj_offset, cachep->obj_offset, red };
+		r[n++] = (struct region){ "red zone after the object",
+			obj + cachep->object_size,
+			cachep->debug_offset - cachep->object_size, red };
+		if (allocated) {
+			size_t orig = debug_info(cachep, objp)->orig_size;
+
+			r[n++] = (struct region){ "kmalloc red zone past the size asked for",
+				obj + orig, cachep->object_size - orig, red };
+		}
+	}
+	if (!allocated && cache_poisoned(cachep)) {
+		r[n++] = (struct region){ "object (poison)", obj,
+			cachep->object_size - 1, POISON_FREE };
+		r[n++] = (struct region){ "object (poison end)",
+			obj + cachep->object_size - 1, 1, POISON_END };
+	}
+	return n;
+}
+
+static void set_regions(const struct region *r, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		memset(r[i].start, r[i].value, r[i].len);
+}
+
+static void set_track(struct slab_track *t, unsigned long caller)
+{
+	t->caller = caller;
+	t->when_ns = arch_clock_ns();
+	t->cpu = arch_cpu_id();
+}
+
+/* Put objp in the state of a free object (new slab, free, quarantine). */
+static void mark_free(struct kmem_cache *cachep, void *objp,
+		      unsigned long caller)
+{
+	struct region r[5];
+
+	set_regions(r, object_regions(cachep, objp, false, r));
+	if (caller && (cachep->flags & SLAB_STORE_USER))
+		set_track(&debug_info(cachep, objp)->free, caller);
+}
+
+void slab_debug_init_obj(struct kmem_cache *cachep, void *objp)
+{
+	memset(debug_info(cachep, objp), 0, sizeof(struct slab_debug_info));
+	mark_free(cachep, objp, 0);
+}
+
+static void mark_allocated(struct kmem_cache *cachep, void *objp, gfp_t flags,
+			   size_t orig_size, unsigned long caller)
+{
+	struct region r[5];
+	unsigned int n;
+
+	debug_info(cachep, objp)->orig_size = (unsigned int)orig_size;
+	n = object_regions(cachep, objp, true, r);
+	set_regions(r, n);
+	if (flags & __GFP_ZERO)
+		memset(objp, 0, orig_size);
+	else if (cache_poisoned(cachep))
+		memset(objp, POISON_INUSE, orig_size);
+	if (cachep->flags & SLAB_STORE_USER)
+		set_track(&debug_info(cachep, objp)->alloc, caller);
+}
+
+/* --- the report ---------------------------------------------------------- */
+
+struct slab_problem {
+	struct kmem_cache *cachep;	/* NULL: not from any cache */
+	const void *ptr;		/* what the caller passed */
+	void *objp;			/* the object, if one is involved */
+	const struct region *region;	/* the damaged region, if any */
+	const u8 *bad;			/* its first bad byte */
+	unsigned long caller;
+};
+
+static void print_track(const char *what, const struct slab_track *t)
+{
+	if (!t->caller) {
+		pr_err("  %s: no record\n", what);
+		return;
+	}
+	pr_err("  %s by %pS on cpu %u, %llu us ago\n", what, (void *)t->caller,
+	       t->cpu, (unsigned long long)(arch_clock_ns() - t->when_ns) / 1000);
+}
+
+/* 16 bytes a line around bad, within [lo, hi). */
+static void hex_dump(const u8 *lo, const u8 *hi, const u8 *bad)
+{
+	const u8 *p = (const u8 *)((unsigned long)(bad ? bad : lo) & ~15UL) - 16;
+
+	if (p < lo)
+		p = lo;
+	for (int line = 0; line < 3 && p < hi; line++, p += 16) {
+		char buf[80];
+		int len = snprintf(buf, sizeof(buf), "  %px:", p);
+
+		for (int i = 0; i < 16 && p + i < hi; i++)
+			len += snprintf(buf + len, sizeof(buf) - len, " %02x",
+					p[i]);
+		pr_err("%s\n", buf);
+	}
+}
+
+static void print_object(const struct slab_problem *p)
+{
+	struct kmem_cache *cachep = p->cachep;
+	struct slab *slab = virt_to_slab(p->objp);
+	u8 *obj = p->objp;
+
+	pr_err("  object %px: index %u of %u in slab %px (%u in use), size %u\n",
+	       obj, (unsigned int)((obj - (u8 *)slab->s_mem) / cachep->size),
+	       cachep->num, slab_address(slab), slab->active,
+	       cachep->object_size);
+	if (p->bad)
+		pr_err("  first bad byte at offset %ld (%s): 0x%02x instead of 0x%02x\n",
+		       (long)(p->bad - obj), p->region->name, *p->bad,
+		       p->region->value);
+	if (cache_debug(cachep)) {
+		const struct slab_debug_info *info = debug_info(cachep, obj);
+
+		if (cache_red_zoned(cachep))
+			pr_err("  %u bytes asked for\n", info->orig_size);
+		if (cachep->flags & SLAB_STORE_USER) {
+			print_track("last allocated", &info->alloc);
+			print_track("last freed", &info->free);
+		}
+	}
+	hex_dump(obj - cachep->obj_offset,
+		 obj + (cache_debug(cachep) ? cachep->debug_offset :
+					      cachep->object_size), p->bad);
+}
+
+/* The one reporter: every problem found in a slab comes through here. */
+static void slab_report(const struct slab_problem *p, const char *problem,
+			const char *fix)
+{
+	const char *name = p->cachep ? p->cachep->name : "kmalloc";
+
+	pr_err("BUG: slab_debug: %s: %s\n", name, problem);
+	if (p->ptr)
+		pr_err("  pointer %px passed by %pS\n", p->ptr, (void *)p->caller);
+	if (p->objp)
+		print_object(p);
+	pr_err("FIX %s: %s\n", name, fix);
+}
+
+void slab_report_bad_ptr(const void *ptr, unsigned long caller,
+			 const char *problem)
+{
+	struct slab_problem p = { .ptr = ptr, .caller = caller };
+
+	slab_report(&p, problem, "call ignored");
+	dump_stack();
+}
+
+/* Check the regions of objp; report the first damaged one. */
+static bool regions_intact(struct slab_problem *p, bool allocated,
+			   const char *when, const char *fix, bool repair)
+{
+	struct region r[5];
+	unsigned int n = object_regions(p->cachep, p->objp, allocated, r);
+	bool ok = true;
+
+	for (unsigned int i = 0; i < n; i++) {
+		const u8 *bad = memchr_inv(r[i].start, r[i].value, r[i].len);
+		char problem[96];
+
+		if (!bad)
+			continue;
+		p->region = &r[i];
+		p->bad = bad;
+		snprintf(problem, sizeof(problem), "%s overwritten%s", r[i].name,
+			 when);
+		slab_report(p, problem, fix);
+		if (repair)
+			memset(r[i].start, r[i].value, r[i].len);
+		ok = false;
+	}
+	p->bad = NULL;
+	return ok;
+}
+
+/* --- quarantine ---------------------------------------------------------- */
+
+static void quarantine(struct kmem_cache *cachep, void *objp)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+
+	spin_lock(&n->list_lock);
+	*(void **)objp = cachep->quarantine;
+	cachep->quarantine = objp;
+	cachep->nr_quarantined++;
+	spin_unlock(&n->list_lock);
+}
+
+static bool in_quarantine(const struct kmem_cache *cachep, const void *objp)
+{
+	for (void *q = cachep->quarantine; q; q = *(void **)q)
+		if (q == objp)
+			return true;
+	return false;
+}
+
+static bool in_quarantine_locked(struct kmem_cache *cachep, const void *objp)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	bool found;
+
+	spin_lock(&n->list_lock);
+	found = in_quarantine(cachep, objp);
+	spin_unlock(&n->list_lock);
+	return found;
+}
+
+void kmem_cache_release_quarantine(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+
+	for (;;) {
+		void *objp;
+
+		spin_lock(&n->list_lock);
+		objp = cachep->quarantine;
+		if (objp) {
+			cachep->quarantine = *(void **)objp;
+			cachep->nr_quarantined--;
+		}
+		spin_unlock(&n->list_lock);
+		if (!objp)
+			return;
+		mark_free(cachep, objp, _RET_IP_);
+		cache_free_one(cachep, objp);
+	}
+}
+
+/* --- alloc and free ------------------------------------------------------ */
+
+void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags,
+		       size_t orig_size, unsigned long caller)
+{
+	struct slab_problem p = { .cachep = cachep, .caller = caller };
+
+	if (!orig_size || orig_size > cachep->object_size)
+		orig_size = cachep->object_size;
+	for (;;) {
+		p.objp = cache_alloc_one(cachep, flags);
+		if (!p.objp)
+			return NULL;
+		slab_debug_checks++;
+		if (regions_intact(&p, false, " while the object was free (write after free)",
+				   "object quarantined, another one handed out",
+				   false))
+			break;
+		quarantine(cachep, p.objp);
+	}
+	mark_allocated(cachep, p.objp, flags, orig_size, caller);
+	return p.objp;
+}
+
+/* Is objp free in its slab already? The seed's scan of the index array. */
+static bool free_in_slab(struct kmem_cache *cachep, struct slab *slab,
+			 unsigned int idx)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	bool found = false;
+
+	spin_lock(&n->list_lock);
+	for (unsigned int i = slab->active; i < cachep->num && !found; i++)
+		found = get_free_obj(cachep, slab, i) == idx;
+	spin_unlock(&n->list_lock);
+	return found;
+}
+
+static bool red_zones_say_free(struct kmem_cache *cachep, void *objp)
+{
+	u8 *obj = objp;
+
+	return cache_red_zoned(cachep) &&
+	       !memchr_inv(obj - cachep->obj_offset, RED_INACTIVE,
+			   cachep->obj_offset) &&
+	       !memchr_inv(obj + cachep->object_size, RED_INACTIVE,
+			   cachep->debug_offset - cachep->object_size);
+}
+
+/*
+ * Where objp points in its slab: 0 if it is an object's start, else the
+ * problem (p->objp set to the object it points into, if any).
+ */
+static const char *locate_object(struct slab_problem *p, struct slab *slab)
+{
+	struct kmem_cache *cachep = p->cachep;
+	long off = (const u8 *)p->ptr - (const u8 *)slab->s_mem;
+	unsigned long idx = (unsigned long)off / cachep->size;
+
+	if (off < 0 || idx >= cachep->num)
+		return "free of a pointer outside the slab's objects";
+	p->objp = (u8 *)slab->s_mem + idx * cachep->size;
+	if (p->objp != p->ptr)
+		return "free of a pointer inside an object";
+	return NULL;
+}
+
+/* Is this free of a real, allocated object of cachep? Reports if not. */
+static bool free_ok(struct slab_problem *p)
+{
+	struct kmem_cache *cachep = p->cachep;
+	struct slab *slab;
+	const char *problem;
+	char buf[96];
+
+	if (!virt_addr_valid(p->ptr) || !(slab = virt_to_slab(p->ptr))) {
+		p->cachep = NULL;
+		problem = "free of a pointer not from any slab";
+	} else if (slab->slab_cache != cachep) {
+		snprintf(buf, sizeof(buf),
+			 "free to the wrong cache: the object belongs to %s",
+			 slab->slab_cache->name);
+		problem = buf;
+	} else if (in_quarantine_locked(cachep, p->ptr)) {
+		p->objp = (void *)p->ptr;
+		problem = "free of an object in quarantine (freed before, then written to)";
+	} else {
+		problem = locate_object(p, slab);
+		if (!problem && (((cachep->flags & SLAB_CONSISTENCY_CHECKS) &&
+				  free_in_slab(cachep, slab,
+					       (unsigned int)(((u8 *)p->objp - (u8 *)slab->s_mem) /
+							      cachep->size))) ||
+				 red_zones_say_free(cachep, p->objp)))
+			problem = "double free";
+	}
+	if (!problem)
+		return true;
+	slab_report(p, problem, "free ignored");
+	return false;
+}
+
+void slab_debug_free(struct kmem_cache *cachep, void *objp,
+		     unsigned long caller)
+{
+	struct slab_problem p = { .cachep = cachep, .ptr = objp,
+				  .caller = caller };
+
+	slab_debug_checks++;
+	if (!free_ok(&p))
+		return;
+	regions_intact(&p, true, "", "red zone restored, object freed", true);
+	mark_free(cachep, objp, caller);
+	cache_free_one(cachep, objp);
+}
+
+bool slab_debug_kfree_ok(const void *objp, unsigned long caller)
+{
+	if (virt_addr_valid(objp))
+		return true;
+	slab_report_bad_ptr(objp, caller,
+			    "kfree of a pointer not from any slab (not in the direct map)");
+	return false;
+}
+
+/* --- validation on demand ------------------------------------------------- */
+
+/* Objects of one slab seen free (index array) or cached, while validating. */
+static u8 seen[SLAB_MAX_NUM_2BYTE / 8 + 1];
+static DEFINE_SPINLOCK(validate_lock);
+
+struct validation {
+	struct kmem_cache *cachep;
+	int problems;
+};
+
+static void problem(struct validation *v, void *objp, const char *fmt, ...)
+	__printf(3, 4);
+
+static void problem(struct validation *v, void *objp, const char *fmt, ...)
+{
+	struct slab_problem p = { .cachep = v->cachep, .objp = objp };
+	char buf[128];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	slab_report(&p, buf, "none (found by kmem_cache_validate)");
+	v->problems++;
+}
+
+static bool test_and_set_seen(unsigned int idx)
+{
+	bool was = seen[idx / 8] & (1U << (idx % 8));
+
+	seen[idx / 8] |= (u8)(1U << (idx % 8));
+	return was;
+}
+
+/* The free part of the index array: distinct, in range. */
+static void validate_freelist(struct validation *v, struct slab *slab)
+{
+	struct kmem_cache *cachep = v->cachep;
+
+	memset(seen, 0, DIV_ROUND_UP(cachep->num, 8));
+	for (unsigned int i = slab->active; i < cachep->num; i++) {
+		unsigned int idx = get_free_obj(cachep, slab, i);
+
+		if (idx >= cachep->num)
+			problem(v, NULL, "slab %px: index %u out of range at freelist[%u]",
+				slab_address(slab), idx, i);
+		else if (test_and_set_seen(idx))
+			problem(v, index_to_obj(cachep, slab, idx),
+				"slab %px: object free twice in the index array",
+				slab_address(slab));
+	}
+}
+
+/* Red zones and poison of every object of a debugged cache's slab. */
+static void validate_objects(struct validation *v, struct slab *slab)
+{
+	for (unsigned int i = 0; i < v->cachep->num; i++) {
+		struct slab_problem p = { .cachep = v->cachep,
+					  .objp = index_to_obj(v->cachep, slab, i) };
+		bool is_free = seen[i / 8] & (1U << (i % 8));
+
+		if (!is_free && in_quarantine(v->cachep, p.objp))
+			continue;
+		slab_debug_checks++;
+		if (!regions_intact(&p, !is_free, is_free ? " (free object)" : "",
+				    "none (found by kmem_cache_validate)", false))
+			v->problems++;
+	}
+}
+
+static void validate_slab(struct validation *v, struct slab *slab,
+			  unsigned int min_active, unsigned int max_active)
+{
+	struct kmem_cache *cachep = v->cachep;
+
+	if (!PageSlab(slab_page(slab)) || slab->slab_cache != cachep) {
+		problem(v, NULL, "slab %px on the lists is not this cache's",
+			slab);
+		return;
+	}
+	if (slab->active < min_active || slab->active > max_active)
+		problem(v, NULL, "slab %px: %u in use on a list for %u..%u",
+			slab_address(slab), slab->active, min_active, max_active);
+	if (slab->active > cachep->num)
+		return;
+	validate_freelist(v, slab);
+	if (cache_debug(cachep))
+		validate_objects(v, slab);
+}
+
+static unsigned long validate_list(struct validation *v, struct list_head *head,
+				   unsigned int min_active,
+				   unsigned int max_active,
+				   unsigned long *free_objects)
+{
+	unsigned long nr = 0;
+	struct slab *slab;
+
+	list_for_each_entry(slab, head, slab_list) {
+		validate_slab(v, slab, min_active, max_active);
+		*free_objects += v->cachep->num - min(slab->active, v->cachep->num);
+		nr++;
+	}
+	return nr;
+}
+
+/* An object in an array cache must be allocated in its slab. */
+static void validate_cached(struct validation *v, void *entry)
+{
+	struct kmem_cache *cachep = v->cachep;
+	void *objp = (void *)((unsigned long)entry & ~1UL);
+	struct slab *slab = virt_addr_valid(objp) ? virt_to_slab(objp) : NULL;
+	long off;
+
+	if (!slab || slab->slab_cache != cachep) {
+		problem(v, NULL, "array cache holds %px, not an object of this cache",
+			objp);
+		return;
+	}
+	off = (u8 *)objp - (u8 *)slab->s_mem;
+	if (off < 0 || off % cachep->size || off / cachep->size >= cachep->num) {
+		problem(v, NULL, "array cache holds %px, not an object start",
+			objp);
+		return;
+	}
+	for (unsigned int i = slab->active; i < cachep->num; i++) {
+		if (get_free_obj(cachep, slab, i) == off / cachep->size) {
+			problem(v, objp, "object both in an array cache and free in its slab (double free)");
+			return;
+		}
+	}
+}
+
+static void validate_arrays(struct validation *v)
+{
+	struct kmem_cache *cachep = v->cachep;
+	struct array_cache *acs[NR_CPUS + 1];
+	unsigned int nr = 0;
+
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		acs[nr++] = cachep->cpu_cache[cpu];
+	if (get_node(cachep)->shared)
+		acs[nr++] = get_node(cachep)->shared;
+	for (unsigned int a = 0; a < nr; a++) {
+		for (unsigned int i = 0; i < acs[a]->avail; i++) {
+			validate_cached(v, acs[a]->entry[i]);
+			for (unsigned int b = a, j = i + 1; b < nr; b++, j = 0)
+				for (; j < acs[b]->avail; j++)
+					if (acs[b]->entry[j] == acs[a]->entry[i])
+						problem(v, NULL, "%px twice in the array caches (double free)",
+							acs[a]->entry[i]);
+		}
+	}
+}
+
+int kmem_cache_validate(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	struct validation v = { .cachep = cachep };
+	unsigned long free_objects = 0, full, partial, free;
+
+	spin_lock(&validate_lock);
+	spin_lock(&n->list_lock);
+	full = validate_list(&v, &n->slabs_full, cachep->num, cachep->num,
+			     &free_objects);
+	partial = validate_list(&v, &n->slabs_partial, 1, cachep->num - 1,
+				&free_objects);
+	free = validate_list(&v, &n->slabs_free, 0, 0, &free_objects);
+	if (full + partial + free != n->total_slabs || free != n->free_slabs ||
+	    free_objects != n->free_objects)
+		problem(&v, NULL, "counters: %lu slabs, %lu free, %lu free objects; the lists hold %lu, %lu, %lu",
+			n->total_slabs, n->free_slabs, n->free_objects,
+			full + partial + free, free, free_objects);
+	validate_arrays(&v);
+	spin_unlock(&n->list_lock);
+	spin_unlock(&validate_lock);
+	return v.problems;
+}
