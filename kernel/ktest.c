@@ -30,6 +30,12 @@
 #define INDENT_STEP	4
 #define MAX_GLOBS	16
 #define MAX_RESOURCES	16
+#define MAX_DEPTH	4	/* a case, a nested case, a private capture */
+#define SHOWN_LINES	16	/* of the captured text, in a failure */
+#define SHOWN_WIDTH	160
+
+/* Room kept at the end of the buffer to say that lines were dropped. */
+#define CAPTURE_FULL_NOTE	"[ktest: capture buffer full, later lines dropped]\n"
 
 extern const struct ktest_suite *const __start_ktest_suites[] __weak;
 extern const struct ktest_suite *const __stop_ktest_suites[] __weak;
@@ -49,6 +55,9 @@ struct ktest_filter {
 static void ktest_print(int indent, const char *fmt, ...) __printf(2, 3);
 static void expectation_failed(struct ktest *t, const struct ktest_loc *loc);
 
+/* The framework's own output is never a report of the code under test. */
+static bool ktest_printing;
+
 static void ktest_print(int indent, const char *fmt, ...)
 {
 	char line[512];
@@ -59,7 +68,9 @@ static void ktest_print(int indent, const char *fmt, ...)
 	va_start(args, fmt);
 	len += vscnprintf(line + len, sizeof(line) - len, fmt, args);
 	va_end(args);
+	ktest_printing = true;
 	console_write(line, len);
+	ktest_printing = false;
 }
 
 /* --- selection ---------------------------------------------------- */
@@ -117,6 +128,120 @@ static int count_selected(const struct ktest_filter *f,
 	return n;
 }
 
+/* --- the console during a case ------------------------------------ */
+
+/*
+ * The running case owns the printk hook from its start to its end, so
+ * capture windows need no hook of their own. A nested run (or a capture
+ * on a struct ktest the runner does not run) takes the console over and
+ * gives it back: the tests that had it form a chain through ->outer, and
+ * each one of them that is capturing sees every line.
+ */
+struct ktest_capture {
+	size_t len;
+	bool full;
+	char text[KTEST_CAPTURE_SIZE];
+};
+
+static struct ktest_capture capture_pool[MAX_DEPTH];
+static struct ktest *console_owner;
+
+/* "[    0.123456] " in front of printk lines; console_printf has none. */
+static const char *skip_timestamp(const char *line)
+{
+	const char *p = line;
+
+	if (*p++ != '[')
+		return line;
+	while (*p == ' ')
+		p++;
+	if (!isdigit(*p))
+		return line;
+	while (isdigit(*p))
+		p++;
+	if (*p++ != '.' || !isdigit(*p))
+		return line;
+	while (isdigit(*p))
+		p++;
+	return p[0] == ']' && p[1] == ' ' ? p + 2 : line;
+}
+
+static void capture_reset(struct ktest_capture *c)
+{
+	c->len = 0;
+	c->full = false;
+	c->text[0] = '\0';
+}
+
+/* Keep whole lines; once one does not fit, drop it and all after it. */
+static void capture_line(struct ktest *t, const char *line)
+{
+	struct ktest_capture *c = t->capture;
+	size_t n = strlen(line);
+	size_t room = sizeof(c->text) - sizeof(CAPTURE_FULL_NOTE);
+
+	if (!t->capture_needle || strstr(line, t->capture_needle))
+		t->capture_hits++;
+	if (!c || c->full)
+		return;
+	if (c->len + n + 1 > room) {
+		memcpy(c->text + c->len, CAPTURE_FULL_NOTE, sizeof(CAPTURE_FULL_NOTE));
+		c->len += sizeof(CAPTURE_FULL_NOTE) - 1;
+		c->full = true;
+		return;
+	}
+	memcpy(c->text + c->len, line, n);
+	c->len += n;
+	c->text[c->len++] = '\n';
+	c->text[c->len] = '\0';
+}
+
+/* Runs under printk's lock: record only, never print. */
+static void console_hook(const char *line, size_t len, void *data)
+{
+	struct ktest *owner = data;
+
+	(void)len;
+	line = skip_timestamp(line);
+	for (struct ktest *t = owner; t; t = t->outer) {
+		if (t->capturing)
+			capture_line(t, line);
+	}
+}
+
+/* (Re)install the hook; printk's lock orders this against other CPUs. */
+static void console_route(struct ktest *t)
+{
+	console_owner = t;
+	printk_set_hook(t ? console_hook : NULL, t);
+}
+
+static void console_push(struct ktest *t)
+{
+	t->outer = console_owner;
+	t->depth = t->outer ? t->outer->depth + 1 : 0;
+	t->capture = t->depth < MAX_DEPTH ? &capture_pool[t->depth] : NULL;
+	if (t->capture)
+		capture_reset(t->capture);
+	console_route(t);
+}
+
+/* Give the console back, also dropping captures t left running. */
+static void console_pop(struct ktest *t)
+{
+	t->capturing = false;
+	console_route(t->outer);
+}
+
+static bool console_chain_has(const struct ktest *t)
+{
+	for (const struct ktest *o = console_owner; o; o = o->outer) {
+		if (o == t)
+			return true;
+	}
+	return false;
+}
+
 /* --- leak check ---------------------------------------------------- */
 
 struct resource_snapshot {
@@ -156,15 +281,18 @@ static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 	struct resource_snapshot before;
 
 	snapshot_resources(&before);
+	console_push(t);
 	if (__builtin_setjmp(t->abort_buf) == 0) {
 		if (suite->init && suite->init(t))
 			KTEST_FAIL(t, "suite init failed");
 		else
 			c->run(t);
 	}
+	/* An ASSERT may have ended the case inside a capture window. */
+	t->capturing = false;
 	if (suite->exit)
 		suite->exit(t);
-	printk_set_hook(NULL, NULL);
+	console_pop(t);
 	if (t->status != KTEST_SKIPPED)
 		check_leaks(t, &before);
 }
@@ -356,26 +484,41 @@ __noreturn void ktest_skip(struct ktest *t, const char *fmt, ...)
 	ktest_abort(t);
 }
 
-static void capture_hook(const char *line, size_t len, void *data)
-{
-	struct ktest *t = data;
-
-	(void)len;
-	if (strstr(line, t->capture_needle))
-		t->capture_hits++;
-}
+/* --- capturing the console ----------------------------------------- */
 
 void ktest_capture_start(struct ktest *t, const char *needle)
 {
+	/* A struct ktest the runner does not run takes the console itself. */
+	if (!console_chain_has(t)) {
+		console_push(t);
+		t->capture_routed = true;
+	}
 	t->capture_needle = needle;
 	t->capture_hits = 0;
-	printk_set_hook(capture_hook, t);
+	if (t->capture)
+		capture_reset(t->capture);
+	t->capturing = true;
+	console_route(console_owner);
 }
 
 unsigned int ktest_capture_stop(struct ktest *t)
 {
-	printk_set_hook(NULL, NULL);
+	t->capturing = false;
+	if (t->capture_routed) {
+		t->capture_routed = false;
+		console_pop(t);
+	} else {
+		console_route(console_owner);
+	}
+	if (t->capture && t->capture->full)
+		ktest_info(t, "capture buffer full (%d bytes): later lines were dropped",
+			   KTEST_CAPTURE_SIZE);
 	return t->capture_hits;
+}
+
+const char *ktest_captured(struct ktest *t)
+{
+	return t->capture ? t->capture->text : "";
 }
 
 /* --- expectations ---------------------------------------------------- */
@@ -498,5 +641,46 @@ bool ktest_check_bool(struct ktest *t, const struct ktest_loc *loc,
 	expectation_failed(t, loc);
 	ktest_print(t->indent, "Expected %s to be %s, but is %s\n", cond,
 		    expected ? "true" : "false", value ? "true" : "false");
+	return finish_check(t, loc, false);
+}
+
+/* The first lines captured, quoted so that none can pass for KTAP. */
+static void show_captured(struct ktest *t)
+{
+	/* Failure lines printed now may be captured too: stop at the end. */
+	const char *text = ktest_captured(t), *end = text + strlen(text);
+	unsigned int lines = 0;
+
+	if (text == end) {
+		ktest_print(t->indent + 4, "nothing was captured\n");
+		return;
+	}
+	for (const char *p = text; p < end; p = strchr(p, '\n') + 1)
+		lines++;
+	ktest_print(t->indent + 4, "captured (%u line%s):\n", lines,
+		    lines == 1 ? "" : "s");
+	for (unsigned int i = 0; i < min(lines, (unsigned int)SHOWN_LINES); i++) {
+		int n = (int)(strchr(text, '\n') - text);
+
+		ktest_print(t->indent + 4, "| %.*s%s\n", min(n, SHOWN_WIDTH),
+			    text, n > SHOWN_WIDTH ? "..." : "");
+		text += n + 1;
+	}
+	if (lines > SHOWN_LINES)
+		ktest_print(t->indent + 4, "| ... %u more lines\n",
+			    lines - SHOWN_LINES);
+}
+
+bool ktest_check_captured(struct ktest *t, const struct ktest_loc *loc,
+			  bool expected, const char *substr, const char *ss)
+{
+	if (!!strstr(ktest_captured(t), substr) == expected)
+		return true;
+	expectation_failed(t, loc);
+	ktest_print(t->indent, "Expected the captured output %s %s, but\n",
+		    expected ? "to contain" : "not to contain", ss);
+	if (ss[0] != '"')	/* KUnit shows the value of an expression only */
+		ktest_print(t->indent + 4, "%s == \"%s\"\n", ss, substr);
+	show_captured(t);
 	return finish_check(t, loc, false);
 }

@@ -32,6 +32,9 @@
 #include "kernel/types.h"
 
 #define KTEST_DESC_SIZE		128
+#define KTEST_CAPTURE_SIZE	8192	/* text kept per capture */
+
+struct ktest_capture;
 
 enum ktest_status {
 	KTEST_SUCCESS,
@@ -49,6 +52,11 @@ struct ktest {
 	void *abort_buf[5];		/* __builtin_setjmp buffer */
 	unsigned int capture_hits;	/* lines matched while capturing */
 	const char *capture_needle;
+	bool capturing;			/* inside a capture window */
+	bool capture_routed;		/* the capture took the console */
+	struct ktest_capture *capture;	/* text captured (runner's storage) */
+	struct ktest *outer;		/* who had the console before */
+	int depth;			/* nesting: 0 for a case the runner runs */
 };
 
 struct ktest_case {
@@ -122,11 +130,17 @@ __noreturn void ktest_abort(struct ktest *t);
 __noreturn void ktest_skip(struct ktest *t, const char *fmt, ...) __printf(2, 3);
 
 /*
- * Count console lines containing needle from now until the stop call
- * (e.g. a "BUG: double free" report the case provokes on purpose).
+ * Capture the console from now until the stop call (e.g. a "BUG: double
+ * free" report the case provokes on purpose): stop returns the number of
+ * lines that contained needle (NULL: every line). The text of every line,
+ * without its timestamp, is kept too (the first KTEST_CAPTURE_SIZE bytes;
+ * a line in the buffer says so when later ones were dropped), readable
+ * with ktest_captured() until the next start, which begins afresh.
  */
 void ktest_capture_start(struct ktest *t, const char *needle);
 unsigned int ktest_capture_stop(struct ktest *t);
+/* The lines captured by the last capture window, each ending in '\n'. */
+const char *ktest_captured(struct ktest *t);
 
 /* Comparison plumbing used by the macros below. */
 enum ktest_op { KTEST_OP_EQ, KTEST_OP_NE, KTEST_OP_LT, KTEST_OP_LE,
@@ -152,6 +166,8 @@ bool ktest_check_mem(struct ktest *t, const struct ktest_loc *loc,
 		     const char *as, const char *bs);
 bool ktest_check_bool(struct ktest *t, const struct ktest_loc *loc,
 		      bool value, bool expected, const char *cond);
+bool ktest_check_captured(struct ktest *t, const struct ktest_loc *loc,
+			  bool expected, const char *substr, const char *ss);
 
 #define __KTEST_LOC(is_assert) \
 	(&(const struct ktest_loc){ __FILE__, __LINE__, is_assert })
@@ -202,6 +218,14 @@ bool ktest_check_bool(struct ktest *t, const struct ktest_loc *loc,
 
 #define KTEST_EXPECT_MEMEQ(t, a, b, n)	ktest_check_mem(t, __KTEST_LOC(false), a, b, n, #a, #b)
 #define KTEST_ASSERT_MEMEQ(t, a, b, n)	ktest_check_mem(t, __KTEST_LOC(true), a, b, n, #a, #b)
+
+/*
+ * Does the captured text (ktest_captured) contain substr? A failure shows
+ * the first lines captured.
+ */
+#define KTEST_EXPECT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(false), true, s, #s)
+#define KTEST_EXPECT_NOT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(false), false, s, #s)
+#define KTEST_ASSERT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(true), true, s, #s)
 
 #define KTEST_FAIL(t, fmt, ...)		ktest_fail(t, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 

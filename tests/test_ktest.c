@@ -71,6 +71,82 @@ static void test_capture_counts_lines(struct ktest *t)
 	KTEST_EXPECT_EQ(t, t->capture_hits, 2U);
 }
 
+static void test_capture_keeps_text(struct ktest *t)
+{
+	ktest_capture_start(t, "marker");
+	pr_info("ktest-capture marker one\n");
+	pr_info("no match, ");
+	pr_cont("continued\n");
+	console_printf("straight to the console: marker\n");
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	pr_info("after the stop\n");
+	/* Timestamps are not kept: the text can be compared exactly. */
+	KTEST_EXPECT_STREQ(t, ktest_captured(t),
+			   "ktest-capture marker one\n"
+			   "no match, continued\n"
+			   "straight to the console: marker\n");
+
+	ktest_capture_start(t, NULL);
+	KTEST_EXPECT_STREQ(t, ktest_captured(t), "");
+	pr_info("second window\n");
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_STREQ(t, ktest_captured(t), "second window\n");
+}
+
+/* Past KTEST_CAPTURE_SIZE lines are dropped, and the text says so. */
+static void test_capture_overflow_noted(struct ktest *t)
+{
+	const unsigned int lines = 2 * KTEST_CAPTURE_SIZE / 64;
+	const char *text;
+	size_t len;
+
+	ktest_capture_start(t, "flood line");
+	for (unsigned int i = 0; i < lines; i++)	/* below the console level */
+		pr_debug("ktest flood line %4u: .................................\n", i);
+	pr_info("ktest after the flood\n");
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), lines);
+	text = ktest_captured(t);
+	len = strlen(text);
+	KTEST_EXPECT_LT(t, len, (size_t)KTEST_CAPTURE_SIZE);
+	KTEST_EXPECT_GT(t, len, (size_t)KTEST_CAPTURE_SIZE - 128);
+	KTEST_EXPECT_TRUE(t, !strncmp(text, "ktest flood line    0: ", 23));
+	KTEST_EXPECT_CAPTURED(t, "capture buffer full");
+	KTEST_EXPECT_NOT_CAPTURED(t, "ktest after the flood");
+	KTEST_EXPECT_EQ(t, text[len - 1], '\n');
+}
+
+/*
+ * A failing EXPECT_CAPTURED on a private struct ktest (its failure must
+ * not reach this case), its report captured here.
+ */
+static void test_expect_captured(struct ktest *t)
+{
+	struct ktest inner = { .name = "deliberate", .indent = t->indent };
+
+	ktest_capture_start(t, NULL);
+	pr_info("ktest-capture alpha\n");
+	ktest_capture_stop(t);
+	KTEST_EXPECT_CAPTURED(t, "capture alpha");
+	KTEST_EXPECT_NOT_CAPTURED(t, "capture beta");
+
+	ktest_capture_start(&inner, NULL);
+	pr_info("ktest-capture alpha\n");
+	ktest_capture_stop(&inner);
+	KTEST_EXPECT_TRUE(t, KTEST_EXPECT_CAPTURED(&inner, "capture alpha"));
+	KTEST_EXPECT_EQ(t, inner.status, KTEST_SUCCESS);
+
+	ktest_capture_start(t, NULL);
+	KTEST_EXPECT_FALSE(t, KTEST_EXPECT_CAPTURED(&inner, "capture beta"));
+	KTEST_EXPECT_FALSE(t, KTEST_EXPECT_NOT_CAPTURED(&inner, "alpha"));
+	ktest_capture_stop(t);
+	KTEST_EXPECT_EQ(t, inner.status, KTEST_FAILURE);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate: EXPECTATION FAILED at tests/test_ktest.c:");
+	KTEST_EXPECT_CAPTURED(t, "\n    Expected the captured output to contain \"capture beta\", but\n"
+			      "        captured (1 line):\n"
+			      "        | ktest-capture alpha\n");
+	KTEST_EXPECT_CAPTURED(t, "Expected the captured output not to contain \"alpha\", but\n");
+}
+
 static void test_skip_reports_reason(struct ktest *t)
 {
 	ktest_skip(t, "skipping on purpose");
@@ -107,6 +183,9 @@ static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(test_ptr_and_str_compare),
 	KTEST_CASE_PARAM(test_params_in_order, square_gen),
 	KTEST_CASE(test_capture_counts_lines),
+	KTEST_CASE(test_capture_keeps_text),
+	KTEST_CASE(test_capture_overflow_noted),
+	KTEST_CASE(test_expect_captured),
 	KTEST_CASE(test_skip_reports_reason),
 	KTEST_CASE(test_shell_dispatch),
 	KTEST_CASE(test_shell_too_many_args),
