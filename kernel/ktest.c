@@ -196,7 +196,24 @@ static void capture_line(struct ktest *t, const char *line)
 	c->text[c->len] = '\0';
 }
 
-/* Runs under printk's lock: record only, never print. */
+/* The prefixes of the kernel's reports: panic.c's WARN, bad_page(), slab. */
+static bool is_report(const char *line)
+{
+	return strstr(line, "BUG:") || strstr(line, "WARNING:");
+}
+
+static void note_report(struct ktest *t, const char *line)
+{
+	if (t->nr_reports < KTEST_MAX_REPORTS)
+		strscpy(t->reports[t->nr_reports], line, KTEST_REPORT_LEN);
+	t->nr_reports++;
+}
+
+/*
+ * Runs under printk's lock: record only, never print. A report outside
+ * a capture window is one the case did not expect; the owner, the case
+ * running now, answers for it even when an outer case is capturing.
+ */
 static void console_hook(const char *line, size_t len, void *data)
 {
 	struct ktest *owner = data;
@@ -207,6 +224,8 @@ static void console_hook(const char *line, size_t len, void *data)
 		if (t->capturing)
 			capture_line(t, line);
 	}
+	if (!owner->capturing && !ktest_printing && is_report(line))
+		note_report(owner, line);
 }
 
 /* (Re)install the hook; printk's lock orders this against other CPUs. */
@@ -275,6 +294,32 @@ static void check_leaks(struct ktest *t, const struct resource_snapshot *before)
 
 /* --- running -------------------------------------------------------- */
 
+/* A failure of the case as a whole, found by the runner: no location. */
+static void runner_fail(struct ktest *t, const char *fmt, ...) __printf(2, 3);
+
+static void runner_fail(struct ktest *t, const char *fmt, ...)
+{
+	char msg[256];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	t->status = KTEST_FAILURE;
+	ktest_print(t->indent, "# %s: %s\n", t->name, msg);
+}
+
+static void check_reports(struct ktest *t)
+{
+	unsigned int shown = min(t->nr_reports, (unsigned int)KTEST_MAX_REPORTS);
+
+	for (unsigned int i = 0; i < shown; i++)
+		runner_fail(t, "unexpected report: %s", t->reports[i]);
+	if (t->nr_reports > shown)
+		ktest_info(t, "%u more unexpected report lines",
+			   t->nr_reports - shown);
+}
+
 static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 			  const struct ktest_case *c)
 {
@@ -293,6 +338,7 @@ static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 	if (suite->exit)
 		suite->exit(t);
 	console_pop(t);
+	check_reports(t);
 	if (t->status != KTEST_SKIPPED)
 		check_leaks(t, &before);
 }
@@ -332,6 +378,19 @@ static void init_test(struct ktest *t, const char *name, int indent)
 	t->name = name;
 	t->indent = indent;
 	t->status = KTEST_SUCCESS;
+}
+
+enum ktest_status ktest_run_nested(struct ktest *t, const char *name,
+				   void (*fn)(struct ktest *), void *priv)
+{
+	static const struct ktest_suite nested_suite = { .name = "nested" };
+	const struct ktest_case c = { .name = name, .run = fn };
+	struct ktest inner;
+
+	init_test(&inner, name, t->indent);
+	inner.priv = priv;
+	run_case_body(&inner, &nested_suite, &c);
+	return inner.status;
 }
 
 /* One parameter set per subtest; the case fails if any of them does. */

@@ -33,6 +33,8 @@
 
 #define KTEST_DESC_SIZE		128
 #define KTEST_CAPTURE_SIZE	8192	/* text kept per capture */
+#define KTEST_MAX_REPORTS	3	/* unexpected reports kept per case */
+#define KTEST_REPORT_LEN	160
 
 struct ktest_capture;
 
@@ -57,6 +59,8 @@ struct ktest {
 	struct ktest_capture *capture;	/* text captured (runner's storage) */
 	struct ktest *outer;		/* who had the console before */
 	int depth;			/* nesting: 0 for a case the runner runs */
+	unsigned int nr_reports;	/* "BUG:"/"WARNING:" outside captures */
+	char reports[KTEST_MAX_REPORTS][KTEST_REPORT_LEN];
 };
 
 struct ktest_case {
@@ -118,6 +122,15 @@ struct ktest_resource {
 
 /* Run the selected suites (glob NULL or "": all visible ones). */
 int ktest_run(const char *glob);	/* returns the number of failures */
+
+/*
+ * Run fn as a case of its own, nested in t, with the checks the runner
+ * makes around every case (leaks, unexpected reports); for the tests of
+ * the framework itself. It prints no KTAP result, only its diagnostics
+ * (t can capture them); returns its status.
+ */
+enum ktest_status ktest_run_nested(struct ktest *t, const char *name,
+				   void (*fn)(struct ktest *), void *priv);
 
 /* Diagnostic line "# case: message" in the case's KTAP block. */
 void ktest_info(struct ktest *t, const char *fmt, ...) __printf(2, 3);

@@ -147,6 +147,73 @@ static void test_expect_captured(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, "Expected the captured output not to contain \"alpha\", but\n");
 }
 
+/* Five report lines the nested case does not capture. */
+static void provoke_reports(struct ktest *t)
+{
+	ktest_capture_start(t, "BUG:");
+	pr_err("BUG: ktest expected report (captured)\n");
+	ktest_capture_stop(t);
+	pr_err("BUG: ktest deliberate report 1\n");
+	pr_warn("WARNING: ktest deliberate report 2\n");
+	for (int i = 3; i <= 5; i++)
+		pr_debug("BUG: ktest deliberate report %d\n", i);
+}
+
+static void test_unexpected_report_fails(struct ktest *t)
+{
+	ktest_capture_start(t, "unexpected report");
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-reports", provoke_reports,
+					    NULL), KTEST_FAILURE);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 4U);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-reports: unexpected report: BUG: ktest deliberate report 1\n");
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-reports: unexpected report: WARNING: ktest deliberate report 2\n");
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-reports: unexpected report: BUG: ktest deliberate report 3\n");
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-reports: 2 more unexpected report lines\n");
+	KTEST_EXPECT_NOT_CAPTURED(t, "report: BUG: ktest expected report");
+}
+
+/* Captured reports, and the framework's own lines, are no reports. */
+static void expected_reports(struct ktest *t)
+{
+	ktest_capture_start(t, "BUG:");
+	pr_err("BUG: ktest expected report\n");
+	pr_warn("WARNING: ktest expected report\n");
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	ktest_info(t, "not a report: BUG: WARNING:");
+}
+
+static void test_expected_report_passes(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "expected-reports", expected_reports,
+					    NULL), KTEST_SUCCESS);
+}
+
+static void assert_captured(struct ktest *t)
+{
+	bool *reached = t->priv;
+
+	ktest_capture_start(t, NULL);
+	pr_info("ktest-capture gamma\n");
+	ktest_capture_stop(t);
+	KTEST_ASSERT_CAPTURED(t, "gamma");
+	KTEST_ASSERT_CAPTURED(t, "delta");
+	*reached = true;
+}
+
+static void test_assert_captured_ends_case(struct ktest *t)
+{
+	bool reached = false;
+
+	ktest_capture_start(t, NULL);
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-assert", assert_captured,
+					    &reached), KTEST_FAILURE);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_FALSE(t, reached);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-assert: ASSERTION FAILED at tests/test_ktest.c:");
+	KTEST_EXPECT_CAPTURED(t, "Expected the captured output to contain \"delta\", but\n");
+	KTEST_EXPECT_NOT_CAPTURED(t, "\"gamma\"");
+}
+
 static void test_skip_reports_reason(struct ktest *t)
 {
 	ktest_skip(t, "skipping on purpose");
@@ -186,6 +253,9 @@ static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(test_capture_keeps_text),
 	KTEST_CASE(test_capture_overflow_noted),
 	KTEST_CASE(test_expect_captured),
+	KTEST_CASE(test_unexpected_report_fails),
+	KTEST_CASE(test_expected_report_passes),
+	KTEST_CASE(test_assert_captured_ends_case),
 	KTEST_CASE(test_skip_reports_reason),
 	KTEST_CASE(test_shell_dispatch),
 	KTEST_CASE(test_shell_too_many_args),
