@@ -54,6 +54,7 @@ struct ktest_filter {
 
 static void ktest_print(int indent, const char *fmt, ...) __printf(2, 3);
 static void expectation_failed(struct ktest *t, const struct ktest_loc *loc);
+static void runner_fail(struct ktest *t, const char *fmt, ...) __printf(2, 3);
 
 /* The framework's own output is never a report of the code under test. */
 static bool ktest_printing;
@@ -273,33 +274,106 @@ static int resource_count(void)
 		   MAX_RESOURCES);
 }
 
-static void snapshot_resources(struct resource_snapshot *snap)
+/*
+ * The resources keep one breakdown each, so a nested run replaces the
+ * outer case's: remember whose it is.
+ */
+static const struct ktest *breakdown_owner;
+
+static void snapshot_resources(const struct ktest *t,
+			       struct resource_snapshot *snap)
 {
-	for (int i = 0; i < resource_count(); i++)
-		snap->in_use[i] = __start_ktest_resources[i]->in_use();
+	for (int i = 0; i < resource_count(); i++) {
+		const struct ktest_resource *res = __start_ktest_resources[i];
+
+		snap->in_use[i] = res->in_use();
+		if (res->snapshot)
+			res->snapshot();
+	}
+	breakdown_owner = t;
+}
+
+/* A resource's breakdown of a leak, as ": part +2, other +1 (note)". */
+struct ktest_growth {
+	char *buf;
+	size_t size, len;
+	unsigned int parts;
+	bool cut;		/* a part did not fit: ", ..." ends the list */
+};
+
+/* Truncated text fills the buffer (strscpy returns -E2BIG then). */
+static void growth_append(struct ktest_growth *g, const char *text)
+{
+	ssize_t n = strscpy(g->buf + g->len, text, g->size - g->len);
+
+	g->len += n < 0 ? g->size - g->len - 1 : (size_t)n;
+}
+
+void ktest_growth_add(struct ktest_growth *g, const char *part, long delta)
+{
+	static const char cut[] = ", ...";
+	char text[96];
+	int n;
+
+	if (delta <= 0 || g->cut)
+		return;
+	n = scnprintf(text, sizeof(text), "%s%s +%ld", g->parts ? ", " : ": ",
+		      part, delta);
+	if (g->len + n + sizeof(cut) > g->size) {
+		growth_append(g, cut);
+		g->cut = true;
+		return;
+	}
+	growth_append(g, text);
+	g->parts++;
+}
+
+void ktest_growth_note(struct ktest_growth *g, const char *note)
+{
+	growth_append(g, " (");
+	growth_append(g, note);
+	growth_append(g, ")");
+}
+
+/* What the resource can tell about a leak, or nothing. */
+static void describe_growth(const struct ktest *t,
+			    const struct ktest_resource *res,
+			    char *buf, size_t size)
+{
+	struct ktest_growth g = { .buf = buf, .size = size };
+
+	buf[0] = '\0';
+	if (!res->report_growth)
+		return;
+	if (breakdown_owner != t)
+		ktest_growth_note(&g, "no breakdown: a nested case replaced it");
+	else
+		res->report_growth(&g);
 }
 
 static void check_leaks(struct ktest *t, const struct resource_snapshot *before)
 {
+	char growth[192];
+
 	for (int i = 0; i < resource_count(); i++) {
 		const struct ktest_resource *res = __start_ktest_resources[i];
 		long now = res->in_use();
 
-		if (now > before->in_use[i])
-			KTEST_FAIL(t, "leaked %ld %s (%ld in use before, %ld after)",
-				   now - before->in_use[i], res->name,
-				   before->in_use[i], now);
+		if (now <= before->in_use[i])
+			continue;
+		describe_growth(t, res, growth, sizeof(growth));
+		runner_fail(t, "leaked %ld %s (%ld in use before, %ld after)%s",
+			    now - before->in_use[i], res->name,
+			    before->in_use[i], now, growth);
 	}
 }
 
 /* --- running -------------------------------------------------------- */
 
 /* A failure of the case as a whole, found by the runner: no location. */
-static void runner_fail(struct ktest *t, const char *fmt, ...) __printf(2, 3);
-
 static void runner_fail(struct ktest *t, const char *fmt, ...)
 {
-	char msg[256];
+	char msg[384];
 	va_list args;
 
 	va_start(args, fmt);
@@ -325,7 +399,7 @@ static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 {
 	struct resource_snapshot before;
 
-	snapshot_resources(&before);
+	snapshot_resources(t, &before);
 	console_push(t);
 	if (__builtin_setjmp(t->abort_buf) == 0) {
 		if (suite->init && suite->init(t))

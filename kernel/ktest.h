@@ -78,11 +78,26 @@ struct ktest_suite {
 	bool hidden;
 };
 
-/* Something the leak check counts before and after every case. */
+/*
+ * Something the leak check counts before and after every case. A resource
+ * may also keep a breakdown: snapshot() records it with the count before
+ * the case, and after a leak report_growth() names the parts that grew
+ * since, calling ktest_growth_add() for each; the failure then reads
+ * "leaked 3 slab objects (...): kmalloc-64 +2, my_cache +1".
+ */
+struct ktest_growth;
+
 struct ktest_resource {
 	const char *name;
 	long (*in_use)(void);
+	void (*snapshot)(void);				/* optional */
+	void (*report_growth)(struct ktest_growth *g);	/* optional */
 };
+
+/* One part of a resource and how much it grew (ignored unless > 0). */
+void ktest_growth_add(struct ktest_growth *g, const char *part, long delta);
+/* A remark after the parts, e.g. that the breakdown is incomplete. */
+void ktest_growth_note(struct ktest_growth *g, const char *note);
 
 #define KTEST_CASE(fn)			{ .name = #fn, .run = fn }
 #define KTEST_CASE_PARAM(fn, gen)	{ .name = #fn, .run = fn, .generate_params = gen }
@@ -96,12 +111,15 @@ struct ktest_resource {
 
 #define KTEST_HIDDEN	.hidden = true
 
-#define KTEST_RESOURCE(rname, fn)					\
+#define KTEST_RESOURCE_DETAILED(rname, fn, snap, growth)		\
 	static const struct ktest_resource __ktest_res_##fn = {	\
-		.name = rname, .in_use = fn				\
+		.name = rname, .in_use = fn,				\
+		.snapshot = snap, .report_growth = growth		\
 	};								\
 	static const struct ktest_resource *const __ktest_resptr_##fn	\
 	__used __section("ktest_resources") = &__ktest_res_##fn
+
+#define KTEST_RESOURCE(rname, fn)	KTEST_RESOURCE_DETAILED(rname, fn, NULL, NULL)
 
 /*
  * Parameters from an array: gen yields &array[0], &array[1], ...;

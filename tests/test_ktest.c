@@ -11,6 +11,7 @@
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/string.h"
+#include "mm/slab.h"
 
 /* Run one passing check on a scratch test; it must not flag anything. */
 static void test_int_compare_signedness(struct ktest *t)
@@ -214,6 +215,115 @@ static void test_assert_captured_ends_case(struct ktest *t)
 	KTEST_EXPECT_NOT_CAPTURED(t, "\"gamma\"");
 }
 
+/*
+ * Leaks in nested cases, named by cache. The outer case frees what they
+ * left, and shrinks the caches so their new slabs are no leaked pages.
+ */
+struct leak_test {
+	struct kmem_cache *old, *born;
+	void *objs[4];
+};
+
+static void leak_test_cleanup(struct leak_test *lt)
+{
+	for (int i = 0; i < 4; i++) {
+		if (lt->objs[i])
+			kmem_cache_free(lt->born ? lt->born : lt->old, lt->objs[i]);
+	}
+	if (lt->born)
+		kmem_cache_destroy(lt->born);
+	if (lt->old)
+		kmem_cache_destroy(lt->old);
+	kmem_cache_shrink_all();
+}
+
+static void leak_one(struct ktest *t)
+{
+	struct leak_test *lt = t->priv;
+
+	lt->objs[0] = kmem_cache_alloc(lt->old, GFP_KERNEL);
+}
+
+static void test_leak_names_cache(struct ktest *t)
+{
+	struct leak_test lt = { 0 };
+	enum ktest_status status;
+
+	lt.old = kmem_cache_create("ktest-leaky", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, lt.old);
+	ktest_capture_start(t, "leaked");
+	status = ktest_run_nested(t, "deliberate-leak", leak_one, &lt);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_NOT_NULL(t, lt.objs[0]);
+	leak_test_cleanup(&lt);
+	KTEST_EXPECT_EQ(t, status, KTEST_FAILURE);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-leak: leaked 1 slab objects (");
+	KTEST_EXPECT_CAPTURED(t, " after): ktest-leaky +1\n");
+}
+
+/*
+ * A cache born during the case counts from 0; one destroyed is absent,
+ * even when the new one takes over its struct kmem_cache (likely: the
+ * cache of caches hands back the object just freed).
+ */
+static void leak_from_new_cache(struct ktest *t)
+{
+	struct leak_test *lt = t->priv;
+
+	kmem_cache_free(lt->old, lt->objs[0]);
+	kmem_cache_free(lt->old, lt->objs[1]);
+	lt->objs[0] = lt->objs[1] = NULL;
+	kmem_cache_destroy(lt->old);
+	lt->old = NULL;
+	lt->born = kmem_cache_create("ktest-born", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, lt->born);
+	for (int i = 0; i < 4; i++)
+		lt->objs[i] = kmem_cache_alloc(lt->born, GFP_KERNEL);
+}
+
+static void test_leak_names_new_cache(struct ktest *t)
+{
+	struct leak_test lt = { 0 };
+	enum ktest_status status;
+
+	lt.old = kmem_cache_create("ktest-doomed", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, lt.old);
+	lt.objs[0] = kmem_cache_alloc(lt.old, GFP_KERNEL);
+	lt.objs[1] = kmem_cache_alloc(lt.old, GFP_KERNEL);
+	ktest_capture_start(t, "leaked");
+	status = ktest_run_nested(t, "deliberate-leak", leak_from_new_cache, &lt);
+	ktest_capture_stop(t);
+	leak_test_cleanup(&lt);
+	KTEST_EXPECT_EQ(t, status, KTEST_FAILURE);
+	KTEST_EXPECT_CAPTURED(t, "ktest-born +4");
+	KTEST_EXPECT_NOT_CAPTURED(t, "ktest-doomed");
+}
+
+/* A nested run takes the resources' breakdown: the failure says so. */
+static void nested_then_leak(struct ktest *t)
+{
+	struct leak_test *lt = t->priv;
+
+	ktest_run_nested(t, "inner", leak_one, lt);
+	lt->objs[1] = kmem_cache_alloc(lt->old, GFP_KERNEL);
+}
+
+static void test_leak_breakdown_lost(struct ktest *t)
+{
+	struct leak_test lt = { 0 };
+
+	lt.old = kmem_cache_create("ktest-leaky", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, lt.old);
+	ktest_capture_start(t, "slab objects");
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-leak", nested_then_leak, &lt),
+			KTEST_FAILURE);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	leak_test_cleanup(&lt);
+	KTEST_EXPECT_CAPTURED(t, "# inner: leaked 1 slab objects (");
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-leak: leaked 2 slab objects (");
+	KTEST_EXPECT_CAPTURED(t, " after) (no breakdown: a nested case replaced it)\n");
+}
+
 static void test_skip_reports_reason(struct ktest *t)
 {
 	ktest_skip(t, "skipping on purpose");
@@ -256,6 +366,9 @@ static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(test_unexpected_report_fails),
 	KTEST_CASE(test_expected_report_passes),
 	KTEST_CASE(test_assert_captured_ends_case),
+	KTEST_CASE(test_leak_names_cache),
+	KTEST_CASE(test_leak_names_new_cache),
+	KTEST_CASE(test_leak_breakdown_lost),
 	KTEST_CASE(test_skip_reports_reason),
 	KTEST_CASE(test_shell_dispatch),
 	KTEST_CASE(test_shell_too_many_args),
