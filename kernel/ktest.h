@@ -24,7 +24,16 @@
  *
  * Output is KTAP version 1, as Linux's KUnit prints it. Around every case
  * the runner counts the resources registered with KTEST_RESOURCE (pages,
- * slab objects...) and fails a case that leaves more in use than before.
+ * slab objects...) and fails a case that leaves more in use than before,
+ * naming what grew when the resource can tell (KTEST_RESOURCE_DETAILED).
+ * A case also fails if the kernel prints a report ("BUG:", "WARNING:")
+ * that it did not capture: a case that provokes one on purpose wraps it
+ * in ktest_capture_start()/ktest_capture_stop() and checks its text:
+ *
+ *	ktest_capture_start(t, "BUG: Bad page state");
+ *	__free_pages(page, 1);		(allocated at order 0)
+ *	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+ *	KTEST_EXPECT_CAPTURED(t, "wrong order");
  */
 #ifndef KERNEL_KTEST_H
 #define KERNEL_KTEST_H

@@ -5,6 +5,11 @@
  * (checked on a private struct ktest, so no failure reaches the real
  * case), parameters are generated in order, the printk capture hook sees
  * whole lines, and the shell dispatches and rejects commands.
+ *
+ * The checks the runner makes around a case (uncaptured reports, leaks
+ * named by cache) and failing ASSERTs run in nested cases
+ * (ktest_run_nested), named "deliberate...": their failure lines in the
+ * log are expected, and captured and checked here.
  */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
