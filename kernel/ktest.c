@@ -20,7 +20,15 @@
  *
  * A case ends early through ktest_abort(), a __builtin_longjmp back to the
  * runner (ASSERT failures, skips). Around each run the registered
- * resources are counted; growth is reported as a leak and fails the case.
+ * resources are counted; growth is reported as a leak and fails the case:
+ *
+ *	    # <case>: leaked 3 slab objects (120 in use before, 123 after): kmalloc-64 +2, my_cache +1
+ *
+ * While a case runs, its printk hook sees every console line: capture
+ * windows keep them, and outside one a "BUG:" or "WARNING:" line fails
+ * the case:
+ *
+ *	    # <case>: unexpected report: BUG: Bad page state: ...
  */
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
@@ -30,6 +38,12 @@
 #define INDENT_STEP	4
 #define MAX_GLOBS	16
 #define MAX_RESOURCES	16
+#define MAX_DEPTH	4	/* a case, a nested case, a private capture */
+#define SHOWN_LINES	16	/* of the captured text, in a failure */
+#define SHOWN_WIDTH	160
+
+/* Room kept at the end of the buffer to say that lines were dropped. */
+#define CAPTURE_FULL_NOTE	"[ktest: capture buffer full, later lines dropped]\n"
 
 extern const struct ktest_suite *const __start_ktest_suites[] __weak;
 extern const struct ktest_suite *const __stop_ktest_suites[] __weak;
@@ -48,6 +62,10 @@ struct ktest_filter {
 
 static void ktest_print(int indent, const char *fmt, ...) __printf(2, 3);
 static void expectation_failed(struct ktest *t, const struct ktest_loc *loc);
+static void runner_fail(struct ktest *t, const char *fmt, ...) __printf(2, 3);
+
+/* The framework's own output is never a report of the code under test. */
+static bool ktest_printing;
 
 static void ktest_print(int indent, const char *fmt, ...)
 {
@@ -59,7 +77,9 @@ static void ktest_print(int indent, const char *fmt, ...)
 	va_start(args, fmt);
 	len += vscnprintf(line + len, sizeof(line) - len, fmt, args);
 	va_end(args);
+	ktest_printing = true;
 	console_write(line, len);
+	ktest_printing = false;
 }
 
 /* --- selection ---------------------------------------------------- */
@@ -117,6 +137,139 @@ static int count_selected(const struct ktest_filter *f,
 	return n;
 }
 
+/* --- the console during a case ------------------------------------ */
+
+/*
+ * The running case owns the printk hook from its start to its end, so
+ * capture windows need no hook of their own. A nested run (or a capture
+ * on a struct ktest the runner does not run) takes the console over and
+ * gives it back: the tests that had it form a chain through ->outer, and
+ * each one of them that is capturing sees every line.
+ */
+struct ktest_capture {
+	size_t len;
+	bool full;
+	char text[KTEST_CAPTURE_SIZE];
+};
+
+static struct ktest_capture capture_pool[MAX_DEPTH];
+static struct ktest *console_owner;
+
+/* "[    0.123456] " in front of printk lines; console_printf has none. */
+static const char *skip_timestamp(const char *line)
+{
+	const char *p = line;
+
+	if (*p++ != '[')
+		return line;
+	while (*p == ' ')
+		p++;
+	if (!isdigit(*p))
+		return line;
+	while (isdigit(*p))
+		p++;
+	if (*p++ != '.' || !isdigit(*p))
+		return line;
+	while (isdigit(*p))
+		p++;
+	return p[0] == ']' && p[1] == ' ' ? p + 2 : line;
+}
+
+static void capture_reset(struct ktest_capture *c)
+{
+	c->len = 0;
+	c->full = false;
+	c->text[0] = '\0';
+}
+
+/* Keep whole lines; once one does not fit, drop it and all after it. */
+static void capture_line(struct ktest *t, const char *line)
+{
+	struct ktest_capture *c = t->capture;
+	size_t n = strlen(line);
+	size_t room = sizeof(c->text) - sizeof(CAPTURE_FULL_NOTE);
+
+	if (!t->capture_needle || strstr(line, t->capture_needle))
+		t->capture_hits++;
+	if (!c || c->full)
+		return;
+	if (c->len + n + 1 > room) {
+		memcpy(c->text + c->len, CAPTURE_FULL_NOTE, sizeof(CAPTURE_FULL_NOTE));
+		c->len += sizeof(CAPTURE_FULL_NOTE) - 1;
+		c->full = true;
+		return;
+	}
+	memcpy(c->text + c->len, line, n);
+	c->len += n;
+	c->text[c->len++] = '\n';
+	c->text[c->len] = '\0';
+}
+
+/* The prefixes of the kernel's reports: panic.c's WARN, bad_page(), slab. */
+static bool is_report(const char *line)
+{
+	return strstr(line, "BUG:") || strstr(line, "WARNING:");
+}
+
+static void note_report(struct ktest *t, const char *line)
+{
+	if (t->nr_reports < KTEST_MAX_REPORTS)
+		strscpy(t->reports[t->nr_reports], line, KTEST_REPORT_LEN);
+	t->nr_reports++;
+}
+
+/*
+ * Runs under printk's lock: record only, never print. A report outside
+ * a capture window is one the case did not expect; the owner, the case
+ * running now, answers for it even when an outer case is capturing.
+ */
+static void console_hook(const char *line, size_t len, void *data)
+{
+	struct ktest *owner = data;
+
+	(void)len;
+	line = skip_timestamp(line);
+	for (struct ktest *t = owner; t; t = t->outer) {
+		if (t->capturing)
+			capture_line(t, line);
+	}
+	if (!owner->capturing && !ktest_printing && is_report(line))
+		note_report(owner, line);
+}
+
+/* (Re)install the hook; printk's lock orders this against other CPUs. */
+static void console_route(struct ktest *t)
+{
+	console_owner = t;
+	printk_set_hook(t ? console_hook : NULL, t);
+}
+
+static void console_push(struct ktest *t)
+{
+	t->outer = console_owner;
+	t->depth = t->outer ? t->outer->depth + 1 : 0;
+	t->capture = t->depth < MAX_DEPTH ? &capture_pool[t->depth] : NULL;
+	if (t->capture)
+		capture_reset(t->capture);
+	console_route(t);
+}
+
+/* Give the console back, also dropping captures t left running. */
+static void console_pop(struct ktest *t)
+{
+	t->capturing = false;
+	console_route(t->outer);
+}
+
+static bool console_chain_has(const struct ktest *t)
+{
+	for (const struct ktest *o = console_owner; o; o = o->outer) {
+		if (o == t)
+			return true;
+	}
+	return false;
+}
+
 /* --- leak check ---------------------------------------------------- */
 
 struct resource_snapshot {
@@ -129,42 +282,149 @@ static int resource_count(void)
 		   MAX_RESOURCES);
 }
 
-static void snapshot_resources(struct resource_snapshot *snap)
+/*
+ * The resources keep one breakdown each, so a nested run replaces the
+ * outer case's: remember whose it is.
+ */
+static const struct ktest *breakdown_owner;
+
+static void snapshot_resources(const struct ktest *t,
+			       struct resource_snapshot *snap)
 {
-	for (int i = 0; i < resource_count(); i++)
-		snap->in_use[i] = __start_ktest_resources[i]->in_use();
+	for (int i = 0; i < resource_count(); i++) {
+		const struct ktest_resource *res = __start_ktest_resources[i];
+
+		snap->in_use[i] = res->in_use();
+		if (res->snapshot)
+			res->snapshot();
+	}
+	breakdown_owner = t;
+}
+
+/* A resource's breakdown of a leak, as ": part +2, other +1 (note)". */
+struct ktest_growth {
+	char *buf;
+	size_t size, len;
+	unsigned int parts;
+	bool cut;		/* a part did not fit: ", ..." ends the list */
+};
+
+/* Truncated text fills the buffer (strscpy returns -E2BIG then). */
+static void growth_append(struct ktest_growth *g, const char *text)
+{
+	ssize_t n = strscpy(g->buf + g->len, text, g->size - g->len);
+
+	g->len += n < 0 ? g->size - g->len - 1 : (size_t)n;
+}
+
+void ktest_growth_add(struct ktest_growth *g, const char *part, long delta)
+{
+	static const char cut[] = ", ...";
+	char text[96];
+	int n;
+
+	if (delta <= 0 || g->cut)
+		return;
+	n = scnprintf(text, sizeof(text), "%s%s +%ld", g->parts ? ", " : ": ",
+		      part, delta);
+	if (g->len + n + sizeof(cut) > g->size) {
+		growth_append(g, cut);
+		g->cut = true;
+		return;
+	}
+	growth_append(g, text);
+	g->parts++;
+}
+
+void ktest_growth_note(struct ktest_growth *g, const char *note)
+{
+	growth_append(g, " (");
+	growth_append(g, note);
+	growth_append(g, ")");
+}
+
+/* What the resource can tell about a leak, or nothing. */
+static void describe_growth(const struct ktest *t,
+			    const struct ktest_resource *res,
+			    char *buf, size_t size)
+{
+	struct ktest_growth g = { .buf = buf, .size = size };
+
+	buf[0] = '\0';
+	if (!res->report_growth)
+		return;
+	if (breakdown_owner != t)
+		ktest_growth_note(&g, "no breakdown: a nested case replaced it");
+	else
+		res->report_growth(&g);
 }
 
 static void check_leaks(struct ktest *t, const struct resource_snapshot *before)
 {
+	char growth[192];
+
 	for (int i = 0; i < resource_count(); i++) {
 		const struct ktest_resource *res = __start_ktest_resources[i];
 		long now = res->in_use();
 
-		if (now > before->in_use[i])
-			KTEST_FAIL(t, "leaked %ld %s (%ld in use before, %ld after)",
-				   now - before->in_use[i], res->name,
-				   before->in_use[i], now);
+		if (now <= before->in_use[i])
+			continue;
+		describe_growth(t, res, growth, sizeof(growth));
+		runner_fail(t, "leaked %ld %s (%ld in use before, %ld after)%s",
+			    now - before->in_use[i], res->name,
+			    before->in_use[i], now, growth);
 	}
 }
 
 /* --- running -------------------------------------------------------- */
+
+/* A failure of the case as a whole, found by the runner: no location. */
+static void runner_fail(struct ktest *t, const char *fmt, ...)
+{
+	char msg[384];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	t->status = KTEST_FAILURE;
+	ktest_print(t->indent, "# %s: %s\n", t->name, msg);
+}
+
+static void check_reports(struct ktest *t)
+{
+	unsigned int shown = min(t->nr_reports, (unsigned int)KTEST_MAX_REPORTS);
+
+	for (unsigned int i = 0; i < shown; i++)
+		runner_fail(t, "unexpected report: %s", t->reports[i]);
+	if (t->nr_reports > shown)
+		ktest_info(t, "%u more unexpected report lines",
+			   t->nr_reports - shown);
+}
 
 static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 			  const struct ktest_case *c)
 {
 	struct resource_snapshot before;
 
-	snapshot_resources(&before);
+	snapshot_resources(t, &before);
+	console_push(t);
 	if (__builtin_setjmp(t->abort_buf) == 0) {
 		if (suite->init && suite->init(t))
 			KTEST_FAIL(t, "suite init failed");
 		else
 			c->run(t);
 	}
+	/*
+	 * An ASSERT may have ended the case inside a capture window, even
+	 * one of a struct ktest on the stack it left: take the console back.
+	 */
+	t->capturing = false;
+	console_route(t);
 	if (suite->exit)
 		suite->exit(t);
-	printk_set_hook(NULL, NULL);
+	console_pop(t);
+	check_reports(t);
 	if (t->status != KTEST_SKIPPED)
 		check_leaks(t, &before);
 }
@@ -204,6 +464,19 @@ static void init_test(struct ktest *t, const char *name, int indent)
 	t->name = name;
 	t->indent = indent;
 	t->status = KTEST_SUCCESS;
+}
+
+enum ktest_status ktest_run_nested(struct ktest *t, const char *name,
+				   void (*fn)(struct ktest *), void *priv)
+{
+	static const struct ktest_suite nested_suite = { .name = "nested" };
+	const struct ktest_case c = { .name = name, .run = fn };
+	struct ktest inner;
+
+	init_test(&inner, name, t->indent);
+	inner.priv = priv;
+	run_case_body(&inner, &nested_suite, &c);
+	return inner.status;
 }
 
 /* One parameter set per subtest; the case fails if any of them does. */
@@ -356,26 +629,41 @@ __noreturn void ktest_skip(struct ktest *t, const char *fmt, ...)
 	ktest_abort(t);
 }
 
-static void capture_hook(const char *line, size_t len, void *data)
-{
-	struct ktest *t = data;
-
-	(void)len;
-	if (strstr(line, t->capture_needle))
-		t->capture_hits++;
-}
+/* --- capturing the console ----------------------------------------- */
 
 void ktest_capture_start(struct ktest *t, const char *needle)
 {
+	/* A struct ktest the runner does not run takes the console itself. */
+	if (!console_chain_has(t)) {
+		console_push(t);
+		t->capture_routed = true;
+	}
 	t->capture_needle = needle;
 	t->capture_hits = 0;
-	printk_set_hook(capture_hook, t);
+	if (t->capture)
+		capture_reset(t->capture);
+	t->capturing = true;
+	console_route(console_owner);
 }
 
 unsigned int ktest_capture_stop(struct ktest *t)
 {
-	printk_set_hook(NULL, NULL);
+	t->capturing = false;
+	if (t->capture_routed) {
+		t->capture_routed = false;
+		console_pop(t);
+	} else {
+		console_route(console_owner);
+	}
+	if (t->capture && t->capture->full)
+		ktest_info(t, "capture buffer full (%d bytes): later lines were dropped",
+			   KTEST_CAPTURE_SIZE);
 	return t->capture_hits;
+}
+
+const char *ktest_captured(struct ktest *t)
+{
+	return t->capture ? t->capture->text : "";
 }
 
 /* --- expectations ---------------------------------------------------- */
@@ -498,5 +786,46 @@ bool ktest_check_bool(struct ktest *t, const struct ktest_loc *loc,
 	expectation_failed(t, loc);
 	ktest_print(t->indent, "Expected %s to be %s, but is %s\n", cond,
 		    expected ? "true" : "false", value ? "true" : "false");
+	return finish_check(t, loc, false);
+}
+
+/* The first lines captured, quoted so that none can pass for KTAP. */
+static void show_captured(struct ktest *t)
+{
+	/* Failure lines printed now may be captured too: stop at the end. */
+	const char *text = ktest_captured(t), *end = text + strlen(text);
+	unsigned int lines = 0;
+
+	if (text == end) {
+		ktest_print(t->indent + 4, "nothing was captured\n");
+		return;
+	}
+	for (const char *p = text; p < end; p = strchr(p, '\n') + 1)
+		lines++;
+	ktest_print(t->indent + 4, "captured (%u line%s):\n", lines,
+		    lines == 1 ? "" : "s");
+	for (unsigned int i = 0; i < min(lines, (unsigned int)SHOWN_LINES); i++) {
+		int n = (int)(strchr(text, '\n') - text);
+
+		ktest_print(t->indent + 4, "| %.*s%s\n", min(n, SHOWN_WIDTH),
+			    text, n > SHOWN_WIDTH ? "..." : "");
+		text += n + 1;
+	}
+	if (lines > SHOWN_LINES)
+		ktest_print(t->indent + 4, "| ... %u more lines\n",
+			    lines - SHOWN_LINES);
+}
+
+bool ktest_check_captured(struct ktest *t, const struct ktest_loc *loc,
+			  bool expected, const char *substr, const char *ss)
+{
+	if (!!strstr(ktest_captured(t), substr) == expected)
+		return true;
+	expectation_failed(t, loc);
+	ktest_print(t->indent, "Expected the captured output %s %s, but\n",
+		    expected ? "to contain" : "not to contain", ss);
+	if (ss[0] != '"')	/* KUnit shows the value of an expression only */
+		ktest_print(t->indent + 4, "%s == \"%s\"\n", ss, substr);
+	show_captured(t);
 	return finish_check(t, loc, false);
 }

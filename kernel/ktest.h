@@ -24,7 +24,16 @@
  *
  * Output is KTAP version 1, as Linux's KUnit prints it. Around every case
  * the runner counts the resources registered with KTEST_RESOURCE (pages,
- * slab objects...) and fails a case that leaves more in use than before.
+ * slab objects...) and fails a case that leaves more in use than before,
+ * naming what grew when the resource can tell (KTEST_RESOURCE_DETAILED).
+ * A case also fails if the kernel prints a report ("BUG:", "WARNING:")
+ * that it did not capture: a case that provokes one on purpose wraps it
+ * in ktest_capture_start()/ktest_capture_stop() and checks its text:
+ *
+ *	ktest_capture_start(t, "BUG: Bad page state");
+ *	__free_pages(page, 1);		(allocated at order 0)
+ *	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+ *	KTEST_EXPECT_CAPTURED(t, "wrong order");
  */
 #ifndef KERNEL_KTEST_H
 #define KERNEL_KTEST_H
@@ -32,6 +41,11 @@
 #include "kernel/types.h"
 
 #define KTEST_DESC_SIZE		128
+#define KTEST_CAPTURE_SIZE	8192	/* text kept per capture */
+#define KTEST_MAX_REPORTS	3	/* unexpected reports kept per case */
+#define KTEST_REPORT_LEN	160
+
+struct ktest_capture;
 
 enum ktest_status {
 	KTEST_SUCCESS,
@@ -49,6 +63,13 @@ struct ktest {
 	void *abort_buf[5];		/* __builtin_setjmp buffer */
 	unsigned int capture_hits;	/* lines matched while capturing */
 	const char *capture_needle;
+	bool capturing;			/* inside a capture window */
+	bool capture_routed;		/* the capture took the console */
+	struct ktest_capture *capture;	/* text captured (runner's storage) */
+	struct ktest *outer;		/* who had the console before */
+	int depth;			/* nesting: 0 for a case the runner runs */
+	unsigned int nr_reports;	/* "BUG:"/"WARNING:" outside captures */
+	char reports[KTEST_MAX_REPORTS][KTEST_REPORT_LEN];
 };
 
 struct ktest_case {
@@ -66,11 +87,26 @@ struct ktest_suite {
 	bool hidden;
 };
 
-/* Something the leak check counts before and after every case. */
+/*
+ * Something the leak check counts before and after every case. A resource
+ * may also keep a breakdown: snapshot() records it with the count before
+ * the case, and after a leak report_growth() names the parts that grew
+ * since, calling ktest_growth_add() for each; the failure then reads
+ * "leaked 3 slab objects (...): kmalloc-64 +2, my_cache +1".
+ */
+struct ktest_growth;
+
 struct ktest_resource {
 	const char *name;
 	long (*in_use)(void);
+	void (*snapshot)(void);				/* optional */
+	void (*report_growth)(struct ktest_growth *g);	/* optional */
 };
+
+/* One part of a resource and how much it grew (ignored unless > 0). */
+void ktest_growth_add(struct ktest_growth *g, const char *part, long delta);
+/* A remark after the parts, e.g. that the breakdown is incomplete. */
+void ktest_growth_note(struct ktest_growth *g, const char *note);
 
 #define KTEST_CASE(fn)			{ .name = #fn, .run = fn }
 #define KTEST_CASE_PARAM(fn, gen)	{ .name = #fn, .run = fn, .generate_params = gen }
@@ -84,12 +120,15 @@ struct ktest_resource {
 
 #define KTEST_HIDDEN	.hidden = true
 
-#define KTEST_RESOURCE(rname, fn)					\
+#define KTEST_RESOURCE_DETAILED(rname, fn, snap, growth)		\
 	static const struct ktest_resource __ktest_res_##fn = {	\
-		.name = rname, .in_use = fn				\
+		.name = rname, .in_use = fn,				\
+		.snapshot = snap, .report_growth = growth		\
 	};								\
 	static const struct ktest_resource *const __ktest_resptr_##fn	\
 	__used __section("ktest_resources") = &__ktest_res_##fn
+
+#define KTEST_RESOURCE(rname, fn)	KTEST_RESOURCE_DETAILED(rname, fn, NULL, NULL)
 
 /*
  * Parameters from an array: gen yields &array[0], &array[1], ...;
@@ -111,6 +150,15 @@ struct ktest_resource {
 /* Run the selected suites (glob NULL or "": all visible ones). */
 int ktest_run(const char *glob);	/* returns the number of failures */
 
+/*
+ * Run fn as a case of its own, nested in t, with the checks the runner
+ * makes around every case (leaks, unexpected reports); for the tests of
+ * the framework itself. It prints no KTAP result, only its diagnostics
+ * (t can capture them); returns its status.
+ */
+enum ktest_status ktest_run_nested(struct ktest *t, const char *name,
+				   void (*fn)(struct ktest *), void *priv);
+
 /* Diagnostic line "# case: message" in the case's KTAP block. */
 void ktest_info(struct ktest *t, const char *fmt, ...) __printf(2, 3);
 /* Fail the case with a message and go on. */
@@ -122,11 +170,17 @@ __noreturn void ktest_abort(struct ktest *t);
 __noreturn void ktest_skip(struct ktest *t, const char *fmt, ...) __printf(2, 3);
 
 /*
- * Count console lines containing needle from now until the stop call
- * (e.g. a "BUG: double free" report the case provokes on purpose).
+ * Capture the console from now until the stop call (e.g. a "BUG: double
+ * free" report the case provokes on purpose): stop returns the number of
+ * lines that contained needle (NULL: every line). The text of every line,
+ * without its timestamp, is kept too (the first KTEST_CAPTURE_SIZE bytes;
+ * a line in the buffer says so when later ones were dropped), readable
+ * with ktest_captured() until the next start, which begins afresh.
  */
 void ktest_capture_start(struct ktest *t, const char *needle);
 unsigned int ktest_capture_stop(struct ktest *t);
+/* The lines captured by the last capture window, each ending in '\n'. */
+const char *ktest_captured(struct ktest *t);
 
 /* Comparison plumbing used by the macros below. */
 enum ktest_op { KTEST_OP_EQ, KTEST_OP_NE, KTEST_OP_LT, KTEST_OP_LE,
@@ -152,6 +206,8 @@ bool ktest_check_mem(struct ktest *t, const struct ktest_loc *loc,
 		     const char *as, const char *bs);
 bool ktest_check_bool(struct ktest *t, const struct ktest_loc *loc,
 		      bool value, bool expected, const char *cond);
+bool ktest_check_captured(struct ktest *t, const struct ktest_loc *loc,
+			  bool expected, const char *substr, const char *ss);
 
 #define __KTEST_LOC(is_assert) \
 	(&(const struct ktest_loc){ __FILE__, __LINE__, is_assert })
@@ -202,6 +258,14 @@ bool ktest_check_bool(struct ktest *t, const struct ktest_loc *loc,
 
 #define KTEST_EXPECT_MEMEQ(t, a, b, n)	ktest_check_mem(t, __KTEST_LOC(false), a, b, n, #a, #b)
 #define KTEST_ASSERT_MEMEQ(t, a, b, n)	ktest_check_mem(t, __KTEST_LOC(true), a, b, n, #a, #b)
+
+/*
+ * Does the captured text (ktest_captured) contain substr? A failure shows
+ * the first lines captured.
+ */
+#define KTEST_EXPECT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(false), true, s, #s)
+#define KTEST_EXPECT_NOT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(false), false, s, #s)
+#define KTEST_ASSERT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(true), true, s, #s)
 
 #define KTEST_FAIL(t, fmt, ...)		ktest_fail(t, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 

@@ -730,24 +730,96 @@ unsigned long slab_pages(void)
 	return pages;
 }
 
-/* Objects handed out and not freed, over all caches (leak check). */
+/* Objects handed out and not freed: in neither a slab nor an array. */
+static long cache_objects_in_use(struct kmem_cache *cachep)
+{
+	struct slab_counts c;
+
+	cache_counts(cachep, &c);
+	return (long)(c.total_objs - c.free_objs - c.cached_objs -
+		      c.quarantined);
+}
+
+/* Over all caches (leak check). */
 long slab_objects_in_use(void)
 {
 	struct kmem_cache *cachep;
 	long in_use = 0;
 
 	spin_lock(&slab_mutex);
-	list_for_each_entry(cachep, &slab_caches, list) {
-		struct slab_counts c;
-
-		cache_counts(cachep, &c);
-		in_use += (long)(c.total_objs - c.free_objs - c.cached_objs -
-				 c.quarantined);
-	}
+	list_for_each_entry(cachep, &slab_caches, list)
+		in_use += cache_objects_in_use(cachep);
 	spin_unlock(&slab_mutex);
 	return in_use;
 }
-KTEST_RESOURCE("slab objects", slab_objects_in_use);
+
+/*
+ * The leak check's breakdown: objects in use per cache before a case, so
+ * that a leak names the caches that grew. A static table, as a case may
+ * be testing allocation failures. Keyed by the cache, and by its name
+ * too: a cache destroyed during the case may leave its struct kmem_cache
+ * to one created after it. A cache created during the case counts from 0.
+ */
+#define LEAK_SNAP_CACHES	128
+#define LEAK_SNAP_NAME		32
+
+static struct leak_snap {
+	const struct kmem_cache *cachep;
+	char name[LEAK_SNAP_NAME];
+	long in_use;
+} leak_snap[LEAK_SNAP_CACHES];
+static unsigned int leak_snap_nr;
+static bool leak_snap_full;
+
+static void slab_objects_snapshot(void)
+{
+	struct kmem_cache *cachep;
+
+	leak_snap_nr = 0;
+	leak_snap_full = false;
+	spin_lock(&slab_mutex);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		struct leak_snap *e = &leak_snap[leak_snap_nr];
+
+		if (leak_snap_nr == LEAK_SNAP_CACHES) {
+			leak_snap_full = true;
+			break;
+		}
+		e->cachep = cachep;
+		strscpy(e->name, cachep->name, sizeof(e->name));
+		e->in_use = cache_objects_in_use(cachep);
+		leak_snap_nr++;
+	}
+	spin_unlock(&slab_mutex);
+}
+
+static long snapshot_in_use(const struct kmem_cache *cachep)
+{
+	for (unsigned int i = 0; i < leak_snap_nr; i++) {
+		const struct leak_snap *e = &leak_snap[i];
+
+		if (e->cachep == cachep &&
+		    !strncmp(e->name, cachep->name, sizeof(e->name) - 1))
+			return e->in_use;
+	}
+	return 0;
+}
+
+/* The caches with more objects in use than before the case. */
+static void slab_objects_growth(struct ktest_growth *g)
+{
+	struct kmem_cache *cachep;
+
+	spin_lock(&slab_mutex);
+	list_for_each_entry(cachep, &slab_caches, list)
+		ktest_growth_add(g, cachep->name, cache_objects_in_use(cachep) -
+						  snapshot_in_use(cachep));
+	spin_unlock(&slab_mutex);
+	if (leak_snap_full)
+		ktest_growth_note(g, "caches past the first 128 counted from 0");
+}
+KTEST_RESOURCE_DETAILED("slab objects", slab_objects_in_use,
+			slab_objects_snapshot, slab_objects_growth);
 
 /*
  * /proc/slabinfo, version 2.1. active_objs counts objects not free in

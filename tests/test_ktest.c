@@ -5,12 +5,18 @@
  * (checked on a private struct ktest, so no failure reaches the real
  * case), parameters are generated in order, the printk capture hook sees
  * whole lines, and the shell dispatches and rejects commands.
+ *
+ * The checks the runner makes around a case (uncaptured reports, leaks
+ * named by cache) and failing ASSERTs run in nested cases
+ * (ktest_run_nested), named "deliberate...": their failure lines in the
+ * log are expected, and captured and checked here.
  */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/string.h"
+#include "mm/slab.h"
 
 /* Run one passing check on a scratch test; it must not flag anything. */
 static void test_int_compare_signedness(struct ktest *t)
@@ -71,6 +77,258 @@ static void test_capture_counts_lines(struct ktest *t)
 	KTEST_EXPECT_EQ(t, t->capture_hits, 2U);
 }
 
+static void test_capture_keeps_text(struct ktest *t)
+{
+	ktest_capture_start(t, "marker");
+	pr_info("ktest-capture marker one\n");
+	pr_info("no match, ");
+	pr_cont("continued\n");
+	console_printf("straight to the console: marker\n");
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	pr_info("after the stop\n");
+	/* Timestamps are not kept: the text can be compared exactly. */
+	KTEST_EXPECT_STREQ(t, ktest_captured(t),
+			   "ktest-capture marker one\n"
+			   "no match, continued\n"
+			   "straight to the console: marker\n");
+
+	ktest_capture_start(t, NULL);
+	KTEST_EXPECT_STREQ(t, ktest_captured(t), "");
+	pr_info("second window\n");
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_STREQ(t, ktest_captured(t), "second window\n");
+}
+
+/* Past KTEST_CAPTURE_SIZE lines are dropped, and the text says so. */
+static void test_capture_overflow_noted(struct ktest *t)
+{
+	const unsigned int lines = 2 * KTEST_CAPTURE_SIZE / 64;
+	const char *text;
+	size_t len;
+
+	ktest_capture_start(t, "flood line");
+	for (unsigned int i = 0; i < lines; i++)	/* below the console level */
+		pr_debug("ktest flood line %4u: .................................\n", i);
+	pr_info("ktest after the flood\n");
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), lines);
+	text = ktest_captured(t);
+	len = strlen(text);
+	KTEST_EXPECT_LT(t, len, (size_t)KTEST_CAPTURE_SIZE);
+	KTEST_EXPECT_GT(t, len, (size_t)KTEST_CAPTURE_SIZE - 128);
+	KTEST_EXPECT_TRUE(t, !strncmp(text, "ktest flood line    0: ", 23));
+	KTEST_EXPECT_CAPTURED(t, "capture buffer full");
+	KTEST_EXPECT_NOT_CAPTURED(t, "ktest after the flood");
+	KTEST_EXPECT_EQ(t, text[len - 1], '\n');
+}
+
+/*
+ * A failing EXPECT_CAPTURED on a private struct ktest (its failure must
+ * not reach this case), its report captured here.
+ */
+static void test_expect_captured(struct ktest *t)
+{
+	struct ktest inner = { .name = "deliberate", .indent = t->indent };
+
+	ktest_capture_start(t, NULL);
+	pr_info("ktest-capture alpha\n");
+	ktest_capture_stop(t);
+	KTEST_EXPECT_CAPTURED(t, "capture alpha");
+	KTEST_EXPECT_NOT_CAPTURED(t, "capture beta");
+
+	ktest_capture_start(&inner, NULL);
+	pr_info("ktest-capture alpha\n");
+	ktest_capture_stop(&inner);
+	KTEST_EXPECT_TRUE(t, KTEST_EXPECT_CAPTURED(&inner, "capture alpha"));
+	KTEST_EXPECT_EQ(t, inner.status, KTEST_SUCCESS);
+
+	ktest_capture_start(t, NULL);
+	KTEST_EXPECT_FALSE(t, KTEST_EXPECT_CAPTURED(&inner, "capture beta"));
+	KTEST_EXPECT_FALSE(t, KTEST_EXPECT_NOT_CAPTURED(&inner, "alpha"));
+	ktest_capture_stop(t);
+	KTEST_EXPECT_EQ(t, inner.status, KTEST_FAILURE);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate: EXPECTATION FAILED at tests/test_ktest.c:");
+	KTEST_EXPECT_CAPTURED(t, "\n    Expected the captured output to contain \"capture beta\", but\n"
+			      "        captured (1 line):\n"
+			      "        | ktest-capture alpha\n");
+	KTEST_EXPECT_CAPTURED(t, "Expected the captured output not to contain \"alpha\", but\n");
+}
+
+/* Five report lines the nested case does not capture. */
+static void provoke_reports(struct ktest *t)
+{
+	ktest_capture_start(t, "BUG:");
+	pr_err("BUG: ktest expected report (captured)\n");
+	ktest_capture_stop(t);
+	pr_err("BUG: ktest deliberate report 1\n");
+	pr_warn("WARNING: ktest deliberate report 2\n");
+	for (int i = 3; i <= 5; i++)
+		pr_debug("BUG: ktest deliberate report %d\n", i);
+}
+
+static void test_unexpected_report_fails(struct ktest *t)
+{
+	ktest_capture_start(t, "unexpected report");
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-reports", provoke_reports,
+					    NULL), KTEST_FAILURE);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 4U);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-reports: unexpected report: BUG: ktest deliberate report 1\n");
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-reports: unexpected report: WARNING: ktest deliberate report 2\n");
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-reports: unexpected report: BUG: ktest deliberate report 3\n");
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-reports: 2 more unexpected report lines\n");
+	KTEST_EXPECT_NOT_CAPTURED(t, "report: BUG: ktest expected report");
+}
+
+/* Captured reports, and the framework's own lines, are no reports. */
+static void expected_reports(struct ktest *t)
+{
+	ktest_capture_start(t, "BUG:");
+	pr_err("BUG: ktest expected report\n");
+	pr_warn("WARNING: ktest expected report\n");
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	ktest_info(t, "not a report: BUG: WARNING:");
+}
+
+static void test_expected_report_passes(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "expected-reports", expected_reports,
+					    NULL), KTEST_SUCCESS);
+}
+
+static void assert_captured(struct ktest *t)
+{
+	bool *reached = t->priv;
+
+	ktest_capture_start(t, NULL);
+	pr_info("ktest-capture gamma\n");
+	ktest_capture_stop(t);
+	KTEST_ASSERT_CAPTURED(t, "gamma");
+	KTEST_ASSERT_CAPTURED(t, "delta");
+	*reached = true;
+}
+
+static void test_assert_captured_ends_case(struct ktest *t)
+{
+	bool reached = false;
+
+	ktest_capture_start(t, NULL);
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-assert", assert_captured,
+					    &reached), KTEST_FAILURE);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_FALSE(t, reached);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-assert: ASSERTION FAILED at tests/test_ktest.c:");
+	KTEST_EXPECT_CAPTURED(t, "Expected the captured output to contain \"delta\", but\n");
+	KTEST_EXPECT_NOT_CAPTURED(t, "\"gamma\"");
+}
+
+/*
+ * Leaks in nested cases, named by cache. The outer case frees what they
+ * left, and shrinks the caches so their new slabs are no leaked pages.
+ */
+struct leak_test {
+	struct kmem_cache *old, *born;
+	void *objs[4];
+};
+
+static void leak_test_cleanup(struct leak_test *lt)
+{
+	for (int i = 0; i < 4; i++) {
+		if (lt->objs[i])
+			kmem_cache_free(lt->born ? lt->born : lt->old, lt->objs[i]);
+	}
+	if (lt->born)
+		kmem_cache_destroy(lt->born);
+	if (lt->old)
+		kmem_cache_destroy(lt->old);
+	kmem_cache_shrink_all();
+}
+
+static void leak_one(struct ktest *t)
+{
+	struct leak_test *lt = t->priv;
+
+	lt->objs[0] = kmem_cache_alloc(lt->old, GFP_KERNEL);
+}
+
+static void test_leak_names_cache(struct ktest *t)
+{
+	struct leak_test lt = { 0 };
+	enum ktest_status status;
+
+	lt.old = kmem_cache_create("ktest-leaky", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, lt.old);
+	ktest_capture_start(t, "leaked");
+	status = ktest_run_nested(t, "deliberate-leak", leak_one, &lt);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_NOT_NULL(t, lt.objs[0]);
+	leak_test_cleanup(&lt);
+	KTEST_EXPECT_EQ(t, status, KTEST_FAILURE);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-leak: leaked 1 slab objects (");
+	KTEST_EXPECT_CAPTURED(t, " after): ktest-leaky +1\n");
+}
+
+/*
+ * A cache born during the case counts from 0; one destroyed is absent,
+ * even when the new one takes over its struct kmem_cache (likely: the
+ * cache of caches hands back the object just freed).
+ */
+static void leak_from_new_cache(struct ktest *t)
+{
+	struct leak_test *lt = t->priv;
+
+	kmem_cache_free(lt->old, lt->objs[0]);
+	kmem_cache_free(lt->old, lt->objs[1]);
+	lt->objs[0] = lt->objs[1] = NULL;
+	kmem_cache_destroy(lt->old);
+	lt->old = NULL;
+	lt->born = kmem_cache_create("ktest-born", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, lt->born);
+	for (int i = 0; i < 4; i++)
+		lt->objs[i] = kmem_cache_alloc(lt->born, GFP_KERNEL);
+}
+
+static void test_leak_names_new_cache(struct ktest *t)
+{
+	struct leak_test lt = { 0 };
+	enum ktest_status status;
+
+	lt.old = kmem_cache_create("ktest-doomed", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, lt.old);
+	lt.objs[0] = kmem_cache_alloc(lt.old, GFP_KERNEL);
+	lt.objs[1] = kmem_cache_alloc(lt.old, GFP_KERNEL);
+	ktest_capture_start(t, "leaked");
+	status = ktest_run_nested(t, "deliberate-leak", leak_from_new_cache, &lt);
+	ktest_capture_stop(t);
+	leak_test_cleanup(&lt);
+	KTEST_EXPECT_EQ(t, status, KTEST_FAILURE);
+	KTEST_EXPECT_CAPTURED(t, "ktest-born +4");
+	KTEST_EXPECT_NOT_CAPTURED(t, "ktest-doomed");
+}
+
+/* A nested run takes the resources' breakdown: the failure says so. */
+static void nested_then_leak(struct ktest *t)
+{
+	struct leak_test *lt = t->priv;
+
+	ktest_run_nested(t, "inner", leak_one, lt);
+	lt->objs[1] = kmem_cache_alloc(lt->old, GFP_KERNEL);
+}
+
+static void test_leak_breakdown_lost(struct ktest *t)
+{
+	struct leak_test lt = { 0 };
+
+	lt.old = kmem_cache_create("ktest-leaky", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, lt.old);
+	ktest_capture_start(t, "slab objects");
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-leak", nested_then_leak, &lt),
+			KTEST_FAILURE);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	leak_test_cleanup(&lt);
+	KTEST_EXPECT_CAPTURED(t, "# inner: leaked 1 slab objects (");
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-leak: leaked 2 slab objects (");
+	KTEST_EXPECT_CAPTURED(t, " after) (no breakdown: a nested case replaced it)\n");
+}
+
 static void test_skip_reports_reason(struct ktest *t)
 {
 	ktest_skip(t, "skipping on purpose");
@@ -107,6 +365,15 @@ static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(test_ptr_and_str_compare),
 	KTEST_CASE_PARAM(test_params_in_order, square_gen),
 	KTEST_CASE(test_capture_counts_lines),
+	KTEST_CASE(test_capture_keeps_text),
+	KTEST_CASE(test_capture_overflow_noted),
+	KTEST_CASE(test_expect_captured),
+	KTEST_CASE(test_unexpected_report_fails),
+	KTEST_CASE(test_expected_report_passes),
+	KTEST_CASE(test_assert_captured_ends_case),
+	KTEST_CASE(test_leak_names_cache),
+	KTEST_CASE(test_leak_names_new_cache),
+	KTEST_CASE(test_leak_breakdown_lost),
 	KTEST_CASE(test_skip_reports_reason),
 	KTEST_CASE(test_shell_dispatch),
 	KTEST_CASE(test_shell_too_many_args),
