@@ -326,7 +326,7 @@ static void test_kcalloc_kmalloc_array(struct ktest *t)
 	/* Dirty an object, free it, and kcalloc gets it back zeroed. */
 	p = kmalloc(120, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);
-	memset(p, 0xaa, 128);
+	memset(p, 0xaa, ksize(p));	/* all 128 bytes, legally */
 	kfree(p);
 	q = kcalloc(10, 12, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, q);
