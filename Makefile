@@ -170,6 +170,11 @@ SIZE_SUITES := memory_model,page_alloc,slab,kmalloc
 # whose 1 GiB pages the direct map then uses.
 boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
        --qemu-args='$(strip $(3) $(QEMU_ARGS))'
+# The debug boot: the same allocators with every debugging option on.
+DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,smp
+DEBUG_CMDLINE := slab_debug slab_freelist_random=1
+DEBUG_STAGES := --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE)' \
+		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE))
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
@@ -189,7 +194,7 @@ test: $(B)/kernel.elf $(HB)/cram
 	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' \
 		$(if $(KTEST),,$(FUZZ_STAGES)) \
 		$(call boot,$(MEM),$(TEST_CMDLINE)) \
-		$(if $(KTEST),,$(EXTRA_BOOTS)) \
+		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES)) \
 		--timeout $(TIMEOUT) --smp $(SMP) \
 		--selftest $(B)/kernel.elf
 

@@ -297,9 +297,9 @@ static unsigned int object_regions(const struct kmem_cache *cachep,
 		}
 	}
 	if (!allocated && cache_poisoned(cachep)) {
-		r[n++] = (struct region){ "object (poison)", obj,
+		r[n++] = (struct region){ "poison", obj,
 			cachep->object_size - 1, POISON_FREE };
-		r[n++] = (struct region){ "object (poison end)",
+		r[n++] = (struct region){ "poison end",
 			obj + cachep->object_size - 1, 1, POISON_END };
 	}
 	return n;
@@ -363,14 +363,15 @@ struct slab_problem {
 	unsigned long caller;
 };
 
-static void print_track(const char *what, const struct slab_track *t)
+static void print_track(const char *what, const struct slab_track *t,
+			u64 now)
 {
 	if (!t->caller) {
 		pr_err("  %s: no record\n", what);
 		return;
 	}
 	pr_err("  %s by %pS on cpu %u, %llu us ago\n", what, (void *)t->caller,
-	       t->cpu, (unsigned long long)(arch_clock_ns() - t->when_ns) / 1000);
+	       t->cpu, (unsigned long long)(now - t->when_ns) / 1000);
 }
 
 /* 16 bytes a line around bad, within [lo, hi). */
@@ -411,8 +412,10 @@ static void print_object(const struct slab_problem *p)
 		if (cache_red_zoned(cachep))
 			pr_err("  %u bytes asked for\n", info->orig_size);
 		if (cachep->flags & SLAB_STORE_USER) {
-			print_track("last allocated", &info->alloc);
-			print_track("last freed", &info->free);
+			u64 now = arch_clock_ns();
+
+			print_track("last allocated", &info->alloc, now);
+			print_track("last freed", &info->free, now);
 		}
 	}
 	hex_dump(obj - cachep->obj_offset,
@@ -491,7 +494,7 @@ static bool in_quarantine(const struct kmem_cache *cachep, const void *objp)
 	return false;
 }
 
-static bool in_quarantine_locked(struct kmem_cache *cachep, const void *objp)
+bool slab_debug_quarantined(struct kmem_cache *cachep, const void *objp)
 {
 	struct kmem_cache_node *n = get_node(cachep);
 	bool found;
@@ -523,6 +526,219 @@ void kmem_cache_release_quarantine(struct kmem_cache *cachep)
 	}
 }
 
+/* --- validation on demand ------------------------------------------------- */
+
+/* Objects of one slab seen free (index array) or cached, while validating. */
+static u8 seen[SLAB_MAX_NUM_2BYTE / 8 + 1];
+static DEFINE_SPINLOCK(validate_lock);
+
+struct validation {
+	struct kmem_cache *cachep;
+	int problems;
+};
+
+static void problem(struct validation *v, void *objp, const char *fix,
+		    const char *fmt, ...) __printf(4, 5);
+
+static void problem(struct validation *v, void *objp, const char *fix,
+		    const char *fmt, ...)
+{
+	struct slab_problem p = { .cachep = v->cachep, .objp = objp };
+	char buf[128];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	slab_report(&p, buf, fix ? fix : "none (found by kmem_cache_validate)");
+	v->problems++;
+}
+
+static bool test_and_set_seen(unsigned int idx)
+{
+	bool was = seen[idx / 8] & (1U << (idx % 8));
+
+	seen[idx / 8] |= (u8)(1U << (idx % 8));
+	return was;
+}
+
+/* The free part of the index array: distinct, in range. */
+static void validate_freelist(struct validation *v, struct slab *slab)
+{
+	struct kmem_cache *cachep = v->cachep;
+
+	memset(seen, 0, DIV_ROUND_UP(cachep->num, 8));
+	for (unsigned int i = slab->active; i < cachep->num; i++) {
+		unsigned int idx = get_free_obj(cachep, slab, i);
+
+		if (idx >= cachep->num)
+			problem(v, NULL, NULL, "slab %px: index %u out of range at freelist[%u]",
+				slab_address(slab), idx, i);
+		else if (test_and_set_seen(idx))
+			problem(v, index_to_obj(cachep, slab, idx), NULL,
+				"slab %px: object free twice in the index array",
+				slab_address(slab));
+	}
+}
+
+/* Red zones and poison of every object of a debugged cache's slab. */
+static void validate_objects(struct validation *v, struct slab *slab)
+{
+	for (unsigned int i = 0; i < v->cachep->num; i++) {
+		struct slab_problem p = { .cachep = v->cachep,
+					  .objp = index_to_obj(v->cachep, slab, i) };
+		bool is_free = seen[i / 8] & (1U << (i % 8));
+
+		if (!is_free && in_quarantine(v->cachep, p.objp))
+			continue;
+		slab_debug_checks++;
+		if (!regions_intact(&p, !is_free, is_free ? " (free object)" : "",
+				    "restored (found by kmem_cache_validate)", true))
+			v->problems++;
+	}
+}
+
+static void validate_slab(struct validation *v, struct slab *slab,
+			  unsigned int min_active, unsigned int max_active)
+{
+	struct kmem_cache *cachep = v->cachep;
+
+	if (!PageSlab(slab_page(slab)) || slab->slab_cache != cachep) {
+		problem(v, NULL, NULL, "slab %px on the lists is not this cache's",
+			slab);
+		return;
+	}
+	if (slab->active < min_active || slab->active > max_active)
+		problem(v, NULL, NULL, "slab %px: %u in use on a list for %u..%u",
+			slab_address(slab), slab->active, min_active, max_active);
+	if (slab->active > cachep->num)
+		return;
+	validate_freelist(v, slab);
+	if (cache_debug(cachep))
+		validate_objects(v, slab);
+}
+
+static unsigned long validate_list(struct validation *v, struct list_head *head,
+				   unsigned int min_active,
+				   unsigned int max_active,
+				   unsigned long *free_objects)
+{
+	unsigned long nr = 0;
+	struct slab *slab;
+
+	list_for_each_entry(slab, head, slab_list) {
+		validate_slab(v, slab, min_active, max_active);
+		*free_objects += v->cachep->num - min(slab->active, v->cachep->num);
+		nr++;
+	}
+	return nr;
+}
+
+/* Why entry may not sit in an array cache: NULL if it may. */
+static const char *cached_problem(struct validation *v, void *objp)
+{
+	struct kmem_cache *cachep = v->cachep;
+	struct slab *slab = virt_addr_valid(objp) ? virt_to_slab(objp) : NULL;
+	long off;
+
+	if (!slab || slab->slab_cache != cachep)
+		return "not an object of this cache";
+	off = (u8 *)objp - (u8 *)slab->s_mem;
+	if (off < 0 || off % cachep->size || off / cachep->size >= cachep->num)
+		return "not an object start";
+	for (unsigned int i = slab->active; i < cachep->num; i++)
+		if (get_free_obj(cachep, slab, i) == off / cachep->size)
+			return "also free in its slab (double free)";
+	return NULL;
+}
+
+static bool cached_before(struct array_cache **acs, unsigned int a,
+			  unsigned int kept, void *entry)
+{
+	for (unsigned int b = 0; b <= a; b++)
+		for (unsigned int j = 0; j < (b == a ? kept : acs[b]->avail); j++)
+			if (acs[b]->entry[j] == entry)
+				return true;
+	return false;
+}
+
+/*
+ * Every object in the per-CPU and shared arrays must be an allocated
+ * object of this cache, once. This is how a double free into a cache
+ * without debugging is found, after the fact; the bad entry is dropped
+ * so the object is not handed out twice.
+ */
+static void validate_arrays(struct validation *v)
+{
+	struct kmem_cache *cachep = v->cachep;
+	struct array_cache *acs[NR_CPUS + 1];
+	unsigned int nr = 0;
+
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		acs[nr++] = cachep->cpu_cache[cpu];
+	if (get_node(cachep)->shared)
+		acs[nr++] = get_node(cachep)->shared;
+	for (unsigned int a = 0; a < nr; a++) {
+		unsigned int kept = 0;
+
+		for (unsigned int i = 0; i < acs[a]->avail; i++) {
+			void *entry = acs[a]->entry[i];
+			void *objp = (void *)((unsigned long)entry & ~1UL);
+			const char *why = cached_problem(v, objp);
+
+			if (!why && cached_before(acs, a, kept, entry))
+				why = "twice in the array caches (double free)";
+			if (why)
+				problem(v, NULL, "dropped from the array cache",
+					"array cache entry %px: %s", objp, why);
+			else
+				acs[a]->entry[kept++] = entry;
+		}
+		acs[a]->avail = kept;
+	}
+}
+
+/* SLAB_CONSISTENCY_CHECKS on every alloc and free: the object's slab. */
+static void check_slab(struct kmem_cache *cachep, struct slab *slab)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	struct validation v = { .cachep = cachep };
+
+	spin_lock(&validate_lock);
+	spin_lock(&n->list_lock);
+	if (slab->active > cachep->num)
+		problem(&v, NULL, NULL, "slab %px: %u objects in use of %u",
+			slab_address(slab), slab->active, cachep->num);
+	else
+		validate_freelist(&v, slab);
+	spin_unlock(&n->list_lock);
+	spin_unlock(&validate_lock);
+}
+
+int kmem_cache_validate(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	struct validation v = { .cachep = cachep };
+	unsigned long free_objects = 0, full, partial, free;
+
+	spin_lock(&validate_lock);
+	spin_lock(&n->list_lock);
+	full = validate_list(&v, &n->slabs_full, cachep->num, cachep->num,
+			     &free_objects);
+	partial = validate_list(&v, &n->slabs_partial, 1, cachep->num - 1,
+				&free_objects);
+	free = validate_list(&v, &n->slabs_free, 0, 0, &free_objects);
+	if (full + partial + free != n->total_slabs || free != n->free_slabs ||
+	    free_objects != n->free_objects)
+		problem(&v, NULL, NULL, "counters: %lu slabs, %lu free, %lu free objects; the lists hold %lu, %lu, %lu",
+			n->total_slabs, n->free_slabs, n->free_objects,
+			full + partial + free, free, free_objects);
+	validate_arrays(&v);
+	spin_unlock(&n->list_lock);
+	spin_unlock(&validate_lock);
+	return v.problems;
+}
+
 /* --- alloc and free ------------------------------------------------------ */
 
 void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags,
@@ -537,6 +753,8 @@ void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags,
 		if (!p.objp)
 			return NULL;
 		slab_debug_checks++;
+		if (cachep->flags & SLAB_CONSISTENCY_CHECKS)
+			check_slab(cachep, virt_to_slab(p.objp));
 		if (regions_intact(&p, false, " while the object was free (write after free)",
 				   "object quarantined, another one handed out",
 				   false))
@@ -590,6 +808,22 @@ static const char *locate_object(struct slab_problem *p, struct slab *slab)
 	return NULL;
 }
 
+/* An object start of the slab, and not free already? */
+static const char *object_problem(struct slab_problem *p, struct slab *slab)
+{
+	const char *problem = locate_object(p, slab);
+	unsigned int idx;
+
+	if (problem)
+		return problem;
+	idx = (unsigned int)(((u8 *)p->objp - (u8 *)slab->s_mem) /
+			     p->cachep->size);
+	if (red_zones_say_free(p->cachep, p->objp) ||
+	    free_in_slab(p->cachep, slab, idx))
+		return "double free";
+	return NULL;
+}
+
 /* Is this free of a real, allocated object of cachep? Reports if not. */
 static bool free_ok(struct slab_problem *p)
 {
@@ -599,24 +833,17 @@ static bool free_ok(struct slab_problem *p)
 	char buf[96];
 
 	if (!virt_addr_valid(p->ptr) || !(slab = virt_to_slab(p->ptr))) {
-		p->cachep = NULL;
 		problem = "free of a pointer not from any slab";
 	} else if (slab->slab_cache != cachep) {
 		snprintf(buf, sizeof(buf),
 			 "free to the wrong cache: the object belongs to %s",
 			 slab->slab_cache->name);
 		problem = buf;
-	} else if (in_quarantine_locked(cachep, p->ptr)) {
+	} else if (slab_debug_quarantined(cachep, p->ptr)) {
 		p->objp = (void *)p->ptr;
 		problem = "free of an object in quarantine (freed before, then written to)";
 	} else {
-		problem = locate_object(p, slab);
-		if (!problem && (((cachep->flags & SLAB_CONSISTENCY_CHECKS) &&
-				  free_in_slab(cachep, slab,
-					       (unsigned int)(((u8 *)p->objp - (u8 *)slab->s_mem) /
-							      cachep->size))) ||
-				 red_zones_say_free(cachep, p->objp)))
-			problem = "double free";
+		problem = object_problem(p, slab);
 	}
 	if (!problem)
 		return true;
@@ -633,6 +860,8 @@ void slab_debug_free(struct kmem_cache *cachep, void *objp,
 	slab_debug_checks++;
 	if (!free_ok(&p))
 		return;
+	if (cachep->flags & SLAB_CONSISTENCY_CHECKS)
+		check_slab(cachep, virt_to_slab(objp));
 	regions_intact(&p, true, "", "red zone restored, object freed", true);
 	mark_free(cachep, objp, caller);
 	cache_free_one(cachep, objp);
@@ -645,184 +874,4 @@ bool slab_debug_kfree_ok(const void *objp, unsigned long caller)
 	slab_report_bad_ptr(objp, caller,
 			    "kfree of a pointer not from any slab (not in the direct map)");
 	return false;
-}
-
-/* --- validation on demand ------------------------------------------------- */
-
-/* Objects of one slab seen free (index array) or cached, while validating. */
-static u8 seen[SLAB_MAX_NUM_2BYTE / 8 + 1];
-static DEFINE_SPINLOCK(validate_lock);
-
-struct validation {
-	struct kmem_cache *cachep;
-	int problems;
-};
-
-static void problem(struct validation *v, void *objp, const char *fmt, ...)
-	__printf(3, 4);
-
-static void problem(struct validation *v, void *objp, const char *fmt, ...)
-{
-	struct slab_problem p = { .cachep = v->cachep, .objp = objp };
-	char buf[128];
-	va_list args;
-
-	va_start(args, fmt);
-	vscnprintf(buf, sizeof(buf), fmt, args);
-	va_end(args);
-	slab_report(&p, buf, "none (found by kmem_cache_validate)");
-	v->problems++;
-}
-
-static bool test_and_set_seen(unsigned int idx)
-{
-	bool was = seen[idx / 8] & (1U << (idx % 8));
-
-	seen[idx / 8] |= (u8)(1U << (idx % 8));
-	return was;
-}
-
-/* The free part of the index array: distinct, in range. */
-static void validate_freelist(struct validation *v, struct slab *slab)
-{
-	struct kmem_cache *cachep = v->cachep;
-
-	memset(seen, 0, DIV_ROUND_UP(cachep->num, 8));
-	for (unsigned int i = slab->active; i < cachep->num; i++) {
-		unsigned int idx = get_free_obj(cachep, slab, i);
-
-		if (idx >= cachep->num)
-			problem(v, NULL, "slab %px: index %u out of range at freelist[%u]",
-				slab_address(slab), idx, i);
-		else if (test_and_set_seen(idx))
-			problem(v, index_to_obj(cachep, slab, idx),
-				"slab %px: object free twice in the index array",
-				slab_address(slab));
-	}
-}
-
-/* Red zones and poison of every object of a debugged cache's slab. */
-static void validate_objects(struct validation *v, struct slab *slab)
-{
-	for (unsigned int i = 0; i < v->cachep->num; i++) {
-		struct slab_problem p = { .cachep = v->cachep,
-					  .objp = index_to_obj(v->cachep, slab, i) };
-		bool is_free = seen[i / 8] & (1U << (i % 8));
-
-		if (!is_free && in_quarantine(v->cachep, p.objp))
-			continue;
-		slab_debug_checks++;
-		if (!regions_intact(&p, !is_free, is_free ? " (free object)" : "",
-				    "none (found by kmem_cache_validate)", false))
-			v->problems++;
-	}
-}
-
-static void validate_slab(struct validation *v, struct slab *slab,
-			  unsigned int min_active, unsigned int max_active)
-{
-	struct kmem_cache *cachep = v->cachep;
-
-	if (!PageSlab(slab_page(slab)) || slab->slab_cache != cachep) {
-		problem(v, NULL, "slab %px on the lists is not this cache's",
-			slab);
-		return;
-	}
-	if (slab->active < min_active || slab->active > max_active)
-		problem(v, NULL, "slab %px: %u in use on a list for %u..%u",
-			slab_address(slab), slab->active, min_active, max_active);
-	if (slab->active > cachep->num)
-		return;
-	validate_freelist(v, slab);
-	if (cache_debug(cachep))
-		validate_objects(v, slab);
-}
-
-static unsigned long validate_list(struct validation *v, struct list_head *head,
-				   unsigned int min_active,
-				   unsigned int max_active,
-				   unsigned long *free_objects)
-{
-	unsigned long nr = 0;
-	struct slab *slab;
-
-	list_for_each_entry(slab, head, slab_list) {
-		validate_slab(v, slab, min_active, max_active);
-		*free_objects += v->cachep->num - min(slab->active, v->cachep->num);
-		nr++;
-	}
-	return nr;
-}
-
-/* An object in an array cache must be allocated in its slab. */
-static void validate_cached(struct validation *v, void *entry)
-{
-	struct kmem_cache *cachep = v->cachep;
-	void *objp = (void *)((unsigned long)entry & ~1UL);
-	struct slab *slab = virt_addr_valid(objp) ? virt_to_slab(objp) : NULL;
-	long off;
-
-	if (!slab || slab->slab_cache != cachep) {
-		problem(v, NULL, "array cache holds %px, not an object of this cache",
-			objp);
-		return;
-	}
-	off = (u8 *)objp - (u8 *)slab->s_mem;
-	if (off < 0 || off % cachep->size || off / cachep->size >= cachep->num) {
-		problem(v, NULL, "array cache holds %px, not an object start",
-			objp);
-		return;
-	}
-	for (unsigned int i = slab->active; i < cachep->num; i++) {
-		if (get_free_obj(cachep, slab, i) == off / cachep->size) {
-			problem(v, objp, "object both in an array cache and free in its slab (double free)");
-			return;
-		}
-	}
-}
-
-static void validate_arrays(struct validation *v)
-{
-	struct kmem_cache *cachep = v->cachep;
-	struct array_cache *acs[NR_CPUS + 1];
-	unsigned int nr = 0;
-
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
-		acs[nr++] = cachep->cpu_cache[cpu];
-	if (get_node(cachep)->shared)
-		acs[nr++] = get_node(cachep)->shared;
-	for (unsigned int a = 0; a < nr; a++) {
-		for (unsigned int i = 0; i < acs[a]->avail; i++) {
-			validate_cached(v, acs[a]->entry[i]);
-			for (unsigned int b = a, j = i + 1; b < nr; b++, j = 0)
-				for (; j < acs[b]->avail; j++)
-					if (acs[b]->entry[j] == acs[a]->entry[i])
-						problem(v, NULL, "%px twice in the array caches (double free)",
-							acs[a]->entry[i]);
-		}
-	}
-}
-
-int kmem_cache_validate(struct kmem_cache *cachep)
-{
-	struct kmem_cache_node *n = get_node(cachep);
-	struct validation v = { .cachep = cachep };
-	unsigned long free_objects = 0, full, partial, free;
-
-	spin_lock(&validate_lock);
-	spin_lock(&n->list_lock);
-	full = validate_list(&v, &n->slabs_full, cachep->num, cachep->num,
-			     &free_objects);
-	partial = validate_list(&v, &n->slabs_partial, 1, cachep->num - 1,
-				&free_objects);
-	free = validate_list(&v, &n->slabs_free, 0, 0, &free_objects);
-	if (full + partial + free != n->total_slabs || free != n->free_slabs ||
-	    free_objects != n->free_objects)
-		problem(&v, NULL, "counters: %lu slabs, %lu free, %lu free objects; the lists hold %lu, %lu, %lu",
-			n->total_slabs, n->free_slabs, n->free_objects,
-			full + partial + free, free, free_objects);
-	validate_arrays(&v);
-	spin_unlock(&n->list_lock);
-	spin_unlock(&validate_lock);
-	return v.problems;
 }

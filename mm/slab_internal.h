@@ -75,6 +75,8 @@ void slab_report_bad_ptr(const void *ptr, unsigned long caller,
 size_t slab_debug_orig_size(struct kmem_cache *cachep, const void *objp);
 void slab_debug_set_orig_size(struct kmem_cache *cachep, void *objp,
 			      size_t size);
+/* Is objp in the cache's quarantine? */
+bool slab_debug_quarantined(struct kmem_cache *cachep, const void *objp);
 extern unsigned int slab_nr_debug_caches;
 
 /* One object straight from / back to the slabs (no per-CPU arrays). */
