@@ -251,14 +251,19 @@ static void test_poison_skips_ctor_caches(struct ktest *t)
 	kmem_cache_destroy(c);
 }
 
+/* barrier(): no tail call, so the caller recorded is this function. */
 static __noinline void *track_alloc_site(struct kmem_cache *c)
 {
-	return kmem_cache_alloc(c, GFP_KERNEL);
+	void *p = kmem_cache_alloc(c, GFP_KERNEL);
+
+	barrier();
+	return p;
 }
 
 static __noinline void track_free_site(struct kmem_cache *c, void *p)
 {
 	kmem_cache_free(c, p);
+	barrier();
 }
 
 /* The report names the last allocation and free by symbol. */
@@ -324,6 +329,7 @@ static void double_kfree(struct bad_ctx *x)
 
 	kfree(p);
 	kfree(p);
+	barrier();	/* the report names this function */
 }
 
 /* Freed, reused by someone else, freed, and then freed again. */
