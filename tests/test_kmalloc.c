@@ -430,7 +430,7 @@ static void test_gfp_dma(struct ktest *t)
 
 static void test_exhaustion(struct ktest *t)
 {
-	static const size_t sizes[] = { 8, 64, 1000, 8192, 16384, 1UL << 20 };
+	static const size_t sizes[] = { 8, 64, 100, 1000, 8192, 16384, 1UL << 20 };
 	void *chains[ARRAY_SIZE(sizes)] = { NULL };
 	unsigned int bad = 0;
 	struct hog *hogs = hog_memory();
