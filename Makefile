@@ -76,7 +76,7 @@ TEST_CMDLINE := $(strip ktest$(if $(KTEST),=$(KTEST)) $(CMDLINE))
 HARNESS := $(PYTHON) tests/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
 
-.PHONY: FORCE all run bench debug test check selftest deps clean help iso host \
+.PHONY: FORCE all run bench bench-ab debug test check selftest deps clean help iso host \
 	compile_commands.json fuzz
 
 all: $(B)/kernel.elf $(ISO)
@@ -222,6 +222,22 @@ bench: $(BB)/peer
 	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= \
 		FRAME_POINTER=-fomit-frame-pointer host
 	$(PYTHON) bench/run.py --cram $(BB)/cram --peer $(BB)/peer --rounds $(BENCH_ROUNDS)
+
+# The allocators of this tree against those of BASELINE (a commit), built
+# the same way, run alternately: what a change costs the fast paths.
+BASELINE ?= HEAD
+BENCH_GLOB ?= *
+bench-ab:
+	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= \
+		FRAME_POINTER=-fomit-frame-pointer $(BB)/cram
+	rm -rf $(B)/baseline && git worktree prune && \
+		git worktree add --detach $(B)/baseline $(BASELINE)
+	$(MAKE) --no-print-directory -C $(B)/baseline HB=build/bench \
+		HOST_OPT=-O2 SANITIZE= FRAME_POINTER=-fomit-frame-pointer \
+		build/bench/cram
+	$(PYTHON) bench/ab.py $(B)/baseline/build/bench/cram $(BB)/cram \
+		--glob '$(BENCH_GLOB)' --rounds $(BENCH_ROUNDS)
+	git worktree remove --force $(B)/baseline
 
 # --- tools --------------------------------------------------------------
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \

@@ -869,20 +869,34 @@ static void free_large_kmalloc(struct page *page, const void *objp,
 	__free_pages(page, compound_order(page));
 }
 
-static __always_inline void __kfree(const void *objp, unsigned long caller)
+/* kfree of an object, a large allocation or a bad pointer into a page. */
+static __always_inline void kfree_page(const void *objp, unsigned long caller)
 {
-	struct page *page;
+	struct page *page = compound_head(virt_to_page(objp));
 
-	if (unlikely(ZERO_OR_NULL_PTR(objp)))
-		return;
-	if (unlikely(slab_nr_debug_caches) && !slab_debug_kfree_ok(objp, caller))
-		return;
-	page = compound_head(virt_to_page(objp));
 	if (unlikely(!PageSlab(page))) {
 		free_large_kmalloc(page, objp, caller);
 		return;
 	}
 	slab_free(page_slab(page)->slab_cache, (void *)objp, caller);
+}
+
+/* While some cache is debugged, first check the pointer is RAM at all. */
+static __noinline void kfree_checked(const void *objp, unsigned long caller)
+{
+	if (slab_debug_kfree_ok(objp, caller))
+		kfree_page(objp, caller);
+}
+
+static __always_inline void __kfree(const void *objp, unsigned long caller)
+{
+	if (unlikely(ZERO_OR_NULL_PTR(objp)))
+		return;
+	if (unlikely(slab_nr_debug_caches)) {
+		kfree_checked(objp, caller);
+		return;
+	}
+	kfree_page(objp, caller);
 }
 
 void kfree(const void *objp)

@@ -27,12 +27,14 @@
  *    POISON_FREE ending in POISON_END; a new one is POISON_INUSE unless
  *    zeroed. The poison is checked when the object is handed out again.
  *
- * 4. Checks. On free: the pointer is an object of this cache (F: not one
- *    already free, found by scanning the free part of the slab's index
- *    array as the seed patch set does), the red zones say "allocated"
- *    (Z: both saying "free" is a double free) and are intact. On
- *    allocation: poison and red zones of the free object are intact.
- *    kmem_cache_validate() checks everything on demand.
+ * 4. Checks. On free: the pointer is the start of an object of this
+ *    cache, not one already free (red zones saying "free", or the object
+ *    found in the free part of its slab's index array, the seed patch
+ *    set's scan), and its red zones are intact. On allocation: poison
+ *    and red zones of the free object are intact. F adds a check of the
+ *    slab's whole index array on every allocation and free.
+ *    kmem_cache_validate() checks everything on demand, including the
+ *    array caches of caches without debugging (double frees there).
  *
  * 5. Reports and recovery. Every problem gets one report from
  *    slab_report(): "BUG: slab_debug: <cache>: <problem>", then the
