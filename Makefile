@@ -173,7 +173,8 @@ boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
 # The debug boot: the same allocators with every debugging option on.
 DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,smp
 DEBUG_CMDLINE := slab_debug slab_freelist_random=1
-DEBUG_STAGES := --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE)' \
+DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE)' \
+		$(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS)) $(DEBUG_CMDLINE)') \
 		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE))
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
