@@ -37,11 +37,18 @@
  * 6. Locking. zone->lock guards the free lists and counters; each
  *    per-CPU list has its own lock (uncontended but for drains), taken
  *    with interrupts off. Never take a zone lock while holding another.
+ *
+ * 7. Fault injection (mm/fault_inject.c). fail_page_alloc is one test of
+ *    its ->enabled in alloc_pages(); an injected failure returns NULL
+ *    before the free lists are looked at, without the "page allocation
+ *    failure" report (it is not a shortage of memory;
+ *    fault_inject_verbose reports it instead).
  */
 #include "kernel/bug.h"
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
+#include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
@@ -454,6 +461,9 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		WARN_ON_ONCE(!(gfp & __GFP_NOWARN));
 		return NULL;
 	}
+	if (unlikely(READ_ONCE(fail_page_alloc.enabled)) &&
+	    should_fail_alloc_page(gfp, order))
+		return NULL;	/* injected (section 7): no failure report */
 	if (gfp & __GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
 	page = get_page_from_freelist(gfp, order, alloc_flags);
