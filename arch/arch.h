@@ -99,6 +99,20 @@ void setup_arch(void);
 unsigned long vmemmap_populate(unsigned long start, unsigned long end);
 
 /*
+ * debug_pagealloc (mm/page_debug.c). With debug_pagealloc=on on the
+ * command line, setup_arch() maps RAM with 4 KiB pages only, so that
+ * arch_kernel_map_pages() can take numpages pages starting at page out of
+ * the direct map (enable false: any access faults) and put them back
+ * (enable true). It is called only while debug_pagealloc is on.
+ * arch_kernel_page_present() tells whether virt is mapped right now (any
+ * address; tests and fault reports use it). The page fault handler names
+ * a free page behind a fault (debug_pagealloc_fault()).
+ */
+struct page;
+void arch_kernel_map_pages(struct page *page, int numpages, bool enable);
+bool arch_kernel_page_present(unsigned long virt);
+
+/*
  * Fuzzing (kernel/fuzz.c). arch_fuzz_input() sees each random input just
  * before it runs, so it can be kept if the run crashes: the host writes
  * it to the file named by $CRAM_FUZZ_SAVE, x86_64 does nothing.

@@ -38,10 +38,13 @@
  *    per-CPU list has its own lock (uncontended but for drains), taken
  *    with interrupts off. Never take a zone lock while holding another.
  *
- * 7. Fault injection (mm/fault_inject.c). fail_page_alloc is one test of
- *    its ->enabled in alloc_pages(); an injected failure returns NULL
- *    before the free lists are looked at, without the "page allocation
- *    failure" report (it is not a shortage of memory;
+ * 7. Debugging (mm/page_debug.c, mm/fault_inject.c). A block about to go
+ *    to the free lists or a per-CPU list, and a block about to be handed
+ *    out (before __GFP_ZERO), pass one test of page_debug_flags: page
+ *    poisoning and debug_pagealloc hook in behind it. fail_page_alloc is
+ *    one test of its ->enabled in alloc_pages(); an injected failure
+ *    returns NULL before the free lists are looked at, without the
+ *    "page allocation failure" report (it is not a shortage of memory;
  *    fault_inject_verbose reports it instead).
  */
 #include "kernel/bug.h"
@@ -52,6 +55,7 @@
 #include "mm/gfp.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
+#include "mm/page_debug.h"
 
 /* How an allocation may treat the watermarks. */
 #define ALLOC_WMARK_MIN		0x0
@@ -337,6 +341,8 @@ static bool free_pages_prepare(struct page *page, unsigned int order,
 	__ClearPagePfmemalloc(page);
 	page->alloc_order = 0;
 	page->mapping = NULL;
+	if (page_debug_active())
+		page_debug_free(page, order);
 	return true;
 }
 
@@ -369,6 +375,8 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 {
 	set_page_count(page, 1);
 	page->alloc_order = order;
+	if (page_debug_active())
+		page_debug_alloc(page, order);
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
 	if (order && (gfp & __GFP_COMP))
@@ -573,6 +581,8 @@ static void __free_pages_core(struct page *page, unsigned int order)
 	}
 	zone->managed_pages += n;
 	totalram_pages += n;
+	if (page_debug_active())
+		page_debug_free(page, order);
 	spin_lock(&zone->lock);
 	__free_one_page(page, page_to_pfn(page), zone, order);
 	spin_unlock(&zone->lock);

@@ -12,26 +12,44 @@
  *
  * The firmware map is QEMU's for the same amount of RAM: 128 MiB unless
  * the environment variable CRAM_HOST_MEM says otherwise (e.g. 512M).
+ *
+ * debug_pagealloc: a free page's part of the direct map is made
+ * PROT_NONE with mprotect() and PROT_READ|PROT_WRITE again when it is
+ * handed out (ASan never looks at this memory itself: it is no heap of
+ * its, and its shadow stays untouched). Whether a page is accessible is
+ * asked of the host kernel, by writing one byte from it into a pipe
+ * (EFAULT if not). A SIGSEGV handler reports a fault on such a page as
+ * the machine would, and hands any other fault back to the handler that
+ * was there before (ASan's, or the default).
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
 #include "kernel/bug.h"
 #include "kernel/params.h"
+#include "kernel/printk.h"
 #include "mm/e820.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
+#include "mm/page_debug.h"
 
 #define DEFAULT_HOST_MEM	(128UL << 20)
 #define MAX_HOST_MEM		(3UL << 30)	/* below the PCI hole, as QEMU -M pc */
 #define MAX_VMEMMAP_PAGES	((MAX_HOST_MEM >> PAGE_SHIFT) * sizeof(struct page) / PAGE_SIZE)
 
 static int ram_fd = -1;
+static unsigned long ram_end;
 static unsigned char vmemmap_populated[MAX_VMEMMAP_PAGES / 8];
+static int probe_pipe[2] = { -1, -1 };
+static struct sigaction old_segv;
 
 static unsigned long host_mem_size(void)
 {
@@ -71,6 +89,71 @@ static void *map_or_die(void *addr, size_t len, int prot, int flags, off_t off)
 	return p;
 }
 
+/* --- debug_pagealloc ------------------------------------------------ */
+
+/* A fault on a page debug_pagealloc unmapped: report it like x86_64 does. */
+static void segv_handler(int sig, siginfo_t *info, void *ctx)
+{
+	const ucontext_t *uc = ctx;
+	unsigned long addr = (unsigned long)info->si_addr, pfn;
+	unsigned long ip = (unsigned long)uc->uc_mcontext.gregs[REG_RIP];
+
+	(void)sig;
+	if (!debug_pagealloc_fault(addr, &pfn)) {
+		sigaction(SIGSEGV, &old_segv, NULL);	/* not ours: fault again */
+		return;
+	}
+	printk_bust_lock();
+	pr_emerg("BUG: unable to handle page fault for address: %016lx (debug_pagealloc: pfn 0x%lx is free)\n",
+		 addr, pfn);
+	pr_emerg("#PF: %s access in kernel mode\n",
+		 uc->uc_mcontext.gregs[REG_ERR] & 2 ? "write" : "read");
+	pr_emerg("RIP: %pS\n", (void *)ip);
+	show_stack(ip, (unsigned long)uc->uc_mcontext.gregs[REG_RBP]);
+	pr_emerg("---[ end trace: fatal page fault ]---\n");
+	arch_exit(ARCH_EXIT_FAILURE);
+}
+
+static void debug_pagealloc_init(void)
+{
+	struct sigaction sa = { .sa_sigaction = segv_handler,
+				.sa_flags = SA_SIGINFO };
+
+	if (sysconf(_SC_PAGESIZE) != (long)PAGE_SIZE)
+		panic("host: debug_pagealloc needs %lu-byte host pages", PAGE_SIZE);
+	if (pipe2(probe_pipe, O_NONBLOCK | O_CLOEXEC)) {
+		perror("host: pipe");
+		exit(2);
+	}
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, &old_segv)) {
+		perror("host: sigaction");
+		exit(2);
+	}
+}
+
+void arch_kernel_map_pages(struct page *page, int numpages, bool enable)
+{
+	if (mprotect(page_address(page), (size_t)numpages * PAGE_SIZE,
+		     enable ? PROT_READ | PROT_WRITE : PROT_NONE))
+		panic("host: mprotect of pfn %#lx (+%d pages) failed: errno %d",
+		      page_to_pfn(page), numpages, errno);
+}
+
+/* Only the direct map of RAM is ever unmapped; anything else: false. */
+bool arch_kernel_page_present(unsigned long virt)
+{
+	char c;
+
+	if (virt < page_offset_base || virt - page_offset_base >= ram_end)
+		return false;
+	if (probe_pipe[1] < 0)
+		return true;	/* debug_pagealloc off: all RAM is mapped */
+	if (write(probe_pipe[1], (const void *)virt, 1) != 1)
+		return false;	/* EFAULT */
+	return read(probe_pipe[0], &c, 1) == 1 || true;	/* drained */
+}
+
 void setup_arch(void)
 {
 	phys_addr_t end = memblock_end_of_DRAM();
@@ -89,7 +172,10 @@ void setup_arch(void)
 						     MAP_SHARED, 0);
 	vmemmap = map_or_die(NULL, vmemmap_size, PROT_NONE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, 0);
+	ram_end = end;
 	memblock_set_current_limit(end);
+	if (debug_pagealloc_enabled())
+		debug_pagealloc_init();
 }
 
 unsigned long vmemmap_populate(unsigned long start, unsigned long end)

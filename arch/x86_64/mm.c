@@ -7,7 +7,10 @@
  *
  *   PAGE_OFFSET + p   every RAM range of memblock, read-write, no-execute,
  *                     with 1 GiB pages where the CPU has them and the
- *                     range is aligned, 2 MiB pages next, 4 KiB at edges
+ *                     range is aligned, 2 MiB pages next, 4 KiB at edges;
+ *                     4 KiB pages only with debug_pagealloc=on, whose
+ *                     arch_kernel_map_pages() clears and sets the present
+ *                     bit of single pages (the address stays in the PTE)
  *   -2 GiB + p        the kernel image with W^X: text read-only and
  *                     executable, rodata read-only, data and bss
  *                     read-write, both no-execute (4 KiB pages)
@@ -25,6 +28,7 @@
 #include "kernel/string.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
+#include "mm/page_debug.h"
 
 #define PTE_PRESENT	(1UL << 0)
 #define PTE_RW		(1UL << 1)
@@ -124,7 +128,7 @@ static void map_kernel_part(const char *start, const char *end, u64 prot)
 	map_range(virt, virt - KERNEL_VIRT_BASE, size, prot | PTE_GLOBAL, false);
 }
 
-static void map_direct(void)
+static void map_direct(bool huge)
 {
 	const struct memblock_type *mem = &memblock.memory;
 
@@ -132,7 +136,7 @@ static void map_direct(void)
 		phys_addr_t base = mem->regions[i].base;
 
 		map_range(X86_PAGE_OFFSET + base, base, mem->regions[i].size,
-			  PTE_RW | PTE_NX | PTE_GLOBAL, true);
+			  PTE_RW | PTE_NX | PTE_GLOBAL, huge);
 	}
 }
 
@@ -140,14 +144,68 @@ void init_mem_mapping(void)
 {
 	detect_paging_features();
 	kernel_pgd = alloc_table();
-	map_direct();
+	map_direct(!debug_pagealloc_enabled());
 	map_kernel_part(_text, _etext, 0);
 	map_kernel_part(_rodata, _erodata, PTE_NX);
 	map_kernel_part(_data, _end, PTE_RW | PTE_NX);
 	write_cr3(__pa(kernel_pgd));
-	pr_info("x86_64: page tables built (%lu pages), NX %s, 1G pages %s\n",
+	pr_info("x86_64: page tables built (%lu pages), NX %s, 1G pages %s%s\n",
 		pgtable_pages, supported_pte_mask & PTE_NX ? "on" : "off",
-		has_gbpages ? "on" : "off");
+		has_gbpages ? "on" : "off",
+		debug_pagealloc_enabled() ?
+			", direct map in 4K pages (debug_pagealloc)" : "");
+}
+
+/*
+ * The entry that maps virt, at whatever level: NULL if a table on the
+ * way is missing. *level gets the entry's level (0: a 4 KiB PTE).
+ */
+static u64 *lookup_entry(unsigned long virt, int *level)
+{
+	u64 *table = kernel_pgd;
+
+	for (int l = PGD_LEVEL; ; l--) {
+		u64 *entry = &table[pt_index(virt, l)];
+
+		if (!l || !(*entry & PTE_PRESENT) || (*entry & PTE_PSE)) {
+			*level = l;
+			return entry;
+		}
+		table = __va(*entry & PTE_ADDR_MASK);
+	}
+}
+
+static void invlpg(unsigned long virt)
+{
+	__asm__ __volatile__("invlpg (%0)" : : "r"(virt) : "memory");
+}
+
+void arch_kernel_map_pages(struct page *page, int numpages, bool enable)
+{
+	unsigned long virt = (unsigned long)page_address(page);
+
+	for (int i = 0; i < numpages; i++, virt += PAGE_SIZE) {
+		int level;
+		u64 *pte = lookup_entry(virt, &level);
+
+		/* A huge page or no table: not the 4 KiB direct map. */
+		if (WARN_ON_ONCE(level || !(*pte & PTE_ADDR_MASK)))
+			return;
+		if (enable)
+			*pte |= PTE_PRESENT;
+		else
+			*pte &= ~PTE_PRESENT;
+		invlpg(virt);
+	}
+}
+
+bool arch_kernel_page_present(unsigned long virt)
+{
+	int level;
+
+	if (!kernel_pgd)
+		return false;
+	return *lookup_entry(virt, &level) & PTE_PRESENT;
 }
 
 unsigned long vmemmap_populate(unsigned long start, unsigned long end)

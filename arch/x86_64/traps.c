@@ -7,12 +7,15 @@
  * registers and the call chain (frame pointers, with symbol names), then
  * ends the QEMU run with a failure status. Double fault, NMI and machine
  * check run on the IST1 stack (see gdt.c), so even a blown kernel stack is
- * reported. Hardware interrupts stay disabled; their vectors are unused.
+ * reported. A page fault on a free page that debug_pagealloc took out of
+ * the direct map names that page. Hardware interrupts stay disabled;
+ * their vectors are unused.
  */
 #include "arch/x86_64/x86.h"
 #include "arch/x86_64/io.h"
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "mm/page_debug.h"
 #include "arch/arch.h"
 
 #define NR_EXCEPTIONS	32
@@ -128,8 +131,14 @@ void do_exception(struct pt_regs *regs)
 	printk(KERN_EMERG "CPU exception %lu (%s), error code 0x%lx\n", v, name,
 	       regs->error_code);
 	if (v == 14) {
-		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n",
-		       read_cr2());
+		unsigned long addr = read_cr2(), pfn;
+
+		if (debug_pagealloc_fault(addr, &pfn))
+			printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx (debug_pagealloc: pfn 0x%lx is free)\n",
+			       addr, pfn);
+		else
+			printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n",
+			       addr);
 		print_pf_reason(regs->error_code);
 	}
 	print_regs(regs);
