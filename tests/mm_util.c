@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Helpers shared by the memory test suites (see tests/mm_util.h). */
+#include "kernel/string.h"
+#include "mm/page_debug.h"
 #include "mm/slab.h"
 #include "tests/mm_util.h"
+
+#define STRESS_HELD	64
+#define STRESS_ORDERS	4
 
 struct hog *hog_memory(void)
 {
@@ -73,4 +78,103 @@ void skip_if_kmalloc_debugged(struct ktest *t)
 	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++)
 		if (kmalloc_caches[0][i])
 			skip_if_debugged(t, kmalloc_caches[0][i]);
+}
+
+/* --- page_stress ----------------------------------------------------- */
+
+struct stress_held {
+	struct page *page;
+	unsigned int order;
+};
+
+static struct stress_held stress_held[STRESS_HELD];
+
+static u64 stress_next(u64 *state)
+{
+	u64 x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	return x;
+}
+
+static u64 stress_word(unsigned long pfn, unsigned int i)
+{
+	return (pfn * 0x9e3779b97f4a7c15ULL) ^ (0x5bd1e995ULL << (i * 8));
+}
+
+static u64 *stress_slot(unsigned long pfn, unsigned int i)
+{
+	return (u64 *)__va(PFN_PHYS(pfn)) + i * (PAGE_SIZE / 8 - 1) / 2;
+}
+
+/* Check a new block, then write the words of each of its pages. */
+static void stress_fill(struct page *page, unsigned int order, gfp_t gfp,
+			struct page_stress *s)
+{
+	const u64 poison = PAGE_POISON * 0x0101010101010101ULL;
+	unsigned long pfn = page_to_pfn(page);
+
+	s->misaligned += !IS_ALIGNED(pfn, 1UL << order);
+	for (unsigned long p = pfn; p < pfn + (1UL << order); p++) {
+		for (unsigned int i = 0; i < 3; i++) {
+			u64 *w = stress_slot(p, i);
+
+			if (gfp & __GFP_ZERO)
+				s->not_zeroed += *w != 0;
+			else if (page_poisoning_enabled())
+				s->not_poisoned += *w != poison;
+			*w = stress_word(p, i);
+		}
+	}
+}
+
+static void stress_release(const struct stress_held *h, struct page_stress *s)
+{
+	unsigned long pfn = page_to_pfn(h->page);
+
+	for (unsigned long p = pfn; p < pfn + (1UL << h->order); p++) {
+		for (unsigned int i = 0; i < 3; i++)
+			s->corrupt += *stress_slot(p, i) != stress_word(p, i);
+	}
+	__free_pages(h->page, h->order);
+	s->frees++;
+}
+
+void page_stress(unsigned long ops, u64 seed, struct page_stress *s)
+{
+	static const gfp_t gfps[8] = {
+		GFP_KERNEL, GFP_KERNEL, GFP_KERNEL, GFP_KERNEL | __GFP_ZERO,
+		GFP_DMA32, GFP_DMA32, GFP_DMA32 | __GFP_COMP, GFP_DMA,
+	};
+	u64 state = seed | 1;
+	unsigned int held = 0;
+
+	memset(s, 0, sizeof(*s));
+	for (unsigned long op = 0; op < ops; op++) {
+		u64 r = stress_next(&state);
+
+		if (held && (held == STRESS_HELD || (r & 1))) {
+			unsigned int i = (unsigned int)((r >> 8) % held);
+
+			stress_release(&stress_held[i], s);
+			stress_held[i] = stress_held[--held];
+		} else {
+			unsigned int order = (unsigned int)((r >> 16) % STRESS_ORDERS);
+			gfp_t gfp = gfps[(r >> 24) & 7];
+			struct page *page = alloc_pages(gfp, order);
+
+			if (!page) {
+				s->failed++;
+				continue;
+			}
+			s->allocs++;
+			stress_fill(page, order, gfp, s);
+			stress_held[held++] = (struct stress_held){ page, order };
+		}
+	}
+	while (held)
+		stress_release(&stress_held[--held], s);
 }

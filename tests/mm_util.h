@@ -39,4 +39,22 @@ void skip_if_kmalloc_debugged(struct ktest *t);
 /* The same for a test's own cache, which is destroyed first. */
 void skip_debugged_cache(struct ktest *t, struct kmem_cache *cachep);
 
+/*
+ * A short random stress of the page allocator: ops allocations and frees
+ * of orders 0..3 (GFP_KERNEL, GFP_DMA32, now and then GFP_DMA, some
+ * __GFP_COMP or __GFP_ZERO), up to 64 blocks held. Every page held
+ * carries pfn-derived words at its start, middle and end, checked before
+ * it is freed; a new page must be zeroed if asked, and otherwise hold the
+ * poison while page_poison is on. Everything is freed at the end.
+ */
+struct page_stress {
+	unsigned long allocs, failed, frees;
+	unsigned long corrupt;		/* a held page lost its words */
+	unsigned long not_zeroed;	/* __GFP_ZERO page that was not */
+	unsigned long not_poisoned;	/* new page without the poison */
+	unsigned long misaligned;	/* block not aligned to its order */
+};
+void page_stress(unsigned long ops, u64 seed, struct page_stress *s);
+
+
 #endif /* TESTS_MM_UTIL_H */
