@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Helpers shared by the memory test suites (see tests/mm_util.h). */
+#include "kernel/ktest.h"
 #include "kernel/string.h"
 #include "mm/page_debug.h"
 #include "mm/slab.h"
@@ -177,4 +178,20 @@ void page_stress(unsigned long ops, u64 seed, struct page_stress *s)
 	}
 	while (held)
 		stress_release(&stress_held[--held], s);
+}
+
+void expect_page_alloc_sane(struct ktest *t, unsigned long ops)
+{
+	struct page_stress s;
+
+	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
+	page_stress(ops, 0x1234567, &s);
+	KTEST_EXPECT_GT(t, s.allocs, ops / 4);
+	KTEST_EXPECT_EQ(t, s.failed, 0UL);
+	KTEST_EXPECT_EQ(t, s.frees, s.allocs);
+	KTEST_EXPECT_EQ(t, s.corrupt, 0UL);
+	KTEST_EXPECT_EQ(t, s.not_zeroed, 0UL);
+	KTEST_EXPECT_EQ(t, s.not_poisoned, 0UL);
+	KTEST_EXPECT_EQ(t, s.misaligned, 0UL);
+	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
 }

@@ -56,5 +56,11 @@ struct page_stress {
 };
 void page_stress(unsigned long ops, u64 seed, struct page_stress *s);
 
+/*
+ * After bad input: page_alloc_check() finds nothing, and a page_stress()
+ * of ops operations gets every block it asks for with its contents
+ * intact (each problem fails the case t).
+ */
+void expect_page_alloc_sane(struct ktest *t, unsigned long ops);
 
 #endif /* TESTS_MM_UTIL_H */

@@ -16,8 +16,9 @@
  *    GFP_ATOMIC and __GFP_MEMALLOC (PG_pfmemalloc);
  *  - compound pages, alloc_pages_exact, the per-CPU lists;
  *  - a random stress of a million operations with pattern-filled blocks;
- *  - every kind of bad free: the exact report, the state left alone, the
- *    allocator still working.
+ *  - every kind of bad free: the exact report, the state left alone, and
+ *    afterwards page_alloc_check() clean, a short stress with contents
+ *    checked succeeding, and the free lists exactly as before.
  *
  * Cases that must compare free lists drain the per-CPU lists first: with
  * every possible merge done, the free lists are a function of the set of
@@ -31,7 +32,10 @@
 #include "kernel/string.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
+#include "mm/page_debug.h"
 #include "tests/mm_util.h"
+
+#define SANE_OPS	2000
 
 #define BITS_PER_LONG	64
 
@@ -310,6 +314,7 @@ static void test_counters(struct ktest *t)
 
 	problems = check_free_lists(pages, blocks);
 	KTEST_EXPECT_EQ(t, problems, 0UL);
+	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		const struct zone *zone = zone_of(z);
 		unsigned long zone_weighted = 0, unreserved = 0;
@@ -929,6 +934,12 @@ static void test_watermarks_memalloc(struct ktest *t)
 
 /* --- reports ------------------------------------------------------------- */
 
+/* The reasons bad_page() gives, in full (mm/page_alloc.c). */
+#define REFCOUNT_0	"refcount already 0: double free, or not the first page of its block"
+#define ALREADY_FREE	"double free: page is already free"
+#define WRONG_ORDER	"wrong order: not the order it was allocated with"
+#define TAIL_PAGE	"freeing a tail page of a compound page"
+
 /*
  * Expect exactly one console line containing "BUG: Bad page state: " and
  * the rest as formatted, between begin and end, with the free page counts
@@ -1001,21 +1012,22 @@ static void test_compound(struct ktest *t)
 	memset(page_address(head), 0x3c, 8 * PAGE_SIZE);
 
 	memcpy(copy, head, sizeof(copy));
-	report_begin(t, &r, "pfn:%#lx order:0: freeing a tail page", pfn + 1);
+	report_begin(t, &r, "pfn:%#lx order:0: " TAIL_PAGE, pfn + 1);
 	__free_pages(head + 1, 0);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:3: freeing a tail page", pfn + 4);
+	report_begin(t, &r, "pfn:%#lx order:3: " TAIL_PAGE, pfn + 4);
 	__free_pages(head + 4, 3);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:2: wrong order", pfn);
+	report_begin(t, &r, "pfn:%#lx order:2: " WRONG_ORDER, pfn);
 	__free_pages(head, 2);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:0: wrong order", pfn);
+	report_begin(t, &r, "pfn:%#lx order:0: " WRONG_ORDER, pfn);
 	free_page((unsigned long)page_address(head));
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, head, copy, sizeof(copy));
 	KTEST_EXPECT_NULL(t, memchr_inv(page_address(head), 0x3c, 8 * PAGE_SIZE));
 	expect_allocator_works(t);
+	expect_page_alloc_sane(t, SANE_OPS);
 
 	__free_pages(head, 3);
 	bad = PageHead(head);
@@ -1420,6 +1432,7 @@ static void test_random_stress(struct ktest *t)
 	__free_pages(map_page, map_order);
 	expect_counts(t, &before);
 	KTEST_EXPECT_EQ(t, check_free_lists(pages, blocks), 0UL);
+	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
 }
 
 /* --- bad frees ----------------------------------------------------------- */
@@ -1455,7 +1468,7 @@ static void bad_double_free_pcp(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, page);
 	__free_page(page);
 	copy = *page;
-	report_begin(t, &r, "pfn:%#lx order:0: refcount already 0",
+	report_begin(t, &r, "pfn:%#lx order:0: " REFCOUNT_0,
 		     page_to_pfn(page));
 	__free_page(page);
 	report_end(t, &r);
@@ -1473,7 +1486,7 @@ static void bad_double_free_buddy(struct ktest *t)
 	drain_all_pages();
 	KTEST_ASSERT_TRUE(t, PageBuddy(page));
 	copy = *page;
-	report_begin(t, &r, "pfn:%#lx order:3: double free: page is already free",
+	report_begin(t, &r, "pfn:%#lx order:3: " ALREADY_FREE,
 		     page_to_pfn(page));
 	__free_pages(page, 3);
 	report_end(t, &r);
@@ -1597,13 +1610,13 @@ static void bad_free_wrong_order(struct ktest *t)
 
 	KTEST_ASSERT_NOT_NULL(t, page);
 	copy = *page;
-	report_begin(t, &r, "pfn:%#lx order:1: wrong order", page_to_pfn(page));
+	report_begin(t, &r, "pfn:%#lx order:1: " WRONG_ORDER, page_to_pfn(page));
 	__free_pages(page, 1);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:3: wrong order", page_to_pfn(page));
+	report_begin(t, &r, "pfn:%#lx order:3: " WRONG_ORDER, page_to_pfn(page));
 	__free_pages(page, 3);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:0: wrong order", page_to_pfn(page));
+	report_begin(t, &r, "pfn:%#lx order:0: " WRONG_ORDER, page_to_pfn(page));
 	__free_pages(page, 0);
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
@@ -1618,15 +1631,15 @@ static void bad_free_inner_page(struct ktest *t)
 
 	KTEST_ASSERT_NOT_NULL(t, page);
 	memcpy(copy, page, sizeof(copy));
-	report_begin(t, &r, "pfn:%#lx order:0: refcount already 0",
+	report_begin(t, &r, "pfn:%#lx order:0: " REFCOUNT_0,
 		     page_to_pfn(page + 1));
 	__free_pages(page + 1, 0);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:1: refcount already 0",
+	report_begin(t, &r, "pfn:%#lx order:1: " REFCOUNT_0,
 		     page_to_pfn(page + 2));
 	__free_pages(page + 2, 1);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:0: refcount already 0",
+	report_begin(t, &r, "pfn:%#lx order:0: " REFCOUNT_0,
 		     page_to_pfn(page + 3));
 	free_page((unsigned long)page_address(page + 3));
 	report_end(t, &r);
@@ -1702,7 +1715,9 @@ KTEST_ARRAY_PARAM(bad_free_gen, bad_frees, bad_free_desc);
 
 /*
  * Each bad free prints its one report and is otherwise ignored; after
- * it the allocator still works and its lists are exactly as before.
+ * it the lists are exactly as before, page_alloc_check() finds nothing
+ * wrong, and a short stress gets every block it asks for with its
+ * contents intact (and leaves the lists as before again).
  */
 static void test_bad_free(struct ktest *t)
 {
@@ -1711,7 +1726,9 @@ static void test_bad_free(struct ktest *t)
 
 	snapshot_free(&before);
 	b->run(t);
+	expect_counts(t, &before);
 	expect_allocator_works(t);
+	expect_page_alloc_sane(t, SANE_OPS);
 	expect_counts(t, &before);
 }
 

@@ -96,26 +96,6 @@ static bool free_page_poisoned(struct page *page)
 	return ok;
 }
 
-/*
- * After any bad input: the lists pass the consistency check and a short
- * stress gets every block it asks for, with its contents intact.
- */
-static void expect_sane(struct ktest *t)
-{
-	struct page_stress s;
-
-	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
-	page_stress(SANE_OPS, 0x1234567, &s);
-	KTEST_EXPECT_GT(t, s.allocs, SANE_OPS / 4);
-	KTEST_EXPECT_EQ(t, s.failed, 0UL);
-	KTEST_EXPECT_EQ(t, s.frees, s.allocs);
-	KTEST_EXPECT_EQ(t, s.corrupt, 0UL);
-	KTEST_EXPECT_EQ(t, s.not_zeroed, 0UL);
-	KTEST_EXPECT_EQ(t, s.not_poisoned, 0UL);
-	KTEST_EXPECT_EQ(t, s.misaligned, 0UL);
-	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
-}
-
 /* Count console lines with needle while fn(arg) runs. */
 struct capture {
 	char needle[160];
@@ -1031,7 +1011,7 @@ static void test_bad_input(struct ktest *t)
 
 	b->run(t);
 	injection_off();
-	expect_sane(t);
+	expect_page_alloc_sane(t, SANE_OPS);
 }
 
 /* --- suite ---------------------------------------------------------------- */
