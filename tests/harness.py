@@ -33,8 +33,9 @@ one failure, so a failed stage can never add up to "0 failed".
 
 ``--selftest KERNEL`` checks the harness itself: it runs the pure unit tests
 of test_harness.py and then boots the kernel's hidden ``selftest`` suite
-cases (pass, fail, panic, exception, hang, triple), checking that each gets
-the expected verdict.  ``run`` is the interactive mode behind ``make run``.
+cases (pass, fail, panic, exception, hang, triple, and pagealloc_fault
+booted with debug_pagealloc=on), checking that each gets the expected
+verdict (and, where one is listed, that its log holds a given report).  ``run`` is the interactive mode behind ``make run``.
 
 Environment: QEMU (default 'qemu-system-x86_64') and MKISO (default
 'sh tools/mkiso.sh') are shlex-split command prefixes, so tests can use
@@ -692,7 +693,12 @@ LIVE_SELFTESTS = {
     'panic': ('panic', 'panic detected'),
     'exception': ('exception', 'CPU exception detected'),
     'triple': ('exit', 'triple fault detected'),
+    'pagealloc_fault': ('exception', 'debug_pagealloc fault on a free page named'),
 }
+# Kernel parameters a selftest case needs besides its ktest=, and text its
+# log must contain.
+SELFTEST_PARAMS = {'pagealloc_fault': 'debug_pagealloc=on'}
+SELFTEST_LOG_TEXT = {'pagealloc_fault': '(debug_pagealloc: pfn 0x'}
 
 
 class _CollectingResult(unittest.TestResult):
@@ -748,12 +754,23 @@ def check_live(case, outcome):
         problems.append('no failing KTAP result')
     if case == 'triple' and outcome.kind == 'exit' and outcome.obs.status != 0:
         problems.append('expected QEMU status 0, got %s' % outcome.obs.status)
+    if case in SELFTEST_LOG_TEXT and not log_contains(outcome.stage.log_path,
+                                                      SELFTEST_LOG_TEXT[case]):
+        problems.append('no %r in the log' % SELFTEST_LOG_TEXT[case])
     label = '%s (ktest=selftest.%s, reason: %s)' % (text, case, outcome.reason)
     if not problems:
         return Check(True, label)
     details = ['; '.join(problems), 'log: %s' % outcome.stage.log_path]
     details += outcome.obs.tail[-TAIL_LINES:]
     return Check(False, label, details)
+
+
+def log_contains(path, text):
+    try:
+        with open(path, encoding='utf-8', errors='replace') as log:
+            return text in log.read()
+    except OSError:
+        return False
 
 
 def live_selftests(kernel, args):
@@ -766,10 +783,11 @@ def live_selftests(kernel, args):
         else:
             timeout = min(first(args.timeout, 120.0), 60.0)
             idle = args.idle_timeout
-        boot = Boot(kernel, 'ktest=selftest.%s' % case, first(args.mem, '128M'),
+        cmdline = ('ktest=selftest.%s %s' % (case, SELFTEST_PARAMS.get(case, ''))).strip()
+        boot = Boot(kernel, cmdline, first(args.mem, '128M'),
                     first(args.smp, '1'), timeout, first(args.qemu_args, ''))
         stage = boot_stage(boot, 'selftest-' + case, (args.log_dir, args.iso_dir), idle,
-                           title="selftest boot 'ktest=selftest.%s'" % case)
+                           title="selftest boot '%s'" % cmdline)
         jobs.append((case, stage))
     with ThreadPoolExecutor(max_workers=2) as pool:
         futures = [(case, pool.submit(run_stage, stage, quiet)) for case, stage in jobs]

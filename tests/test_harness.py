@@ -745,7 +745,8 @@ class CommandLineTests(unittest.TestCase):
         for text in ('ok - hang detected', 'ok - panic detected',
                      'ok - CPU exception detected', 'ok - triple fault detected',
                      'ok - failing expectation detected',
-                     'ok - passing test reported as a pass'):
+                     'ok - passing test reported as a pass',
+                     'ok - debug_pagealloc fault on a free page named'):
             self.assertIn('harness selftest: ' + text, done.stdout)
         self.assertNotIn('not ok', done.stdout)
         self.assertRegex(done.stdout.splitlines()[-1], r'^\d+ passed, 0 failed$')

@@ -5,10 +5,13 @@
  * exception, a hang, a silent reset) plus one that passes. They run only
  * when named exactly, e.g. "ktest=selftest.panic"; tests/harness.py boots
  * each one and checks that it reports the right verdict. Never part of a
- * normal test run.
+ * normal test run. pagealloc_fault needs debug_pagealloc=on as well: a
+ * write to a page just freed must fault, and the report name the page.
  */
 #include "kernel/bug.h"
 #include "kernel/ktest.h"
+#include "mm/gfp.h"
+#include "mm/page_debug.h"
 #include "arch/arch.h"
 
 static void pass(struct ktest *t)
@@ -35,6 +38,17 @@ static void exception(struct ktest *t)
 	KTEST_FAIL(t, "write to %#lx did not fault", bad_address);
 }
 
+static void pagealloc_fault(struct ktest *t)
+{
+	unsigned long addr = __get_free_page(GFP_KERNEL);
+
+	KTEST_ASSERT_TRUE(t, debug_pagealloc_enabled());
+	KTEST_ASSERT_NE(t, addr, 0UL);
+	free_page(addr);
+	*(volatile unsigned long *)(addr + 0x40) = 1;
+	KTEST_FAIL(t, "write to free page %#lx did not fault", addr);
+}
+
 static void hang(struct ktest *t)
 {
 	for (;;)
@@ -51,6 +65,7 @@ static const struct ktest_case selftest_cases[] = {
 	{ .name = "fail", .run = fail },
 	{ .name = "panic", .run = panic_now },
 	{ .name = "exception", .run = exception },
+	{ .name = "pagealloc_fault", .run = pagealloc_fault },
 	{ .name = "hang", .run = hang },
 	{ .name = "triple", .run = triple },
 	{}
