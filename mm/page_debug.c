@@ -293,25 +293,33 @@ static struct page *free_block_covering(unsigned long pfn,
 	return NULL;
 }
 
-/* Poison and mapping of one free page, as the switches require. */
-static void check_free_page_debug(struct check *c, struct page *page)
+/*
+ * Poison and mapping of the n free pages from page, as the switches
+ * require (mapped for the moment, all at once, to read the poison).
+ */
+static void check_free_pages_debug(struct check *c, struct page *page,
+				   unsigned long n)
 {
 	unsigned int flags = READ_ONCE(page_debug_flags);
-	unsigned long pfn = page_to_pfn(page), first;
+	unsigned long pfn = page_to_pfn(page);
 
-	if ((flags & PAGE_DEBUG_UNMAP) &&
-	    arch_kernel_page_present((unsigned long)page_address(page)))
-		problem(c, "free pfn 0x%lx is still mapped", pfn);
+	for (unsigned long i = 0; (flags & PAGE_DEBUG_UNMAP) && i < n; i++) {
+		if (arch_kernel_page_present((unsigned long)page_address(page + i)))
+			problem(c, "free pfn 0x%lx is still mapped", pfn + i);
+	}
 	if (!(flags & PAGE_DEBUG_POISON))
 		return;
 	if (flags & PAGE_DEBUG_UNMAP)
-		arch_kernel_map_pages(page, 1, true);
-	first = first_bad_byte(page_address(page));
+		arch_kernel_map_pages(page, (int)n, true);
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned long first = first_bad_byte(page_address(page + i));
+
+		if (first != PAGE_SIZE)
+			problem(c, "free pfn 0x%lx: poison overwritten at offset 0x%lx",
+				pfn + i, first);
+	}
 	if (flags & PAGE_DEBUG_UNMAP)
-		arch_kernel_map_pages(page, 1, false);
-	if (first != PAGE_SIZE)
-		problem(c, "free pfn 0x%lx: poison overwritten at offset 0x%lx",
-			pfn, first);
+		arch_kernel_map_pages(page, (int)n, false);
 }
 
 /* The pages of a free block after its first one: no state of their own. */
@@ -364,8 +372,7 @@ static void check_free_block(struct check *c, struct zone *zone,
 	    pfn_to_page(buddy)->private == order)
 		problem(c, "pfn 0x%lx: free buddies at order %u not merged",
 			pfn, order);
-	for (unsigned long i = 0; i < n; i++)
-		check_free_page_debug(c, page + i);
+	check_free_pages_debug(c, page, n);
 }
 
 /*
@@ -441,7 +448,7 @@ static void pcp_entry(struct check *c, struct page *page, void *arg)
 	if (outer)
 		problem(c, "pfn 0x%lx on a per-CPU list is inside the free order-%lu block at 0x%lx",
 			pfn, outer->private, page_to_pfn(outer));
-	check_free_page_debug(c, page);
+	check_free_pages_debug(c, page, 1);
 }
 
 static void check_pcp(struct check *c, struct zone *zone, int cpu)

@@ -96,7 +96,7 @@ static bool free_page_poisoned(struct page *page)
 	return ok;
 }
 
-/* Count console lines with needle while fn(arg) runs. */
+/* A needle for ktest_capture_start(), formatted. */
 struct capture {
 	char needle[160];
 };
@@ -610,16 +610,14 @@ static void bad_use_after_free(struct ktest *t)
 {
 	struct capture c;
 	unsigned long pfn, pfn2;
+	struct page *page;
 
 	page_poisoning_set(true);
-	/* The pfn is known only once the page is: find it first. */
-	{
-		struct page *page = alloc_page(GFP_KERNEL);
-
-		KTEST_ASSERT_NOT_NULL(t, page);
-		pfn = page_to_pfn(page);
-		__free_page(page);
-	}
+	/* The hot page provoke_uaf() will get, for the needle. */
+	page = alloc_page(GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	pfn = page_to_pfn(page);
+	__free_page(page);
 	poison_needle(&c, pfn, 0x18, 0x00);
 	KTEST_EXPECT_EQ(t, provoke_uaf(t, 0x18, 0, 8, c.needle, &pfn2), 1U);
 	KTEST_EXPECT_EQ(t, pfn2, pfn);
