@@ -22,6 +22,10 @@
  * while their point is enabled (alloc_pages tests ->enabled inline, SLAB
  * sends allocations to its slow path only while failslab is on).
  *
+ * The command line configures the points at once but arms them only when
+ * memory bring-up is over (fault_inject_init(), from mm_core_init()), so
+ * that boot itself (mem_map, the SLAB bootstrap) cannot be failed.
+ *
  * Defaults (Linux differs where noted): every order is a candidate
  * (Linux: fail_page_alloc ignores order 0 and reclaiming allocations
  * unless told otherwise), and no GFP flag exempts a call.
@@ -47,6 +51,7 @@ static DEFINE_SPINLOCK(fault_lock);
 static u64 fault_seed = DEFAULT_SEED;
 static char failslab_cache[FAULT_CACHE_NAME_LEN];
 static unsigned int fail_page_alloc_min_order;
+static bool failslab_at_boot, fail_page_alloc_at_boot;	/* to arm */
 
 /* --- PRNG ----------------------------------------------------------- */
 
@@ -270,17 +275,47 @@ bool should_fail_alloc_page(gfp_t gfp, unsigned int order)
 
 /* --- command line --------------------------------------------------- */
 
+/* Configure attr now, keep it off until fault_inject_init(). */
+static int boot_attr_set(struct fault_attr *attr, const char *val, bool *arm)
+{
+	int err = fault_attr_set(attr, val, fault_seed);
+
+	if (err)
+		return err;
+	*arm = attr->enabled;
+	fault_attr_disable(attr);
+	return 0;
+}
+
 static int failslab_setup(char *val)
 {
-	return fault_attr_set(&failslab, val, fault_seed);
+	return boot_attr_set(&failslab, val, &failslab_at_boot);
 }
 kernel_param("failslab", failslab_setup);
 
 static int fail_page_alloc_setup(char *val)
 {
-	return fault_attr_set(&fail_page_alloc, val, fault_seed);
+	return boot_attr_set(&fail_page_alloc, val, &fail_page_alloc_at_boot);
 }
 kernel_param("fail_page_alloc", fail_page_alloc_setup);
+
+static void arm(struct fault_attr *attr, bool *at_boot)
+{
+	if (!*at_boot)
+		return;
+	*at_boot = false;
+	WRITE_ONCE(attr->enabled, true);
+	notify_enabled(attr, true);
+	pr_info("fault_inject: %s on: interval %lu, probability %u%%, space %ld, times %ld\n",
+		attr->name, attr->interval, attr->probability, attr->space,
+		attr->times);
+}
+
+void fault_inject_init(void)
+{
+	arm(&failslab, &failslab_at_boot);
+	arm(&fail_page_alloc, &fail_page_alloc_at_boot);
+}
 
 static int failslab_cache_setup(char *val)
 {

@@ -65,6 +65,12 @@ void failslab_set_cache(const char *name);
 /* fail_page_alloc: only orders >= order; 0 or -EINVAL (>= MAX_ORDER). */
 int fail_page_alloc_set_order(unsigned int order);
 
+/*
+ * Arm what failslab= and fail_page_alloc= set up: called once memory
+ * bring-up is over, so that boot allocations never fail on purpose.
+ */
+void fault_inject_init(void);
+
 /* The hooks the allocators call on their slow paths. */
 struct kmem_cache;
 bool should_failslab(struct kmem_cache *cachep, gfp_t gfp);

@@ -14,7 +14,8 @@
  *    nothing), the zones are laid out over the pfns, every struct page of
  *    RAM is initialised (reserved, refcount 1, its zone and node in
  *    flags), and the free memblock ranges are handed to the buddy
- *    allocator (mm/page_alloc.c). Last, SLAB bootstraps its caches.
+ *    allocator (mm/page_alloc.c). Last, SLAB bootstraps its caches, and
+ *    the fault injection the command line asked for is armed.
  *
  * After this, memblock stays as the record of what RAM exists (pfn_valid
  * asks it) but allocates nothing more.
@@ -26,6 +27,7 @@
 #include "kernel/shell.h"
 #include "kernel/string.h"
 #include "mm/e820.h"
+#include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
@@ -348,6 +350,7 @@ void mm_core_init(void)
 		totalram_pages << (PAGE_SHIFT - 10), total_kb,
 		total_kb - (totalram_pages << (PAGE_SHIFT - 10)),
 		vmemmap_bytes >> 10);
+	fault_inject_init();
 }
 
 static int cmd_e820(int argc, char **argv)

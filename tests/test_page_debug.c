@@ -524,8 +524,10 @@ static void test_should_fail_steps(struct ktest *t)
 
 /*
  * The kernel parameters, as the command line gives them: fail_page_alloc=
- * with its seed given after it, fail_page_alloc_order=, failslab_cache=,
- * fault_inject_verbose; bad values are refused with the usual warning.
+ * with its seed given after it (configured at once, armed only by
+ * fault_inject_init() at the end of memory bring-up), fail_page_alloc_order=,
+ * failslab_cache=, fault_inject_verbose; bad values are refused with the
+ * usual warning.
  */
 static void test_fault_params(struct ktest *t)
 {
@@ -533,6 +535,8 @@ static void test_fault_params(struct ktest *t)
 	unsigned long same = 0;
 
 	KTEST_EXPECT_EQ(t, set_params("fail_page_alloc=2,30,0,50 fault_inject_seed=77"), 0);
+	KTEST_EXPECT_FALSE(t, fail_page_alloc.enabled);
+	fault_inject_init();
 	KTEST_EXPECT_TRUE(t, fail_page_alloc.enabled);
 	KTEST_EXPECT_EQ(t, fail_page_alloc.interval, 2UL);
 	KTEST_EXPECT_EQ(t, fail_page_alloc.probability, 30U);
