@@ -69,11 +69,12 @@ static unsigned long first_bad_byte(const u8 *mem)
 	return i;
 }
 
-static unsigned long last_bad_byte(const u8 *mem)
+/* Offset of the last byte that is not poison (first is a bad one). */
+static unsigned long last_bad_byte(const u8 *mem, unsigned long first)
 {
 	unsigned long i = PAGE_SIZE - 1;
 
-	while (mem[i] == PAGE_POISON)
+	while (i > first && mem[i] == PAGE_POISON)
 		i--;
 	return i;
 }
@@ -98,7 +99,7 @@ static void dump_bytes(const u8 *mem, unsigned long start)
 static void report_poison(const struct page *page, const u8 *mem,
 			  unsigned long first)
 {
-	unsigned long last = last_bad_byte(mem), bad = 0, start;
+	unsigned long last = last_bad_byte(mem, first), bad = 0, start;
 	u8 flip = mem[first] ^ PAGE_POISON;
 
 	for (unsigned long i = first; i <= last; i++)
