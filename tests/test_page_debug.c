@@ -17,7 +17,8 @@
  *    last byte and inside a block found by the poison check, double frees
  *    with poisoning on, page_alloc_check finding a poisoned page written,
  *    free pages unmapped, fail_page_alloc every 4th, 1%, by order, times
- *    and space, failslab's cache filter, bad fault_attr specs. Each one
+ *    and space, failslab's cache filter and failslab failing a cache's
+ *    allocations through SLAB, bad fault_attr specs. Each one
  *    checks its exact report and then that page_alloc_check() passes and
  *    a short stress with contents checked succeeds.
  *
@@ -115,12 +116,12 @@ static void needle_fmt(struct capture *c, const char *fmt, ...)
 /*
  * Use after free caught by the poison check: a page is freed (to this
  * CPU's list, so it is the next one handed out), len bytes of c are
- * written at off, and the page is allocated again with needle captured.
- * Returns the hits; *pfn gets the page.
+ * written at off, and the page is allocated again while the console is
+ * captured: exactly one BUG line. The caller checks the captured text;
+ * *pfn gets the page.
  */
-static unsigned int provoke_uaf(struct ktest *t, unsigned long off, int c,
-				size_t len, const char *needle,
-				unsigned long *pfn)
+static void provoke_uaf(struct ktest *t, unsigned long off, int c,
+			size_t len, unsigned long *pfn)
 {
 	struct page *page = alloc_page(GFP_KERNEL), *again;
 	unsigned long corrupted = page_debug_stats.corrupted;
@@ -130,9 +131,10 @@ static unsigned int provoke_uaf(struct ktest *t, unsigned long off, int c,
 	*pfn = page_to_pfn(page);
 	__free_page(page);
 	free_page_memset(page, off, c, len);
-	ktest_capture_start(t, needle);
+	ktest_capture_start(t, "BUG:");
 	again = alloc_page(GFP_KERNEL);
 	hits = ktest_capture_stop(t);
+	KTEST_EXPECT_EQ(t, hits, 1U);
 	KTEST_ASSERT_NOT_NULL(t, again);
 	KTEST_EXPECT_PTR_EQ(t, again, page);
 	KTEST_EXPECT_EQ(t, page_debug_stats.corrupted, corrupted + 1);
@@ -140,7 +142,6 @@ static unsigned int provoke_uaf(struct ktest *t, unsigned long off, int c,
 	KTEST_EXPECT_NULL(t, memchr_inv(page_address(again), PAGE_POISON,
 					PAGE_SIZE));
 	__free_page(again);
-	return hits;
 }
 
 /* The exact report line of a corrupted page. */
@@ -392,6 +393,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	spin_unlock_irqrestore(&zone->lock, flags);
 	KTEST_EXPECT_GE(t, problems, 1);
 	KTEST_EXPECT_EQ(t, lines, (unsigned int)problems);
+	KTEST_EXPECT_CAPTURED(t, "blocks listed, nr_free");
 
 	/* 2. The block's order says one less than its list. */
 	spin_lock_irqsave(&zone->lock, flags);
@@ -403,6 +405,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	spin_unlock_irqrestore(&zone->lock, flags);
 	KTEST_EXPECT_GE(t, problems, 1);
 	KTEST_EXPECT_GE(t, lines, 1U);
+	KTEST_EXPECT_CAPTURED(t, "list: PG_buddy 1, order");
 
 	/* 3. A page inside the block marked as a free block of its own. */
 	spin_lock_irqsave(&zone->lock, flags);
@@ -414,6 +417,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	spin_unlock_irqrestore(&zone->lock, flags);
 	KTEST_EXPECT_GE(t, problems, 1);
 	KTEST_EXPECT_GE(t, lines, 1U);
+	KTEST_EXPECT_CAPTURED(t, "is not clean");
 
 	/* 4. A per-CPU list whose count is off by one. */
 	page = alloc_page(GFP_KERNEL);
@@ -425,6 +429,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	zone->pcp[arch_cpu_id()].count--;
 	KTEST_EXPECT_GE(t, problems, 1);
 	KTEST_EXPECT_GE(t, lines, 1U);
+	KTEST_EXPECT_CAPTURED(t, "pages listed, count");
 
 	/* 5. A per-CPU page that is also a free block (PG_buddy, order 0). */
 	spin_lock_irqsave(&zone->lock, flags);
@@ -436,6 +441,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	spin_unlock_irqrestore(&zone->lock, flags);
 	KTEST_EXPECT_GE(t, problems, 2);	/* its flags, and the overlap */
 	KTEST_EXPECT_GE(t, lines, 2U);
+	KTEST_EXPECT_CAPTURED(t, "is inside the free order-0 block");
 
 	/* 6. free_pages one more than the lists hold. */
 	spin_lock_irqsave(&zone->lock, flags);
@@ -447,6 +453,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	spin_unlock_irqrestore(&zone->lock, flags);
 	KTEST_EXPECT_GE(t, problems, 1);
 	KTEST_EXPECT_GE(t, lines, 1U);
+	KTEST_EXPECT_CAPTURED(t, "pages on the free lists, free_pages");
 
 	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
 }
@@ -571,6 +578,9 @@ static void test_fault_verbose(struct ktest *t)
 	KTEST_EXPECT_NULL(t, alloc_page(GFP_KERNEL));
 	hits = ktest_capture_stop(t);
 	KTEST_EXPECT_EQ(t, hits, 2U);
+	KTEST_EXPECT_CAPTURED(t, "name fail_page_alloc, interval 1, probability 100, space 0, times 2\n");
+	KTEST_EXPECT_CAPTURED(t, "name fail_page_alloc, interval 1, probability 100, space 0, times 0\n");
+	KTEST_EXPECT_CAPTURED(t, "test_fault_verbose");	/* the stack */
 	KTEST_EXPECT_EQ(t, fail_page_alloc.failures, 3UL);
 	KTEST_EXPECT_FALSE(t, fail_page_alloc.enabled);
 }
@@ -613,30 +623,18 @@ static void test_fault_inject_stress(struct ktest *t)
 static void bad_use_after_free(struct ktest *t)
 {
 	struct capture c;
-	unsigned long pfn, pfn2;
-	struct page *page;
+	unsigned long pfn;
 
 	page_poisoning_set(true);
-	/* The hot page provoke_uaf() will get, for the needle. */
-	page = alloc_page(GFP_KERNEL);
-	KTEST_ASSERT_NOT_NULL(t, page);
-	pfn = page_to_pfn(page);
-	__free_page(page);
+	provoke_uaf(t, 0x18, 0, 8, &pfn);
 	poison_needle(&c, pfn, 0x18, 0x00);
-	KTEST_EXPECT_EQ(t, provoke_uaf(t, 0x18, 0, 8, c.needle, &pfn2), 1U);
-	KTEST_EXPECT_EQ(t, pfn2, pfn);
-	/* One report: a single BUG line ... */
-	KTEST_EXPECT_EQ(t, provoke_uaf(t, 0x18, 0, 8, "BUG:", &pfn2), 1U);
-	/* ... with the extent and 32 bytes around the first bad one. */
-	KTEST_EXPECT_EQ(t, provoke_uaf(t, 0x18, 0, 8,
-				       "page_poison: 8 bad bytes in offsets 0x18-0x1f",
-				       &pfn2), 1U);
-	KTEST_EXPECT_EQ(t, provoke_uaf(t, 0x18, 0, 8,
-				       "page_poison: 010: aa aa aa aa aa aa aa aa 00 00 00 00 00 00 00 00",
-				       &pfn2), 1U);
-	KTEST_EXPECT_EQ(t, provoke_uaf(t, 0x18, 0, 8,
-				       "page_poison: 000: aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa",
-				       &pfn2), 1U);
+	KTEST_EXPECT_CAPTURED(t, c.needle);
+	KTEST_EXPECT_CAPTURED(t, "page_poison: 8 bad bytes in offsets 0x18-0x1f\n");
+	/* 32 bytes around the first bad one. */
+	KTEST_EXPECT_CAPTURED(t, "page_poison: 000: aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa\n"
+				 "page_poison: 010: aa aa aa aa aa aa aa aa 00 00 00 00 00 00 00 00\n");
+	KTEST_EXPECT_CAPTURED(t, "poisoned again and handed out");
+	KTEST_EXPECT_CAPTURED(t, "bad_use_after_free");	/* in the stack */
 }
 
 /* The last byte of a page, one bit flipped. */
@@ -644,21 +642,14 @@ static void bad_poison_last_byte(struct ktest *t)
 {
 	struct capture c;
 	unsigned long pfn;
-	struct page *page;
 
 	page_poisoning_set(true);
-	page = alloc_page(GFP_KERNEL);
-	KTEST_ASSERT_NOT_NULL(t, page);
-	__free_page(page);
-	poison_needle(&c, page_to_pfn(page), 0xfff, 0xab);
-	KTEST_EXPECT_EQ(t, provoke_uaf(t, 0xfff, 0xab, 1, c.needle, &pfn), 1U);
-	KTEST_EXPECT_EQ(t, pfn, page_to_pfn(page));
-	KTEST_EXPECT_EQ(t, provoke_uaf(t, 0xfff, 0xab, 1,
-				       "page_poison: 1 bad bytes in offsets 0xfff-0xfff (a single bit flip)",
-				       &pfn), 1U);
-	KTEST_EXPECT_EQ(t, provoke_uaf(t, 0xfff, 0xab, 1,
-				       "page_poison: ff0: aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa ab",
-				       &pfn), 1U);
+	provoke_uaf(t, 0xfff, 0xab, 1, &pfn);
+	poison_needle(&c, pfn, 0xfff, 0xab);
+	KTEST_EXPECT_CAPTURED(t, c.needle);
+	KTEST_EXPECT_CAPTURED(t, "page_poison: 1 bad bytes in offsets 0xfff-0xfff (a single bit flip)\n");
+	KTEST_EXPECT_CAPTURED(t, "page_poison: fe0: aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa\n"
+				 "page_poison: ff0: aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa ab\n");
 }
 
 /*
@@ -749,6 +740,7 @@ static void bad_double_free_poisoned(struct ktest *t, unsigned int order)
 	ktest_capture_start(t, c.needle);
 	__free_pages(page, order);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "caller: bad_double_free_poisoned");
 	for (unsigned long i = 0; i < (1UL << order); i++)
 		KTEST_EXPECT_TRUE(t, free_page_poisoned(page + i));
 	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
@@ -937,6 +929,50 @@ static void bad_failslab_cache_filter(struct ktest *t)
 	failslab_set_cache(NULL);
 }
 
+/*
+ * failslab through the slab allocator: with failslab_cache= naming a
+ * cache of the test's own, every 3rd kmem_cache_alloc() of it returns
+ * NULL (its fast path too: the objects are there), kmalloc is untouched,
+ * and switched off the cache serves every call again.
+ */
+static void bad_failslab_kmem_cache(struct ktest *t)
+{
+	static void *objs[30];
+	struct kmem_cache *c = kmem_cache_create("pd-failslab", 96, 0, 0, NULL);
+	unsigned long wrong = 0, nulls = 0;
+	void *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	p = kmem_cache_alloc(c, GFP_KERNEL);	/* fill the per-CPU array */
+	KTEST_ASSERT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	failslab_set_cache("pd-failslab");
+	KTEST_ASSERT_EQ(t, fault_attr_set(&failslab, "3,100,0,-1", 1), 0);
+	for (int i = 0; i < 30; i++) {
+		objs[i] = kmem_cache_alloc(c, GFP_KERNEL | (i & 1 ? __GFP_ZERO : 0));
+		wrong += !objs[i] != ((i + 1) % 3 == 0);
+		nulls += !objs[i];
+		p = kmalloc(96, GFP_KERNEL);
+		wrong += !p;
+		kfree(p);
+	}
+	KTEST_EXPECT_EQ(t, wrong, 0UL);
+	KTEST_EXPECT_EQ(t, nulls, 10UL);
+	KTEST_EXPECT_EQ(t, failslab.failures, 10UL);
+	KTEST_EXPECT_EQ(t, failslab.candidates, 30UL);
+	fault_attr_disable(&failslab);
+	failslab_set_cache(NULL);
+	for (int i = 0; i < 30; i++) {
+		if (!objs[i])
+			objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_EXPECT_NOT_NULL(t, objs[i]);
+	}
+	for (int i = 0; i < 30; i++)
+		kmem_cache_free(c, objs[i]);
+	kmem_cache_destroy(c);
+	kmem_cache_shrink_all();
+}
+
 /* Malformed specs: -EINVAL, and the attribute exactly as it was. */
 static void bad_fault_attr_specs(struct ktest *t)
 {
@@ -993,6 +1029,7 @@ static const struct bad_input bad_inputs[] = {
 	{ "fail_page_alloc_order filter", bad_fail_by_order },
 	{ "fail_page_alloc times and space", bad_fail_times_space },
 	{ "failslab_cache filter", bad_failslab_cache_filter },
+	{ "failslab through kmem_cache_alloc", bad_failslab_kmem_cache },
 	{ "bad fault_attr specs", bad_fault_attr_specs },
 };
 
