@@ -170,12 +170,15 @@ SIZE_SUITES := memory_model,page_alloc,slab,kmalloc
 # whose 1 GiB pages the direct map then uses.
 boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
        --qemu-args='$(strip $(3) $(QEMU_ARGS))'
-# The debug boot: the same allocators with every debugging option on.
-DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,smp
+# The debug stages: the allocators again with the debugging options on
+# (slab_debug everywhere, page poisoning on the host, where it is cheap),
+# and a boot that unmaps free pages (debug_pagealloc).
+DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp
 DEBUG_CMDLINE := slab_debug slab_freelist_random=1
-DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE)' \
+DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \
 		$(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS)) $(DEBUG_CMDLINE)') \
-		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE))
+		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE)) \
+		$(call boot,$(MEM),ktest=page_debug,slab_debug debug_pagealloc=on page_poison=on)
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
