@@ -178,7 +178,7 @@ DEBUG_CMDLINE := slab_debug slab_freelist_random=1
 DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \
 		$(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS)) $(DEBUG_CMDLINE)') \
 		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE)) \
-		$(call boot,$(MEM),ktest=page_debug,slab_debug debug_pagealloc=on page_poison=on)
+		$(call boot,$(MEM),ktest=page_debug$(comma)slab_debug debug_pagealloc=on page_poison=on)
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
