@@ -33,6 +33,7 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/params.h"
+#include "kernel/prandom.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/string.h"
@@ -55,30 +56,17 @@ static bool failslab_at_boot, fail_page_alloc_at_boot;	/* to arm */
 
 /* --- PRNG ----------------------------------------------------------- */
 
-static u64 splitmix64(u64 x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 static u64 prng_state(u64 seed)
 {
-	u64 state = splitmix64(seed);
+	u64 state;
 
-	return state ? state : 1;	/* xorshift never leaves 0 */
+	prandom_seed(&state, seed);
+	return state;
 }
 
 static u32 prng_next(struct fault_attr *attr)
 {
-	u64 x = attr->prng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	attr->prng = x;
-	return (u32)((x * 0x2545f4914f6cdd1dULL) >> 32);
+	return (u32)(prandom_u64(&attr->prng) >> 32);
 }
 
 /* --- configuration -------------------------------------------------- */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Helpers shared by the memory test suites (see tests/mm_util.h). */
 #include "kernel/ktest.h"
+#include "kernel/prandom.h"
 #include "kernel/string.h"
 #include "mm/page_debug.h"
 #include "mm/slab.h"
@@ -194,4 +195,65 @@ void expect_page_alloc_sane(struct ktest *t, unsigned long ops)
 	KTEST_EXPECT_EQ(t, s.not_poisoned, 0UL);
 	KTEST_EXPECT_EQ(t, s.misaligned, 0UL);
 	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
+}
+
+/* --- slab stress ----------------------------------------------------------- */
+
+#define SLAB_STRESS_LIVE	64
+
+static void pattern_fill(u8 *p, size_t n, u8 seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (u8)(seed + i);
+}
+
+static bool pattern_intact(const u8 *p, size_t n, u8 seed)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != (u8)(seed + i))
+			return false;
+	return true;
+}
+
+static void slab_stress_release(struct kmem_cache *cachep, unsigned int slot,
+			   void *p, size_t size, struct slab_stress *s)
+{
+	s->corrupt += !pattern_intact(p, size, (u8)slot);
+	if (slot & 1)
+		kmem_cache_free(cachep, p);
+	else
+		kfree(p);
+}
+
+void slab_stress(struct kmem_cache *cachep, unsigned long ops,
+		 size_t kmalloc_max, u64 seed, struct slab_stress *s)
+{
+	void *live[SLAB_STRESS_LIVE] = { NULL };
+	size_t size[SLAB_STRESS_LIVE];
+	u64 rng;
+
+	memset(s, 0, sizeof(*s));
+	prandom_seed(&rng, seed);
+	for (unsigned long op = 0; op < ops; op++) {
+		unsigned int i = (unsigned int)prandom_below(&rng, SLAB_STRESS_LIVE);
+
+		if (live[i]) {
+			slab_stress_release(cachep, i, live[i], size[i], s);
+			live[i] = NULL;
+			continue;
+		}
+		size[i] = (i & 1) ? kmem_cache_size(cachep) :
+			  1 + prandom_below(&rng, kmalloc_max);
+		live[i] = (i & 1) ? kmem_cache_alloc(cachep, GFP_KERNEL) :
+				    kmalloc(size[i], GFP_KERNEL);
+		s->allocs++;
+		if (!live[i]) {
+			s->failed++;
+			continue;
+		}
+		pattern_fill(live[i], size[i], (u8)i);
+	}
+	for (unsigned int i = 0; i < SLAB_STRESS_LIVE; i++)
+		if (live[i])
+			slab_stress_release(cachep, i, live[i], size[i], s);
 }

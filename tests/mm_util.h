@@ -63,4 +63,18 @@ void page_stress(unsigned long ops, u64 seed, struct page_stress *s);
  */
 void expect_page_alloc_sane(struct ktest *t, unsigned long ops);
 
+/*
+ * A short random stress of the slab allocator: ops allocations and frees,
+ * odd slots from cachep, even ones kmalloc of 1..kmalloc_max bytes, up to
+ * 64 objects held, each filled with a pattern checked before it is
+ * freed. A NULL is counted, not an error (fault injection). Everything
+ * is freed at the end.
+ */
+struct slab_stress {
+	unsigned long allocs, failed;
+	unsigned long corrupt;		/* an object lost its pattern */
+};
+void slab_stress(struct kmem_cache *cachep, unsigned long ops,
+		 size_t kmalloc_max, u64 seed, struct slab_stress *s);
+
 #endif /* TESTS_MM_UTIL_H */

@@ -11,13 +11,12 @@
  */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
-#include "kernel/prandom.h"
 #include "kernel/string.h"
 #include "mm/fault_inject.h"
 #include "mm/slab.h"
+#include "tests/mm_util.h"
 
 #define STRESS_OPS	20000
-#define STRESS_LIVE	64
 
 static struct kmem_cache *make_cache(struct ktest *t, const char *name)
 {
@@ -126,69 +125,22 @@ static void test_bad_spec_keeps_config(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, failslab.enabled);
 }
 
-static void fill(u8 *p, size_t n, u8 seed)
-{
-	for (size_t i = 0; i < n; i++)
-		p[i] = (u8)(seed + i);
-}
-
-static bool filled(const u8 *p, size_t n, u8 seed)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != (u8)(seed + i))
-			return false;
-	return true;
-}
-
 /* kmem_cache_alloc and kmalloc with 1% failures: NULL handled, no leak. */
 static void test_stress_one_percent(struct ktest *t)
 {
 	struct kmem_cache *c = make_cache(t, "t-fail-stress");
-	void *live[STRESS_LIVE] = { NULL };
-	size_t size[STRESS_LIVE];
-	unsigned long nulls = 0, allocs = 0, bad = 0;
-	u64 rng;
+	struct slab_stress st;
 
-	prandom_seed(&rng, 11);
 	KTEST_ASSERT_EQ(t, fault_attr_set(&failslab, "1,1,0,-1", 12), 0);
-	for (unsigned int op = 0; op < STRESS_OPS; op++) {
-		unsigned int i = (unsigned int)prandom_below(&rng, STRESS_LIVE);
-
-		if (live[i]) {
-			bad += !filled(live[i], size[i], (u8)i);
-			if (i & 1)
-				kmem_cache_free(c, live[i]);
-			else
-				kfree(live[i]);
-			live[i] = NULL;
-			continue;
-		}
-		size[i] = (i & 1) ? 72 : 1 + prandom_below(&rng, 3000);
-		live[i] = (i & 1) ? kmem_cache_alloc(c, GFP_KERNEL) :
-				    kmalloc(size[i], GFP_KERNEL);
-		allocs++;
-		if (!live[i]) {
-			nulls++;
-			continue;
-		}
-		fill(live[i], size[i], (u8)i);
-	}
+	slab_stress(c, STRESS_OPS, 3000, 11, &st);
 	fault_attr_disable(&failslab);
-	for (unsigned int i = 0; i < STRESS_LIVE; i++) {
-		if (!live[i])
-			continue;
-		bad += !filled(live[i], size[i], (u8)i);
-		if (i & 1)
-			kmem_cache_free(c, live[i]);
-		else
-			kfree(live[i]);
-	}
-	ktest_info(t, "%lu allocations, %lu failed on purpose", allocs, nulls);
-	KTEST_EXPECT_EQ(t, bad, 0UL);
+	ktest_info(t, "%lu allocations, %lu failed on purpose", st.allocs,
+		   st.failed);
+	KTEST_EXPECT_EQ(t, st.corrupt, 0UL);
 	/* About 1% of some 10000 allocations. */
-	KTEST_EXPECT_GE(t, nulls, allocs / 200);
-	KTEST_EXPECT_LE(t, nulls, allocs / 50);
-	KTEST_EXPECT_EQ(t, failslab.failures, nulls);
+	KTEST_EXPECT_GE(t, st.failed, st.allocs / 200);
+	KTEST_EXPECT_LE(t, st.failed, st.allocs / 50);
+	KTEST_EXPECT_EQ(t, failslab.failures, st.failed);
 	KTEST_EXPECT_EQ(t, kmem_cache_validate(c), 0);
 	KTEST_EXPECT_EQ(t, slab_validate_all(), 0);
 	kmem_cache_destroy(c);

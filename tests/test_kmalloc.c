@@ -20,6 +20,7 @@
  * during a case do not count as leaked pages.
  */
 #include "kernel/ktest.h"
+#include "kernel/prandom.h"
 #include "kernel/sprintf.h"
 #include "kernel/string.h"
 #include "mm/gfp.h"
@@ -505,13 +506,7 @@ static u64 stress_rng;
 
 static u64 stress_rand(void)
 {
-	u64 x = stress_rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	stress_rng = x;
-	return x * 0x2545f4914f6cdd1dULL;
+	return prandom_u64(&stress_rng);
 }
 
 static void stress_ctor(void *obj)

@@ -30,7 +30,6 @@
 
 #define ALL_DEBUG	SLAB_DEBUG_FLAGS
 #define STRESS_OPS	3000
-#define STRESS_LIVE	48
 
 static struct kmem_cache *make_cache(struct ktest *t, const char *name,
 				     unsigned int size, slab_flags_t flags)
@@ -43,68 +42,15 @@ static struct kmem_cache *make_cache(struct ktest *t, const char *name,
 
 /* --- after every bad input: the allocator is whole ------------------------ */
 
-static void fill(void *p, size_t n, u8 seed)
-{
-	for (size_t i = 0; i < n; i++)
-		((u8 *)p)[i] = (u8)(seed + i);
-}
-
-static bool filled(const void *p, size_t n, u8 seed)
-{
-	for (size_t i = 0; i < n; i++)
-		if (((const u8 *)p)[i] != (u8)(seed + i))
-			return false;
-	return true;
-}
-
-/* Random allocs and frees from c and kmalloc, contents checked. */
-static void short_stress(struct ktest *t, struct kmem_cache *c)
-{
-	void *live[STRESS_LIVE] = { NULL };
-	size_t size[STRESS_LIVE];
-	unsigned int bad = 0;
-	u64 rng;
-
-	prandom_seed(&rng, 7);
-	for (unsigned int op = 0; op < STRESS_OPS; op++) {
-		unsigned int i = (unsigned int)prandom_below(&rng, STRESS_LIVE);
-
-		if (live[i]) {
-			bad += !filled(live[i], size[i], (u8)i);
-			if (i & 1)
-				kmem_cache_free(c, live[i]);
-			else
-				kfree(live[i]);
-			live[i] = NULL;
-			continue;
-		}
-		size[i] = (i & 1) ? kmem_cache_size(c) :
-			  1 + prandom_below(&rng, 600);
-		live[i] = (i & 1) ? kmem_cache_alloc(c, GFP_KERNEL) :
-				    kmalloc(size[i], GFP_KERNEL);
-		if (!live[i]) {
-			bad++;
-			continue;
-		}
-		fill(live[i], size[i], (u8)i);
-	}
-	for (unsigned int i = 0; i < STRESS_LIVE; i++) {
-		if (!live[i])
-			continue;
-		bad += !filled(live[i], size[i], (u8)i);
-		if (i & 1)
-			kmem_cache_free(c, live[i]);
-		else
-			kfree(live[i]);
-	}
-	KTEST_EXPECT_EQ(t, bad, 0U);
-}
-
 static void expect_whole(struct ktest *t, struct kmem_cache *c)
 {
+	struct slab_stress st;
+
 	KTEST_EXPECT_EQ(t, kmem_cache_validate(c), 0);
 	KTEST_EXPECT_EQ(t, slab_validate_all(), 0);
-	short_stress(t, c);
+	slab_stress(c, STRESS_OPS, 600, 7, &st);
+	KTEST_EXPECT_EQ(t, st.failed, 0UL);
+	KTEST_EXPECT_EQ(t, st.corrupt, 0UL);
 	KTEST_EXPECT_EQ(t, kmem_cache_validate(c), 0);
 }
 
