@@ -11,6 +11,7 @@
  */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
+#include "kernel/sprintf.h"
 #include "kernel/string.h"
 #include "mm/fault_inject.h"
 #include "mm/slab.h"
@@ -146,6 +147,43 @@ static void test_stress_one_percent(struct ktest *t)
 	kmem_cache_destroy(c);
 }
 
+/*
+ * kmem_cache_create allocates the cache, its name, node, per-CPU arrays
+ * and random sequence: fail each of them in turn. Creation must fail
+ * cleanly (no leak: the runner checks) or give a cache that works.
+ */
+static void test_create_under_failslab(struct ktest *t)
+{
+	unsigned int failed = 0, worked = 0;
+
+	for (unsigned int nth = 1; nth <= 24; nth++) {
+		char spec[32];
+		struct kmem_cache *c;
+		void *p;
+
+		snprintf(spec, sizeof(spec), "%u,100,0,1", nth);
+		KTEST_ASSERT_EQ(t, fault_attr_set(&failslab, spec, nth), 0);
+		ktest_capture_start(t, "kmem_cache_create(t-fail-create) failed");
+		c = kmem_cache_create("t-fail-create", 100, 0,
+				      SLAB_FREELIST_RANDOM, NULL);
+		KTEST_EXPECT_EQ(t, ktest_capture_stop(t), c ? 0U : 1U);
+		fault_attr_disable(&failslab);
+		if (!c) {
+			failed++;
+			continue;
+		}
+		worked++;
+		p = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_EXPECT_NOT_NULL(t, p);
+		kmem_cache_free(c, p);
+		kmem_cache_destroy(c);
+	}
+	ktest_info(t, "%u creations failed cleanly, %u worked", failed, worked);
+	/* The first allocations are creation's own; later ones miss it. */
+	KTEST_EXPECT_GE(t, failed, 4U);
+	KTEST_EXPECT_GE(t, worked, 1U);
+}
+
 static void failslab_exit(struct ktest *t)
 {
 	(void)t;
@@ -161,6 +199,7 @@ static const struct ktest_case failslab_cases[] = {
 	KTEST_CASE(test_krealloc_and_bulk),
 	KTEST_CASE(test_bad_spec_keeps_config),
 	KTEST_CASE(test_stress_one_percent),
+	KTEST_CASE(test_create_under_failslab),
 	{}
 };
 
