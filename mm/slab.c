@@ -836,7 +836,7 @@ static __noinline void *kmalloc_odd_size(size_t size, gfp_t flags)
 	return size ? kmalloc_large(size, flags) : ZERO_SIZE_PTR;
 }
 
-void *kmalloc(size_t size, gfp_t flags)
+void *__kmalloc(size_t size, gfp_t flags)
 {
 	struct kmem_cache *cachep;
 
@@ -847,10 +847,16 @@ void *kmalloc(size_t size, gfp_t flags)
 	return slab_alloc(cachep, flags, size, _RET_IP_);
 }
 
+/* kmalloc of a size known at compile time: the cache is chosen. */
+void *kmalloc_trace(struct kmem_cache *cachep, gfp_t flags, size_t size)
+{
+	return slab_alloc(cachep, flags, size, _RET_IP_);
+}
+
 void *kmalloc_node(size_t size, gfp_t flags, int node)
 {
 	(void)node;	/* one node */
-	return kmalloc(size, flags);
+	return __kmalloc(size, flags);
 }
 
 static void free_large_kmalloc(struct page *page, const void *objp,
