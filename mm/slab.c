@@ -878,11 +878,19 @@ static void free_large_kmalloc(struct page *page, const void *objp,
 /* kfree of an object, a large allocation or a bad pointer into a page. */
 static __always_inline void kfree_page(const void *objp, unsigned long caller)
 {
-	struct page *page = compound_head(virt_to_page(objp));
+	struct page *page = virt_to_page(objp);
 
+	/*
+	 * PG_slab is set on a slab's first page only: an object there (every
+	 * object of an order-0 slab) needs no compound_head(), whose load
+	 * would come before the cache's on the fast path.
+	 */
 	if (unlikely(!PageSlab(page))) {
-		free_large_kmalloc(page, objp, caller);
-		return;
+		page = compound_head(page);
+		if (unlikely(!PageSlab(page))) {
+			free_large_kmalloc(page, objp, caller);
+			return;
+		}
 	}
 	slab_free(page_slab(page)->slab_cache, (void *)objp, caller);
 }
