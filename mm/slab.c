@@ -347,6 +347,13 @@ void slabs_destroy(struct kmem_cache *cachep, struct list_head *list)
  * Return nr objects to their slabs; free slabs beyond the node's limit
  * move to list, for slabs_destroy() once the lock is dropped.
  * n->list_lock held.
+ *
+ * A slab changes lists only when it changes state: a full one becomes
+ * partial (to the tail, as Linux puts it), a partial one free. Linux
+ * moves the slab to the partial tail on every object freed; with
+ * objects freed in random order that is two writes into the struct
+ * pages of other slabs (its list neighbours) per object, cache misses
+ * for nothing once the slab is partial already.
  */
 static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 		       struct list_head *list)
@@ -357,14 +364,13 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 		void *objp = clear_obj_pfmemalloc(objpp[i]);
 		struct slab *slab = virt_to_slab(objp);
 
-		list_del(&slab->slab_list);
 		slab_put_obj(cachep, slab, objp);
 		n->free_objects++;
 		if (slab->active == 0) {
-			list_add(&slab->slab_list, &n->slabs_free);
+			list_move(&slab->slab_list, &n->slabs_free);
 			n->free_slabs++;
-		} else {
-			list_add_tail(&slab->slab_list, &n->slabs_partial);
+		} else if (slab->active == cachep->num - 1) {
+			list_move_tail(&slab->slab_list, &n->slabs_partial);
 		}
 	}
 	while (n->free_objects > n->free_limit && !list_empty(&n->slabs_free)) {
