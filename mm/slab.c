@@ -463,6 +463,15 @@ static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
 
 	if (!ac->touched && batchcount > BATCHREFILL_LIMIT)
 		batchcount = BATCHREFILL_LIMIT;
+	/*
+	 * Nothing free on the node: grow without taking its lock first, as
+	 * Linux does. Each lock taken is a locked instruction, which waits
+	 * for every store before it, and the caller's stores to the objects
+	 * just handed out are cache misses.
+	 */
+	if (!READ_ONCE(n->free_objects) &&
+	    (!n->shared || !READ_ONCE(n->shared->avail)))
+		goto grow;
 	spin_lock(&n->list_lock);
 	if (n->shared && transfer_objects(ac, n->shared, batchcount)) {
 		n->shared->touched = 1;
@@ -482,7 +491,7 @@ static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
 	slabs_destroy(cachep, &list);
 	if (ac->avail)
 		return;
-
+grow:
 	slab = cache_grow_begin(cachep, flags);
 	if (!slab)
 		return;
