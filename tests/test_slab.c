@@ -1106,10 +1106,13 @@ static void test_create_limits(struct ktest *t)
 	c = kmem_cache_create("t-4mib", 4U << 20, 0, 0, NULL);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
 	KTEST_ASSERT_NOT_NULL(t, c);
-	/* 4 MiB: one object on an order-10 slab, the array in the object. */
+	/*
+	 * 4 MiB: one object on an order-10 slab; the one-byte array
+	 * off-slab (tried first for objects of 512 bytes and more).
+	 */
 	KTEST_EXPECT_EQ(t, c->num, 1U);
 	KTEST_EXPECT_EQ(t, c->gfporder, 10U);
-	KTEST_EXPECT_EQ(t, c->freelist_place, FREELIST_IN_OBJECT);
+	KTEST_EXPECT_EQ(t, c->freelist_place, FREELIST_OFF_SLAB);
 	kmem_cache_destroy(c);
 
 	c = kmem_cache_create("t-align-page", 64, PAGE_SIZE, 0, NULL);
