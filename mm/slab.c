@@ -408,14 +408,25 @@ static struct slab *get_first_slab(struct kmem_cache_node *n, bool pfmemalloc)
 	return NULL;
 }
 
-/* Move up to batchcount objects of slab into ac; returns what is left. */
+/*
+ * Move up to batchcount objects of slab into ac; returns what is left.
+ *
+ * Each object's first line is prefetched for writing: they are handed
+ * out next, and are usually cold (a new slab's are in pages just taken
+ * from the page allocator). Without it the caller's first write to each
+ * is a miss, and the next locked instruction on the refill path (a
+ * spinlock) waits for all of them. Linux's SLAB prefetches each object
+ * as it hands it out; a batch ahead hides more of the miss.
+ */
 static unsigned int alloc_block(struct kmem_cache *cachep,
 				struct array_cache *ac, struct slab *slab,
 				unsigned int batchcount)
 {
 	while (slab->active < cachep->num && batchcount) {
-		ac->entry[ac->avail++] = mark_obj_pfmemalloc(
-			slab_get_obj(cachep, slab), slab);
+		void *objp = slab_get_obj(cachep, slab);
+
+		prefetchw(objp);
+		ac->entry[ac->avail++] = mark_obj_pfmemalloc(objp, slab);
 		batchcount--;
 	}
 	return batchcount;
