@@ -77,6 +77,14 @@ static gfp_t slab_slowpath_gfp = __GFP_ZERO;
 
 struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
 
+/*
+ * The caller that slab_debug reports name: the one passed down, or for 0
+ * the return address of the API function the fast path is inlined into.
+ * Read only on the way to a slow path: taken eagerly, it is one more
+ * load on every fast path.
+ */
+#define slab_caller(caller)	((caller) ? (caller) : _RET_IP_)
+
 /* --- small helpers ----------------------------------------------------- */
 
 static inline u32 reciprocal_divide(u32 a, struct reciprocal_value r)
@@ -692,7 +700,7 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 		}
 	}
 	arch_irq_restore(irqflags);
-	return slab_alloc_slow(cachep, flags, orig_size, caller);
+	return slab_alloc_slow(cachep, flags, orig_size, slab_caller(caller));
 }
 
 static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
@@ -727,30 +735,30 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
 		return;
 	}
 	arch_irq_restore(irqflags);
-	slab_free_slow(cachep, objp, caller);
+	slab_free_slow(cachep, objp, slab_caller(caller));
 }
 
 void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags)
 {
-	return slab_alloc(cachep, flags, 0, _RET_IP_);
+	return slab_alloc(cachep, flags, 0, 0);
 }
 
 void *kmem_cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int node)
 {
 	(void)node;	/* one node */
-	return slab_alloc(cachep, flags, 0, _RET_IP_);
+	return slab_alloc(cachep, flags, 0, 0);
 }
 
 void *kmem_cache_zalloc(struct kmem_cache *cachep, gfp_t flags)
 {
-	return slab_alloc(cachep, flags | __GFP_ZERO, 0, _RET_IP_);
+	return slab_alloc(cachep, flags | __GFP_ZERO, 0, 0);
 }
 
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
 	if (unlikely(!objp))
 		return;
-	slab_free(cachep, objp, _RET_IP_);
+	slab_free(cachep, objp, 0);
 }
 
 /* Bulk allocation, one at a time through the slow path's checks. */
@@ -875,13 +883,13 @@ void *__kmalloc(size_t size, gfp_t flags)
 	if (unlikely(size - 1 >= KMALLOC_MAX_CACHE_SIZE))
 		return kmalloc_odd_size(size, flags);
 	cachep = kmalloc_caches[!!(flags & GFP_DMA)][kmalloc_index(size)];
-	return slab_alloc(cachep, flags, size, _RET_IP_);
+	return slab_alloc(cachep, flags, size, 0);
 }
 
 /* kmalloc of a size known at compile time: the cache is chosen. */
 void *kmalloc_trace(struct kmem_cache *cachep, gfp_t flags, size_t size)
 {
-	return slab_alloc(cachep, flags, size, _RET_IP_);
+	return slab_alloc(cachep, flags, size, 0);
 }
 
 void *kmalloc_node(size_t size, gfp_t flags, int node)
@@ -919,7 +927,7 @@ static __always_inline void kfree_page(const void *objp, unsigned long caller)
 	if (unlikely(!PageSlab(page))) {
 		page = compound_head(page);
 		if (unlikely(!PageSlab(page))) {
-			free_large_kmalloc(page, objp, caller);
+			free_large_kmalloc(page, objp, slab_caller(caller));
 			return;
 		}
 	}
@@ -938,7 +946,7 @@ static __always_inline void __kfree(const void *objp, unsigned long caller)
 	if (unlikely(ZERO_OR_NULL_PTR(objp)))
 		return;
 	if (unlikely(slab_nr_debug_caches)) {
-		kfree_checked(objp, caller);
+		kfree_checked(objp, slab_caller(caller));
 		return;
 	}
 	kfree_page(objp, caller);
@@ -946,7 +954,7 @@ static __always_inline void __kfree(const void *objp, unsigned long caller)
 
 void kfree(const void *objp)
 {
-	__kfree(objp, _RET_IP_);
+	__kfree(objp, 0);
 }
 
 /*
