@@ -127,7 +127,8 @@ static inline unsigned int obj_to_index(const struct kmem_cache *cachep,
 	return reciprocal_divide(offset, cachep->reciprocal_buffer_size);
 }
 
-static void *slab_get_obj(struct kmem_cache *cachep, struct slab *slab)
+static __always_inline void *slab_get_obj(struct kmem_cache *cachep,
+					  struct slab *slab)
 {
 	void *objp;
 
@@ -187,13 +188,23 @@ static void cache_init_objs(struct kmem_cache *cachep, struct slab *slab)
 	if (cachep->freelist_place == FREELIST_IN_OBJECT)
 		slab->freelist = index_to_obj(cachep, slab,
 					      nth_obj(cachep, pos, cachep->num - 1));
-	for (unsigned int i = 0; i < cachep->num; i++) {
-		void *objp = index_to_obj(cachep, slab, i);
+	if (cache_debug(cachep) || cachep->ctor) {
+		for (unsigned int i = 0; i < cachep->num; i++) {
+			void *objp = index_to_obj(cachep, slab, i);
 
-		if (cache_debug(cachep))
-			slab_debug_init_obj(cachep, objp);
-		if (cachep->ctor)
-			cachep->ctor(objp);
+			if (cache_debug(cachep))
+				slab_debug_init_obj(cachep, objp);
+			if (cachep->ctor)
+				cachep->ctor(objp);
+		}
+	}
+	/* The common case in a plain loop: one-byte indices, in order. */
+	if (cachep->freelist_idx_size == 1 && !cachep->random_seq) {
+		u8 *freelist = slab->freelist;
+
+		for (unsigned int i = 0; i < cachep->num; i++)
+			freelist[i] = (u8)i;
+		return;
 	}
 	for (unsigned int i = 0; i < cachep->num; i++)
 		set_free_obj(cachep, slab, i, nth_obj(cachep, pos, i));
@@ -430,14 +441,18 @@ static unsigned int alloc_block(struct kmem_cache *cachep,
 				struct array_cache *ac, struct slab *slab,
 				unsigned int batchcount)
 {
-	while (slab->active < cachep->num && batchcount) {
+	unsigned int nr = min(batchcount, cachep->num - slab->active);
+	unsigned long mark = slab_test_pfmemalloc(slab) ? SLAB_OBJ_PFMEMALLOC : 0;
+	void **entry = &ac->entry[ac->avail];
+
+	for (unsigned int i = 0; i < nr; i++) {
 		void *objp = slab_get_obj(cachep, slab);
 
 		prefetchw(objp);
-		ac->entry[ac->avail++] = mark_obj_pfmemalloc(objp, slab);
-		batchcount--;
+		entry[i] = (void *)((unsigned long)objp | mark);
 	}
-	return batchcount;
+	ac->avail += nr;
+	return batchcount - nr;
 }
 
 /* Move up to max objects from one array to another. */
