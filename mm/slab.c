@@ -70,6 +70,19 @@
 static bool pfmemalloc_active;
 
 /*
+ * Nonzero while kfree must leave its fast path before it looks at the
+ * pointer: some cache is debugged (the pointer is checked first), or
+ * pfmemalloc slabs exist (objects are marked in the arrays). One load
+ * for both; slab_kfree_checks_update() keeps it in step.
+ */
+static unsigned int kfree_checks;
+
+void slab_kfree_checks_update(void)
+{
+	WRITE_ONCE(kfree_checks, slab_nr_debug_caches | pfmemalloc_active);
+}
+
+/*
  * GFP bits that send an allocation off the fast path: zeroing, and every
  * bit while failslab is on (its decision is made on the slow path).
  */
@@ -222,6 +235,7 @@ static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags)
 	if (PagePfmemalloc(page)) {
 		__SetPageActive(page);
 		pfmemalloc_active = true;
+		slab_kfree_checks_update();
 	}
 	return page;
 }
@@ -733,17 +747,20 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 }
 
 /*
- * The fast path: push onto a per-CPU array with room, no reserve slabs.
+ * The fast path: push onto a per-CPU array with room, no reserve slabs
+ * (kfree knows there are none when it gets here: check_pfmemalloc false).
  * A debugged cache's array has no room (limit 0).
  */
 static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
-				      unsigned long caller)
+				      unsigned long caller,
+				      bool check_pfmemalloc)
 {
 	unsigned long irqflags = arch_irq_save();
 	struct array_cache *ac = cpu_cache_get(cachep);
 	unsigned int avail = ac->avail;
 
-	if (likely(avail < ac->limit && !pfmemalloc_active)) {
+	if (likely(avail < ac->limit &&
+		   !(check_pfmemalloc && pfmemalloc_active))) {
 		ac->entry[avail] = objp;
 		ac->avail = avail + 1;
 		arch_irq_restore(irqflags);
@@ -773,7 +790,7 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
 	if (unlikely(!objp))
 		return;
-	slab_free(cachep, objp, 0);
+	slab_free(cachep, objp, 0, true);
 }
 
 /* Bulk allocation, one at a time through the slow path's checks. */
@@ -930,7 +947,8 @@ static void free_large_kmalloc(struct page *page, const void *objp,
 }
 
 /* kfree of an object, a large allocation or a bad pointer into a page. */
-static __always_inline void kfree_page(const void *objp, unsigned long caller)
+static __always_inline void kfree_page(const void *objp, unsigned long caller,
+				       bool check_pfmemalloc)
 {
 	struct page *page = virt_to_page(objp);
 
@@ -946,25 +964,29 @@ static __always_inline void kfree_page(const void *objp, unsigned long caller)
 			return;
 		}
 	}
-	slab_free(page_slab(page)->slab_cache, (void *)objp, caller);
+	slab_free(page_slab(page)->slab_cache, (void *)objp, caller,
+		  check_pfmemalloc);
 }
 
-/* While some cache is debugged, first check the pointer is RAM at all. */
+/*
+ * kfree_checks is set: while some cache is debugged, first check the
+ * pointer is RAM at all; then free it minding pfmemalloc slabs.
+ */
 static __noinline void kfree_checked(const void *objp, unsigned long caller)
 {
-	if (slab_debug_kfree_ok(objp, caller))
-		kfree_page(objp, caller);
+	if (!slab_nr_debug_caches || slab_debug_kfree_ok(objp, caller))
+		kfree_page(objp, caller, true);
 }
 
 static __always_inline void __kfree(const void *objp, unsigned long caller)
 {
 	if (unlikely(ZERO_OR_NULL_PTR(objp)))
 		return;
-	if (unlikely(slab_nr_debug_caches)) {
+	if (unlikely(READ_ONCE(kfree_checks))) {
 		kfree_checked(objp, slab_caller(caller));
 		return;
 	}
-	kfree_page(objp, caller);
+	kfree_page(objp, caller, false);
 }
 
 void kfree(const void *objp)

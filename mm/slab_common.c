@@ -470,8 +470,10 @@ static int __kmem_cache_create(struct kmem_cache *cachep)
 		kfree(cachep->random_seq);
 		return -ENOMEM;
 	}
-	if (cache_debug(cachep))
+	if (cache_debug(cachep)) {
 		slab_nr_debug_caches++;
+		slab_kfree_checks_update();
+	}
 	return 0;
 }
 
@@ -634,8 +636,10 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 	free_array(get_node(cachep)->shared);
 	if (!is_boot_node(get_node(cachep)))
 		kfree(get_node(cachep));
-	if (cache_debug(cachep))
+	if (cache_debug(cachep)) {
 		slab_nr_debug_caches--;
+		slab_kfree_checks_update();
+	}
 	kfree(cachep->random_seq);
 	kfree(cachep->name);
 	kmem_cache_free(kmem_cache, cachep);
