@@ -204,7 +204,8 @@ struct geom_case {
 	bool ctor;
 	/*
 	 * expected, worked out by hand (PAGE_SIZE 4096, slab_max_order 3,
-	 * at least 8 objects per slab within it)
+	 * at least 16 objects per slab within it; objects of 512 bytes and
+	 * more try off-slab first)
 	 */
 	enum slab_freelist_place place;
 	unsigned int size;		/* stride */
@@ -239,13 +240,13 @@ static const struct geom_case geom_cases[] = {
 	 */
 	{ "8-ctor", 8, 0, 0, true, FREELIST_ON_SLAB, 8, 8, 409, 0, 2, 0, 64, 0 },
 	/*
-	 * 4096 / 1024 = 4, fewer than 8: order 1, 8192 / 1024 = 8, nothing
-	 * left over, so on-slab would cost a whole object; the 8-byte array
-	 * goes to kmalloc-8 (8 <= 1024 / 2).
+	 * Orders 0 and 1 hold 4 and 8, fewer than 16: order 2, 16384 / 1024
+	 * = 16, nothing left over, so on-slab would cost a whole object; the
+	 * 16-byte array goes to kmalloc-16 (16 <= 1024 / 2).
 	 */
-	{ "1024-ctor", 1024, 0, 0, true, FREELIST_OFF_SLAB, 1024, 8, 8, 1, 1, 0, 64, 8 },
-	/* 4096 / 512 = 8, left 0 < 8: off-slab in kmalloc-8 (8 <= 256). */
-	{ "512-ctor", 512, 0, 0, true, FREELIST_OFF_SLAB, 512, 8, 8, 0, 1, 0, 64, 8 },
+	{ "1024-ctor", 1024, 0, 0, true, FREELIST_OFF_SLAB, 1024, 8, 16, 2, 1, 0, 64, 16 },
+	/* Order 1: 8192 / 512 = 16, left 0 < 16: off-slab in kmalloc-16. */
+	{ "512-ctor", 512, 0, 0, true, FREELIST_OFF_SLAB, 512, 8, 16, 1, 1, 0, 64, 16 },
 	/* 4096 / 128 = 32, left 0 < 32: off-slab in kmalloc-32 (32 <= 64). */
 	{ "128-ctor", 128, 0, 0, true, FREELIST_OFF_SLAB, 128, 8, 32, 0, 1, 0, 64, 32 },
 	/*
@@ -260,26 +261,25 @@ static const struct geom_case geom_cases[] = {
 	 */
 	{ "232-ctor", 232, 0, 0, true, FREELIST_ON_SLAB, 232, 8, 17, 0, 1, 2, 64, 0 },
 	/*
-	 * Order 0 holds 7 objects, fewer than 8. Off-slab at order 1:
-	 * 8192 / 520 = 15, left 392 >= 15: no. On-slab: 8192 / 521 = 15;
-	 * ALIGN(15, 8) = 16; 16 + 15 * 520 = 7816; left 376 (<= 8192 / 8)
-	 * -> 5 colours.
+	 * Orders 0 and 1 hold 7 and 15 objects, fewer than 16. Off-slab at
+	 * order 2: 16384 / 520 = 31, left 264 >= 31: no. On-slab: 16384 /
+	 * 521 = 31; ALIGN(31, 8) = 32; 32 + 31 * 520 = 16152; left 232
+	 * (<= 16384 / 8) -> 3 colours.
 	 */
-	{ "520-ctor", 520, 0, 0, true, FREELIST_ON_SLAB, 520, 8, 15, 1, 1, 5, 64, 0 },
-	/* In-object, order 1: 15 objects, left 8192 - 7800 = 392 -> 6 colours. */
-	{ "520", 520, 0, 0, false, FREELIST_IN_OBJECT, 520, 8, 15, 1, 1, 6, 64, 0 },
+	{ "520-ctor", 520, 0, 0, true, FREELIST_ON_SLAB, 520, 8, 31, 2, 1, 3, 64, 0 },
+	/* In-object, order 2: 31 objects, left 16384 - 16120 = 264 -> 4 colours. */
+	{ "520", 520, 0, 0, false, FREELIST_IN_OBJECT, 520, 8, 31, 2, 1, 4, 64, 0 },
 	/*
 	 * Orders 0, 1, 2 hold 1, 2, 5 objects; order 3 is the maximum:
 	 * 32768 / 3000 = 10, left 2768 -> 2768 / 64 = 43 colours.
 	 */
 	{ "3000", 3000, 0, 0, false, FREELIST_IN_OBJECT, 3000, 8, 10, 3, 1, 43, 64, 0 },
 	/*
-	 * Off-slab: order 0 leaves 656 (> 512), order 1: 11 objects, left
-	 * 624 >= 11: no. On-slab order 0: 4096 / 689 = 5, left 4096 - 8 -
-	 * 3440 = 648 > 512; order 1: 8192 / 689 = 11; ALIGN(11, 8) = 16;
-	 * 16 + 11 * 688 = 7584; left 608 -> 9 colours.
+	 * Orders 0 and 1 hold 5 and 11, fewer than 16. Off-slab at order 2:
+	 * 16384 / 688 = 23, left 560 >= 23: no. On-slab: 16384 / 689 = 23;
+	 * ALIGN(23, 8) = 24; 24 + 23 * 688 = 15848; left 536 -> 8 colours.
 	 */
-	{ "688-ctor", 688, 0, 0, true, FREELIST_ON_SLAB, 688, 8, 11, 1, 1, 9, 64, 0 },
+	{ "688-ctor", 688, 0, 0, true, FREELIST_ON_SLAB, 688, 8, 23, 2, 1, 8, 64, 0 },
 	/*
 	 * Orders 1 and 2 hold 1 and 2 objects; order 3, the maximum, 4,
 	 * nothing left; the array off-slab in kmalloc-8.
@@ -493,7 +493,7 @@ static const struct stack_case stack_cases[] = {
 	{ "in-object 64", 64, false, FREELIST_IN_OBJECT, 64, 1, 60 },
 	{ "on-slab 64 ctor", 64, true, FREELIST_ON_SLAB, 63, 1, 60 },
 	{ "on-slab 8 ctor, 2-byte", 8, true, FREELIST_ON_SLAB, 409, 2, 60 },
-	{ "off-slab 512 ctor", 512, true, FREELIST_OFF_SLAB, 8, 1, 27 },
+	{ "off-slab 128 ctor", 128, true, FREELIST_OFF_SLAB, 32, 1, 60 },
 };
 
 static void stack_desc(const struct stack_case *s, char *desc)
@@ -641,7 +641,7 @@ struct ctor_case {
 static const struct ctor_case ctor_cases[] = {
 	{ "on-slab 64", 64, 63 },
 	{ "on-slab 8, 2-byte", 8, 409 },
-	{ "off-slab 512", 512, 8 },
+	{ "off-slab 128", 128, 32 },
 };
 
 static void ctor_desc(const struct ctor_case *cc, char *desc)
