@@ -950,19 +950,17 @@ static void free_large_kmalloc(struct page *page, const void *objp,
 static __always_inline void kfree_page(const void *objp, unsigned long caller,
 				       bool check_pfmemalloc)
 {
-	struct page *page = virt_to_page(objp);
-
 	/*
-	 * PG_slab is set on a slab's first page only: an object there (every
-	 * object of an order-0 slab) needs no compound_head(), whose load
-	 * would come before the cache's on the fast path.
+	 * compound_head() without a branch (a cmov): testing PG_slab on the
+	 * object's own page first saves its load for objects in a slab's
+	 * first page, but mixes of first-page and tail-page objects, as
+	 * kfree sees them with slabs of several pages, mispredict it.
 	 */
+	struct page *page = compound_head(virt_to_page(objp));
+
 	if (unlikely(!PageSlab(page))) {
-		page = compound_head(page);
-		if (unlikely(!PageSlab(page))) {
-			free_large_kmalloc(page, objp, slab_caller(caller));
-			return;
-		}
+		free_large_kmalloc(page, objp, slab_caller(caller));
+		return;
 	}
 	slab_free(page_slab(page)->slab_cache, (void *)objp, caller,
 		  check_pfmemalloc);
