@@ -29,6 +29,9 @@
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 
+/* Start bringing the line at x into the cache, to be written (a hint). */
+#define prefetchw(x)		__builtin_prefetch(x, 1)
+
 #define _RET_IP_		((unsigned long)__builtin_return_address(0))
 #define _THIS_IP_		({ __label__ __here; __here: (unsigned long)&&__here; })
 

@@ -22,7 +22,8 @@
  *    handed out last, and the array moves into the first object freed
  *    into the then-full slab; impossible with a constructor or RCU);
  *    off-slab, in an object of a kmalloc cache (freelist_cache), when
- *    that gains objects and the index array is small against an object;
+ *    that gains objects and the index array is small against an object,
+ *    tried first for objects of 512 bytes and more (size_slab);
  *    else on-slab at the colour offset, objects after it.
  *
  * 3. Layers. Allocation pops from the per-CPU array_cache (a LIFO of
@@ -69,12 +70,33 @@
 static bool pfmemalloc_active;
 
 /*
+ * Nonzero while kfree must leave its fast path before it looks at the
+ * pointer: some cache is debugged (the pointer is checked first), or
+ * pfmemalloc slabs exist (objects are marked in the arrays). One load
+ * for both; slab_kfree_checks_update() keeps it in step.
+ */
+static unsigned int kfree_checks;
+
+void slab_kfree_checks_update(void)
+{
+	WRITE_ONCE(kfree_checks, slab_nr_debug_caches | pfmemalloc_active);
+}
+
+/*
  * GFP bits that send an allocation off the fast path: zeroing, and every
  * bit while failslab is on (its decision is made on the slow path).
  */
 static gfp_t slab_slowpath_gfp = __GFP_ZERO;
 
 struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
+
+/*
+ * The caller that slab_debug reports name: the one passed down, or for 0
+ * the return address of the API function the fast path is inlined into.
+ * Read only on the way to a slow path: taken eagerly, it is one more
+ * load on every fast path.
+ */
+#define slab_caller(caller)	((caller) ? (caller) : _RET_IP_)
 
 /* --- small helpers ----------------------------------------------------- */
 
@@ -118,7 +140,8 @@ static inline unsigned int obj_to_index(const struct kmem_cache *cachep,
 	return reciprocal_divide(offset, cachep->reciprocal_buffer_size);
 }
 
-static void *slab_get_obj(struct kmem_cache *cachep, struct slab *slab)
+static __always_inline void *slab_get_obj(struct kmem_cache *cachep,
+					  struct slab *slab)
 {
 	void *objp;
 
@@ -178,13 +201,23 @@ static void cache_init_objs(struct kmem_cache *cachep, struct slab *slab)
 	if (cachep->freelist_place == FREELIST_IN_OBJECT)
 		slab->freelist = index_to_obj(cachep, slab,
 					      nth_obj(cachep, pos, cachep->num - 1));
-	for (unsigned int i = 0; i < cachep->num; i++) {
-		void *objp = index_to_obj(cachep, slab, i);
+	if (cache_debug(cachep) || cachep->ctor) {
+		for (unsigned int i = 0; i < cachep->num; i++) {
+			void *objp = index_to_obj(cachep, slab, i);
 
-		if (cache_debug(cachep))
-			slab_debug_init_obj(cachep, objp);
-		if (cachep->ctor)
-			cachep->ctor(objp);
+			if (cache_debug(cachep))
+				slab_debug_init_obj(cachep, objp);
+			if (cachep->ctor)
+				cachep->ctor(objp);
+		}
+	}
+	/* The common case in a plain loop: one-byte indices, in order. */
+	if (cachep->freelist_idx_size == 1 && !cachep->random_seq) {
+		u8 *freelist = slab->freelist;
+
+		for (unsigned int i = 0; i < cachep->num; i++)
+			freelist[i] = (u8)i;
+		return;
 	}
 	for (unsigned int i = 0; i < cachep->num; i++)
 		set_free_obj(cachep, slab, i, nth_obj(cachep, pos, i));
@@ -202,6 +235,7 @@ static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags)
 	if (PagePfmemalloc(page)) {
 		__SetPageActive(page);
 		pfmemalloc_active = true;
+		slab_kfree_checks_update();
 	}
 	return page;
 }
@@ -241,16 +275,20 @@ static bool alloc_slabmgmt(struct kmem_cache *cachep, struct slab *slab,
 	}
 }
 
+/*
+ * The colour of the next slab. Without the node's lock, as in Linux: two
+ * CPUs growing at once may give their slabs the same colour, which costs
+ * nothing, while a lock is a locked instruction per slab made.
+ */
 static unsigned int next_colour(struct kmem_cache_node *n,
 				const struct kmem_cache *cachep)
 {
 	unsigned int colour;
 
-	spin_lock(&n->list_lock);
-	colour = n->colour_next;
-	if (++n->colour_next >= cachep->colour)
-		n->colour_next = 0;
-	spin_unlock(&n->list_lock);
+	if (cachep->colour < 2)
+		return 0;
+	colour = READ_ONCE(n->colour_next);
+	WRITE_ONCE(n->colour_next, colour + 1 < cachep->colour ? colour + 1 : 0);
 	return colour;
 }
 
@@ -347,6 +385,13 @@ void slabs_destroy(struct kmem_cache *cachep, struct list_head *list)
  * Return nr objects to their slabs; free slabs beyond the node's limit
  * move to list, for slabs_destroy() once the lock is dropped.
  * n->list_lock held.
+ *
+ * A slab changes lists only when it changes state: a full one becomes
+ * partial (to the tail, as Linux puts it), a partial one free. Linux
+ * moves the slab to the partial tail on every object freed; with
+ * objects freed in random order that is two writes into the struct
+ * pages of other slabs (its list neighbours) per object, cache misses
+ * for nothing once the slab is partial already.
  */
 static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 		       struct list_head *list)
@@ -357,14 +402,13 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 		void *objp = clear_obj_pfmemalloc(objpp[i]);
 		struct slab *slab = virt_to_slab(objp);
 
-		list_del(&slab->slab_list);
 		slab_put_obj(cachep, slab, objp);
 		n->free_objects++;
 		if (slab->active == 0) {
-			list_add(&slab->slab_list, &n->slabs_free);
+			list_move(&slab->slab_list, &n->slabs_free);
 			n->free_slabs++;
-		} else {
-			list_add_tail(&slab->slab_list, &n->slabs_partial);
+		} else if (slab->active == cachep->num - 1) {
+			list_move_tail(&slab->slab_list, &n->slabs_partial);
 		}
 	}
 	while (n->free_objects > n->free_limit && !list_empty(&n->slabs_free)) {
@@ -397,17 +441,32 @@ static struct slab *get_first_slab(struct kmem_cache_node *n, bool pfmemalloc)
 	return NULL;
 }
 
-/* Move up to batchcount objects of slab into ac; returns what is left. */
+/*
+ * Move up to batchcount objects of slab into ac; returns what is left.
+ *
+ * Each object's first line is prefetched for writing: they are handed
+ * out next, and are usually cold (a new slab's are in pages just taken
+ * from the page allocator). Without it the caller's first write to each
+ * is a miss, and the next locked instruction on the refill path (a
+ * spinlock) waits for all of them. Linux's SLAB prefetches each object
+ * as it hands it out; a batch ahead hides more of the miss.
+ */
 static unsigned int alloc_block(struct kmem_cache *cachep,
 				struct array_cache *ac, struct slab *slab,
 				unsigned int batchcount)
 {
-	while (slab->active < cachep->num && batchcount) {
-		ac->entry[ac->avail++] = mark_obj_pfmemalloc(
-			slab_get_obj(cachep, slab), slab);
-		batchcount--;
+	unsigned int nr = min(batchcount, cachep->num - slab->active);
+	unsigned long mark = slab_test_pfmemalloc(slab) ? SLAB_OBJ_PFMEMALLOC : 0;
+	void **entry = &ac->entry[ac->avail];
+
+	for (unsigned int i = 0; i < nr; i++) {
+		void *objp = slab_get_obj(cachep, slab);
+
+		prefetchw(objp);
+		entry[i] = (void *)((unsigned long)objp | mark);
 	}
-	return batchcount;
+	ac->avail += nr;
+	return batchcount - nr;
 }
 
 /* Move up to max objects from one array to another. */
@@ -457,6 +516,15 @@ static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
 
 	if (!ac->touched && batchcount > BATCHREFILL_LIMIT)
 		batchcount = BATCHREFILL_LIMIT;
+	/*
+	 * Nothing free on the node: grow without taking its lock first, as
+	 * Linux does. Each lock taken is a locked instruction, which waits
+	 * for every store before it, and the caller's stores to the objects
+	 * just handed out are cache misses.
+	 */
+	if (!READ_ONCE(n->free_objects) &&
+	    (!n->shared || !READ_ONCE(n->shared->avail)))
+		goto grow;
 	spin_lock(&n->list_lock);
 	if (n->shared && transfer_objects(ac, n->shared, batchcount)) {
 		n->shared->touched = 1;
@@ -476,7 +544,7 @@ static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
 	slabs_destroy(cachep, &list);
 	if (ac->avail)
 		return;
-
+grow:
 	slab = cache_grow_begin(cachep, flags);
 	if (!slab)
 		return;
@@ -661,7 +729,7 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 		}
 	}
 	arch_irq_restore(irqflags);
-	return slab_alloc_slow(cachep, flags, orig_size, caller);
+	return slab_alloc_slow(cachep, flags, orig_size, slab_caller(caller));
 }
 
 static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
@@ -679,47 +747,50 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 }
 
 /*
- * The fast path: push onto a per-CPU array with room, no reserve slabs.
+ * The fast path: push onto a per-CPU array with room, no reserve slabs
+ * (kfree knows there are none when it gets here: check_pfmemalloc false).
  * A debugged cache's array has no room (limit 0).
  */
 static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
-				      unsigned long caller)
+				      unsigned long caller,
+				      bool check_pfmemalloc)
 {
 	unsigned long irqflags = arch_irq_save();
 	struct array_cache *ac = cpu_cache_get(cachep);
 	unsigned int avail = ac->avail;
 
-	if (likely(avail < ac->limit && !pfmemalloc_active)) {
+	if (likely(avail < ac->limit &&
+		   !(check_pfmemalloc && pfmemalloc_active))) {
 		ac->entry[avail] = objp;
 		ac->avail = avail + 1;
 		arch_irq_restore(irqflags);
 		return;
 	}
 	arch_irq_restore(irqflags);
-	slab_free_slow(cachep, objp, caller);
+	slab_free_slow(cachep, objp, slab_caller(caller));
 }
 
 void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags)
 {
-	return slab_alloc(cachep, flags, 0, _RET_IP_);
+	return slab_alloc(cachep, flags, 0, 0);
 }
 
 void *kmem_cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int node)
 {
 	(void)node;	/* one node */
-	return slab_alloc(cachep, flags, 0, _RET_IP_);
+	return slab_alloc(cachep, flags, 0, 0);
 }
 
 void *kmem_cache_zalloc(struct kmem_cache *cachep, gfp_t flags)
 {
-	return slab_alloc(cachep, flags | __GFP_ZERO, 0, _RET_IP_);
+	return slab_alloc(cachep, flags | __GFP_ZERO, 0, 0);
 }
 
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
 	if (unlikely(!objp))
 		return;
-	slab_free(cachep, objp, _RET_IP_);
+	slab_free(cachep, objp, 0, true);
 }
 
 /* Bulk allocation, one at a time through the slow path's checks. */
@@ -836,7 +907,7 @@ static __noinline void *kmalloc_odd_size(size_t size, gfp_t flags)
 	return size ? kmalloc_large(size, flags) : ZERO_SIZE_PTR;
 }
 
-void *kmalloc(size_t size, gfp_t flags)
+void *__kmalloc(size_t size, gfp_t flags)
 {
 	struct kmem_cache *cachep;
 
@@ -844,13 +915,19 @@ void *kmalloc(size_t size, gfp_t flags)
 	if (unlikely(size - 1 >= KMALLOC_MAX_CACHE_SIZE))
 		return kmalloc_odd_size(size, flags);
 	cachep = kmalloc_caches[!!(flags & GFP_DMA)][kmalloc_index(size)];
-	return slab_alloc(cachep, flags, size, _RET_IP_);
+	return slab_alloc(cachep, flags, size, 0);
+}
+
+/* kmalloc of a size known at compile time: the cache is chosen. */
+void *kmalloc_trace(struct kmem_cache *cachep, gfp_t flags, size_t size)
+{
+	return slab_alloc(cachep, flags, size, 0);
 }
 
 void *kmalloc_node(size_t size, gfp_t flags, int node)
 {
 	(void)node;	/* one node */
-	return kmalloc(size, flags);
+	return __kmalloc(size, flags);
 }
 
 static void free_large_kmalloc(struct page *page, const void *objp,
@@ -870,38 +947,49 @@ static void free_large_kmalloc(struct page *page, const void *objp,
 }
 
 /* kfree of an object, a large allocation or a bad pointer into a page. */
-static __always_inline void kfree_page(const void *objp, unsigned long caller)
+static __always_inline void kfree_page(const void *objp, unsigned long caller,
+				       bool check_pfmemalloc)
 {
+	/*
+	 * compound_head() without a branch (a cmov): testing PG_slab on the
+	 * object's own page first saves its load for objects in a slab's
+	 * first page, but mixes of first-page and tail-page objects, as
+	 * kfree sees them with slabs of several pages, mispredict it.
+	 */
 	struct page *page = compound_head(virt_to_page(objp));
 
 	if (unlikely(!PageSlab(page))) {
-		free_large_kmalloc(page, objp, caller);
+		free_large_kmalloc(page, objp, slab_caller(caller));
 		return;
 	}
-	slab_free(page_slab(page)->slab_cache, (void *)objp, caller);
+	slab_free(page_slab(page)->slab_cache, (void *)objp, caller,
+		  check_pfmemalloc);
 }
 
-/* While some cache is debugged, first check the pointer is RAM at all. */
+/*
+ * kfree_checks is set: while some cache is debugged, first check the
+ * pointer is RAM at all; then free it minding pfmemalloc slabs.
+ */
 static __noinline void kfree_checked(const void *objp, unsigned long caller)
 {
-	if (slab_debug_kfree_ok(objp, caller))
-		kfree_page(objp, caller);
+	if (!slab_nr_debug_caches || slab_debug_kfree_ok(objp, caller))
+		kfree_page(objp, caller, true);
 }
 
 static __always_inline void __kfree(const void *objp, unsigned long caller)
 {
 	if (unlikely(ZERO_OR_NULL_PTR(objp)))
 		return;
-	if (unlikely(slab_nr_debug_caches)) {
-		kfree_checked(objp, caller);
+	if (unlikely(READ_ONCE(kfree_checks))) {
+		kfree_checked(objp, slab_caller(caller));
 		return;
 	}
-	kfree_page(objp, caller);
+	kfree_page(objp, caller, false);
 }
 
 void kfree(const void *objp)
 {
-	__kfree(objp, _RET_IP_);
+	__kfree(objp, 0);
 }
 
 /*

@@ -85,9 +85,52 @@ unsigned int kmem_cache_size(struct kmem_cache *cachep);
  * kfree also checks that the pointer lies in the direct map at all and
  * reports it if not; otherwise a wild pointer is the caller's bug, as in
  * Linux.
+ *
+ * As in Linux, kmalloc is inline so that a size known at compile time
+ * picks its cache at compile time (kmalloc_trace); other sizes take
+ * __kmalloc, which finds the cache from a table.
  */
-void *kmalloc(size_t size, gfp_t flags);
+void *__kmalloc(size_t size, gfp_t flags);
+void *kmalloc_trace(struct kmem_cache *cachep, gfp_t flags, size_t size);
 void *kmalloc_node(size_t size, gfp_t flags, int node);
+
+/* kmalloc_caches[dma][i] holds objects of 2^i bytes, i = 1: 96, 2: 192. */
+extern struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
+
+/* The kmalloc_caches index for 1..8192 bytes, folded for a constant size. */
+static __always_inline unsigned int __kmalloc_index(size_t size)
+{
+	if (size <= 8)
+		return 3;
+	if (size <= 16)
+		return 4;
+	if (size <= 32)
+		return 5;
+	if (size <= 64)
+		return 6;
+	if (size <= 96)
+		return 1;
+	if (size <= 128)
+		return 7;
+	if (size <= 192)
+		return 2;
+	for (unsigned int i = 8; i < KMALLOC_SHIFT_HIGH; i++) {
+		if (size <= 1UL << i)
+			return i;
+	}
+	return KMALLOC_SHIFT_HIGH;
+}
+
+static __always_inline void *kmalloc(size_t size, gfp_t flags)
+{
+	if (__builtin_constant_p(size) && __builtin_constant_p(flags & GFP_DMA) &&
+	    size && size <= KMALLOC_MAX_CACHE_SIZE)
+		return kmalloc_trace(kmalloc_caches[!!(flags & GFP_DMA)]
+						   [__kmalloc_index(size)],
+				     flags, size);
+	return __kmalloc(size, flags);
+}
+
 void kfree(const void *objp);
 /* Zero the object before freeing it (keys, passwords). */
 void kfree_sensitive(const void *objp);
@@ -153,9 +196,8 @@ void slab_failslab_changed(bool on);
 unsigned long slab_pages(void);
 void slabinfo_show(void);
 
-/* The kmalloc cache for size (NULL above 8 KiB); kmalloc_caches[dma][i]. */
+/* The kmalloc cache for size (NULL above 8 KiB). */
 struct kmem_cache *kmalloc_slab(size_t size, gfp_t flags);
-extern struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
 
 /* --- the allocator's data ------------------------------------------- */
 

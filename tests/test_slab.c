@@ -116,13 +116,14 @@ static bool constructed(const void *obj)
 
 /*
  * With 32 MiB of RAM or less, slab_max_order is 0 and a slab is never
- * made larger to waste less: the cases whose expected order came from
- * that rule (an object fits in one page, yet order 1) assume more.
+ * made larger than one object needs, to waste less or to hold 8
+ * objects: the cases whose expected order came from those rules assume
+ * more.
  */
 static void skip_if_small_memory(struct ktest *t, unsigned int order,
 				 unsigned int size)
 {
-	if (order && size <= PAGE_SIZE &&
+	if (order > get_order(size) &&
 	    totalram_pages <= (SZ_32M >> PAGE_SHIFT))
 		ktest_skip(t, "expected order assumes more than 32 MiB of RAM");
 }
@@ -201,7 +202,11 @@ struct geom_case {
 	unsigned int align;
 	slab_flags_t flags;
 	bool ctor;
-	/* expected, worked out by hand (PAGE_SIZE 4096, slab_max_order 1) */
+	/*
+	 * expected, worked out by hand (PAGE_SIZE 4096, slab_max_order 3,
+	 * at least 16 objects per slab within it; objects of 512 bytes and
+	 * more try off-slab first)
+	 */
 	enum slab_freelist_place place;
 	unsigned int size;		/* stride */
 	unsigned int obj_align;
@@ -235,10 +240,13 @@ static const struct geom_case geom_cases[] = {
 	 */
 	{ "8-ctor", 8, 0, 0, true, FREELIST_ON_SLAB, 8, 8, 409, 0, 2, 0, 64, 0 },
 	/*
-	 * 4096 / 1024 = 4, nothing left over, so on-slab would cost a whole
-	 * object; the 4-byte array goes to kmalloc-8 (8 <= 1024 / 2).
+	 * Orders 0 and 1 hold 4 and 8, fewer than 16: order 2, 16384 / 1024
+	 * = 16, nothing left over, so on-slab would cost a whole object; the
+	 * 16-byte array goes to kmalloc-16 (16 <= 1024 / 2).
 	 */
-	{ "1024-ctor", 1024, 0, 0, true, FREELIST_OFF_SLAB, 1024, 8, 4, 0, 1, 0, 64, 8 },
+	{ "1024-ctor", 1024, 0, 0, true, FREELIST_OFF_SLAB, 1024, 8, 16, 2, 1, 0, 64, 16 },
+	/* Order 1: 8192 / 512 = 16, left 0 < 16: off-slab in kmalloc-16. */
+	{ "512-ctor", 512, 0, 0, true, FREELIST_OFF_SLAB, 512, 8, 16, 1, 1, 0, 64, 16 },
 	/* 4096 / 128 = 32, left 0 < 32: off-slab in kmalloc-32 (32 <= 64). */
 	{ "128-ctor", 128, 0, 0, true, FREELIST_OFF_SLAB, 128, 8, 32, 0, 1, 0, 64, 32 },
 	/*
@@ -253,27 +261,30 @@ static const struct geom_case geom_cases[] = {
 	 */
 	{ "232-ctor", 232, 0, 0, true, FREELIST_ON_SLAB, 232, 8, 17, 0, 1, 2, 64, 0 },
 	/*
-	 * Off-slab: 7 objects, left 456 >= 7: no. On-slab: 4096 / 521 = 7;
-	 * ALIGN(7, 8) = 8; 8 + 7 * 520 = 3648; left 448 (<= 4096 / 8, order
-	 * 0 is fine) -> 7 colours.
+	 * Orders 0 and 1 hold 7 and 15 objects, fewer than 16. Off-slab at
+	 * order 2: 16384 / 520 = 31, left 264 >= 31: no. On-slab: 16384 /
+	 * 521 = 31; ALIGN(31, 8) = 32; 32 + 31 * 520 = 16152; left 232
+	 * (<= 16384 / 8) -> 3 colours.
 	 */
-	{ "520-ctor", 520, 0, 0, true, FREELIST_ON_SLAB, 520, 8, 7, 0, 1, 7, 64, 0 },
-	/* In-object: 7 objects, left 4096 - 3640 = 456 -> 7 colours. */
-	{ "520", 520, 0, 0, false, FREELIST_IN_OBJECT, 520, 8, 7, 0, 1, 7, 64, 0 },
+	{ "520-ctor", 520, 0, 0, true, FREELIST_ON_SLAB, 520, 8, 31, 2, 1, 3, 64, 0 },
+	/* In-object, order 2: 31 objects, left 16384 - 16120 = 264 -> 4 colours. */
+	{ "520", 520, 0, 0, false, FREELIST_IN_OBJECT, 520, 8, 31, 2, 1, 4, 64, 0 },
 	/*
-	 * Order 0: 1 object, 1096 left > 4096 / 8: try order 1 (the
-	 * maximum): 8192 / 3000 = 2, left 2192 -> 2192 / 64 = 34 colours.
+	 * Orders 0, 1, 2 hold 1, 2, 5 objects; order 3 is the maximum:
+	 * 32768 / 3000 = 10, left 2768 -> 2768 / 64 = 43 colours.
 	 */
-	{ "3000", 3000, 0, 0, false, FREELIST_IN_OBJECT, 3000, 8, 2, 1, 1, 34, 64, 0 },
+	{ "3000", 3000, 0, 0, false, FREELIST_IN_OBJECT, 3000, 8, 10, 3, 1, 43, 64, 0 },
 	/*
-	 * Off-slab: order 0 leaves 656 (> 512), order 1: 11 objects, left
-	 * 624 >= 11: no. On-slab order 0: 4096 / 689 = 5, left 4096 - 8 -
-	 * 3440 = 648 > 512; order 1: 8192 / 689 = 11; ALIGN(11, 8) = 16;
-	 * 16 + 11 * 688 = 7584; left 608 -> 9 colours.
+	 * Orders 0 and 1 hold 5 and 11, fewer than 16. Off-slab at order 2:
+	 * 16384 / 688 = 23, left 560 >= 23: no. On-slab: 16384 / 689 = 23;
+	 * ALIGN(23, 8) = 24; 24 + 23 * 688 = 15848; left 536 -> 8 colours.
 	 */
-	{ "688-ctor", 688, 0, 0, true, FREELIST_ON_SLAB, 688, 8, 11, 1, 1, 9, 64, 0 },
-	/* Order 1 holds one object, nothing left; array off-slab in kmalloc-8. */
-	{ "8192-ctor", 8192, 0, 0, true, FREELIST_OFF_SLAB, 8192, 8, 1, 1, 1, 0, 64, 8 },
+	{ "688-ctor", 688, 0, 0, true, FREELIST_ON_SLAB, 688, 8, 23, 2, 1, 8, 64, 0 },
+	/*
+	 * Orders 1 and 2 hold 1 and 2 objects; order 3, the maximum, 4,
+	 * nothing left; the array off-slab in kmalloc-8.
+	 */
+	{ "8192-ctor", 8192, 0, 0, true, FREELIST_OFF_SLAB, 8192, 8, 4, 3, 1, 0, 64, 8 },
 	/*
 	 * HWCACHE_ALIGN: 40 > 64 / 2, so 64-byte lines, stride 64. 64
 	 * indices do not fit in a 40-byte object; off-slab needs kmalloc-64
@@ -381,7 +392,7 @@ static void test_geometry(struct ktest *t)
 	const struct geom_case *g = t->param_value;
 	unsigned int nslabs = g->colour > 1 ? g->colour + 2 : 2;
 	unsigned int total = nslabs * g->num, bad = 0;
-	struct slab *slabs[40];
+	struct slab *slabs[48];
 	struct kmem_cache *c;
 
 	skip_if_small_memory(t, g->order, g->size);
@@ -482,7 +493,7 @@ static const struct stack_case stack_cases[] = {
 	{ "in-object 64", 64, false, FREELIST_IN_OBJECT, 64, 1, 60 },
 	{ "on-slab 64 ctor", 64, true, FREELIST_ON_SLAB, 63, 1, 60 },
 	{ "on-slab 8 ctor, 2-byte", 8, true, FREELIST_ON_SLAB, 409, 2, 60 },
-	{ "off-slab 1024 ctor", 1024, true, FREELIST_OFF_SLAB, 4, 1, 27 },
+	{ "off-slab 128 ctor", 128, true, FREELIST_OFF_SLAB, 32, 1, 60 },
 };
 
 static void stack_desc(const struct stack_case *s, char *desc)
@@ -630,7 +641,7 @@ struct ctor_case {
 static const struct ctor_case ctor_cases[] = {
 	{ "on-slab 64", 64, 63 },
 	{ "on-slab 8, 2-byte", 8, 409 },
-	{ "off-slab 1024", 1024, 4 },
+	{ "off-slab 128", 128, 32 },
 };
 
 static void ctor_desc(const struct ctor_case *cc, char *desc)
@@ -814,7 +825,8 @@ static void test_array_refill_flush_shared(struct ktest *t)
 }
 
 /*
- * Objects of 5000 bytes: a slab is one object on an order-1 page, the
+ * Objects of 20000 bytes: a slab is one object on an order-3 page (the
+ * smallest that fits one, and the largest slab_max_order allows), the
  * array limit 8, batch 4, and no shared array (objects above a page).
  * Every flush sends 4 objects, so 4 slabs, to the free list; free slabs
  * beyond free_limit objects go straight back to the page allocator.
@@ -831,13 +843,13 @@ static void test_free_limit(struct ktest *t)
 	struct array_cache *ac;
 	struct kmem_cache *c;
 
-	c = kmem_cache_create("t-free-limit", 5000, 0, 0, NULL);
+	c = kmem_cache_create("t-free-limit", 20000, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
 	n = c->node[0];
 	ac = this_ac(c);
 	KTEST_ASSERT_EQ(t, c->num, 1U);
-	KTEST_ASSERT_EQ(t, c->gfporder, 1U);
+	KTEST_ASSERT_EQ(t, c->gfporder, 3U);
 	KTEST_ASSERT_EQ(t, c->limit, limit);
 	KTEST_ASSERT_EQ(t, c->batchcount, batch);
 	KTEST_EXPECT_NULL(t, n->shared);
@@ -881,14 +893,14 @@ static void test_free_limit(struct ktest *t)
 		if (ac->avail != avail || n->free_objects != free_objs ||
 		    n->free_slabs != free_slabs || listed != free_slabs ||
 		    n->total_slabs != total ||
-		    pages_free() - pages_before != released * 2) {
+		    pages_free() - pages_before != released * 8) {
 			if (!bad++)
 				KTEST_FAIL(t, "free %u: avail %u/%u free_objects %lu/%lu free_slabs %lu/%lu listed %lu total %lu/%lu pages back %lu/%lu",
 					   i, ac->avail, avail, n->free_objects,
 					   free_objs, n->free_slabs, free_slabs,
 					   listed, n->total_slabs, total,
 					   pages_free() - pages_before,
-					   released * 2);
+					   released * 8);
 		}
 	}
 	KTEST_EXPECT_EQ(t, bad, 0U);
@@ -898,7 +910,7 @@ static void test_free_limit(struct ktest *t)
 
 	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
 	KTEST_EXPECT_EQ(t, n->total_slabs, 0UL);
-	KTEST_EXPECT_EQ(t, pages_free() - pages_before, 2UL * nobj);
+	KTEST_EXPECT_EQ(t, pages_free() - pages_before, 8UL * nobj);
 	kmem_cache_destroy(c);
 	KTEST_EXPECT_EQ(t, pages_baseline(), base_pages);
 }
@@ -1094,10 +1106,13 @@ static void test_create_limits(struct ktest *t)
 	c = kmem_cache_create("t-4mib", 4U << 20, 0, 0, NULL);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
 	KTEST_ASSERT_NOT_NULL(t, c);
-	/* 4 MiB: one object on an order-10 slab, the array in the object. */
+	/*
+	 * 4 MiB: one object on an order-10 slab; the one-byte array
+	 * off-slab (tried first for objects of 512 bytes and more).
+	 */
 	KTEST_EXPECT_EQ(t, c->num, 1U);
 	KTEST_EXPECT_EQ(t, c->gfporder, 10U);
-	KTEST_EXPECT_EQ(t, c->freelist_place, FREELIST_IN_OBJECT);
+	KTEST_EXPECT_EQ(t, c->freelist_place, FREELIST_OFF_SLAB);
 	kmem_cache_destroy(c);
 
 	c = kmem_cache_create("t-align-page", 64, PAGE_SIZE, 0, NULL);

@@ -22,7 +22,7 @@
 #define HOST_STACK_SIZE		(8UL << 20)
 
 const char arch_name[] = "host";
-__thread unsigned int host_cpu_id;
+__thread unsigned int host_cpu_id __attribute__((tls_model("local-exec")));
 
 static char cmdline[2048];
 static u64 boot_ns;
