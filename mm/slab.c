@@ -54,6 +54,13 @@
  *    n->list_lock; the cache list under slab_mutex. Draining other CPUs'
  *    arrays (shrink, destroy) assumes they are not allocating from that
  *    cache at the same moment.
+ *
+ * 7. Debugging stays off the fast paths. A debugged cache (mm/slab_debug.c)
+ *    has per-CPU arrays of limit 0, so its allocations and frees always
+ *    miss the fast path and the slow paths hand them to slab_debug;
+ *    while failslab is on, slab_slowpath_gfp sends every allocation to
+ *    the slow path, where the decision is made. With neither, the fast
+ *    paths run exactly as without them.
  */
 #include "kernel/bitops.h"
 #include "kernel/bug.h"
