@@ -5,7 +5,8 @@
  *
  * 1. Geometry. For a new cache: the alignment, the object stride, then
  *    the freelist placement and slab order by waste, trying in turn the
- *    index array inside an object, off-slab, and on-slab
+ *    index array inside an object (off-slab first for objects of 512
+ *    bytes and more), off-slab, and on-slab
  *    (set_slab_cache, Linux's calculate_slab_order rule: the smallest
  *    order whose leftover is at most 1/8 of the slab, here also holding
  *    at least 16 objects, up to slab_max_order), and the colours the
@@ -133,8 +134,8 @@ static bool off_slab_freelist_ok(const struct kmem_cache *cachep,
  * fits). Returns the leftover bytes, or -1 if nothing works.
  *
  * One rule more, SLUB's slub_min_objects: an order must also hold
- * SLAB_MIN_OBJECTS objects (SLUB asks 16 with 8 CPUs, this kernel's
- * NR_CPUS). Linux's SLAB stops at order 0 for a 4 KiB object (no waste),
+ * SLAB_MIN_OBJECTS objects (SLUB asks 4 * (fls(CPUs) + 1): 16 with 4
+ * CPUs). Linux's SLAB stops at order 0 for a 4 KiB object (no waste),
  * one object per slab, so each allocation grows a slab and each free
  * destroys one: a page allocator round trip and the node's lists per
  * object. 100,000 kmallocs of 8..4096 bytes (make bench, batch_*) run
