@@ -953,6 +953,13 @@ static void free_large_kmalloc(struct page *page, const void *objp,
 	__free_pages(page, compound_order(page));
 }
 
+/* Is objp worth looking at? Only checked while some cache is debugged. */
+static bool ptr_checked_ok(const void *objp, const char *what,
+			   unsigned long caller)
+{
+	return !slab_nr_debug_caches || slab_debug_ptr_ok(objp, what, caller);
+}
+
 /* kfree of an object, a large allocation or a bad pointer into a page. */
 static __always_inline void kfree_page(const void *objp, unsigned long caller,
 				       bool check_pfmemalloc)
@@ -979,7 +986,7 @@ static __always_inline void kfree_page(const void *objp, unsigned long caller,
  */
 static __noinline void kfree_checked(const void *objp, unsigned long caller)
 {
-	if (!slab_nr_debug_caches || slab_debug_kfree_ok(objp, caller))
+	if (ptr_checked_ok(objp, "kfree", caller))
 		kfree_page(objp, caller, true);
 }
 
@@ -1029,11 +1036,8 @@ size_t ksize(const void *objp)
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
-	if (unlikely(slab_nr_debug_caches) && !virt_addr_valid(objp)) {
-		slab_report_bad_ptr(objp, _RET_IP_,
-				    "ksize of a pointer not from any slab");
+	if (!ptr_checked_ok(objp, "ksize", _RET_IP_))
 		return 0;
-	}
 	size = alloc_capacity(objp, &cachep);
 	/* The caller may now use every byte: stop guarding the tail. */
 	if (cachep && cache_debug(cachep))
@@ -1048,7 +1052,7 @@ void kfree_sensitive(const void *objp)
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return;
-	if (unlikely(slab_nr_debug_caches) && !slab_debug_kfree_ok(objp, _RET_IP_))
+	if (!ptr_checked_ok(objp, "kfree", _RET_IP_))
 		return;
 	capacity = alloc_capacity(objp, &cachep);
 	memset((void *)objp, 0, alloc_in_use(objp, capacity, cachep));
@@ -1066,8 +1070,7 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 		return ZERO_SIZE_PTR;
 	}
 	if (!ZERO_OR_NULL_PTR(p)) {
-		if (unlikely(slab_nr_debug_caches) &&
-		    !slab_debug_kfree_ok(p, _RET_IP_))
+		if (!ptr_checked_ok(p, "kfree", _RET_IP_))
 			return NULL;
 		capacity = alloc_capacity(p, &cachep);
 	}

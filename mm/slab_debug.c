@@ -528,6 +528,38 @@ void kmem_cache_release_quarantine(struct kmem_cache *cachep)
 	}
 }
 
+/* --- where a pointer points ----------------------------------------------- */
+
+/* The slab ptr lies in, or NULL: ptr may be any address at all. */
+static struct slab *slab_of(const void *ptr)
+{
+	return virt_addr_valid(ptr) ? virt_to_slab(ptr) : NULL;
+}
+
+/* The index of the object ptr points into, or -1 if none. */
+static long obj_index(const struct kmem_cache *cachep, const struct slab *slab,
+		      const void *ptr)
+{
+	long off = (const u8 *)ptr - (const u8 *)slab->s_mem;
+
+	if (off < 0 || (unsigned long)off / cachep->size >= cachep->num)
+		return -1;
+	return off / (long)cachep->size;
+}
+
+/*
+ * Is object idx in the free part of its slab's index array (the seed
+ * patch set's double-free scan)? n->list_lock held.
+ */
+static bool index_is_free(const struct kmem_cache *cachep,
+			  const struct slab *slab, unsigned int idx)
+{
+	for (unsigned int i = slab->active; i < cachep->num; i++)
+		if (get_free_obj(cachep, slab, i) == idx)
+			return true;
+	return false;
+}
+
 /* --- validation on demand ------------------------------------------------- */
 
 /* Objects of one slab seen free (index array) or cached, while validating. */
@@ -640,17 +672,16 @@ static unsigned long validate_list(struct validation *v, struct list_head *head,
 static const char *cached_problem(struct validation *v, void *objp)
 {
 	struct kmem_cache *cachep = v->cachep;
-	struct slab *slab = virt_addr_valid(objp) ? virt_to_slab(objp) : NULL;
-	long off;
+	struct slab *slab = slab_of(objp);
+	long idx;
 
 	if (!slab || slab->slab_cache != cachep)
 		return "not an object of this cache";
-	off = (u8 *)objp - (u8 *)slab->s_mem;
-	if (off < 0 || off % cachep->size || off / cachep->size >= cachep->num)
+	idx = obj_index(cachep, slab, objp);
+	if (idx < 0 || index_to_obj(cachep, slab, (unsigned int)idx) != objp)
 		return "not an object start";
-	for (unsigned int i = slab->active; i < cachep->num; i++)
-		if (get_free_obj(cachep, slab, i) == off / cachep->size)
-			return "also free in its slab (double free)";
+	if (index_is_free(cachep, slab, (unsigned int)idx))
+		return "also free in its slab (double free)";
 	return NULL;
 }
 
@@ -767,16 +798,15 @@ void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags,
 	return p.objp;
 }
 
-/* Is objp free in its slab already? The seed's scan of the index array. */
+/* Is object idx free in its slab already? */
 static bool free_in_slab(struct kmem_cache *cachep, struct slab *slab,
 			 unsigned int idx)
 {
 	struct kmem_cache_node *n = get_node(cachep);
-	bool found = false;
+	bool found;
 
 	spin_lock(&n->list_lock);
-	for (unsigned int i = slab->active; i < cachep->num && !found; i++)
-		found = get_free_obj(cachep, slab, i) == idx;
+	found = index_is_free(cachep, slab, idx);
 	spin_unlock(&n->list_lock);
 	return found;
 }
@@ -793,35 +823,20 @@ static bool red_zones_say_free(struct kmem_cache *cachep, void *objp)
 }
 
 /*
- * Where objp points in its slab: 0 if it is an object's start, else the
- * problem (p->objp set to the object it points into, if any).
+ * An object start of the slab, and not free already? NULL if so, else
+ * the problem; p->objp is set to the object p->ptr points into, if any.
  */
-static const char *locate_object(struct slab_problem *p, struct slab *slab)
-{
-	struct kmem_cache *cachep = p->cachep;
-	long off = (const u8 *)p->ptr - (const u8 *)slab->s_mem;
-	unsigned long idx = (unsigned long)off / cachep->size;
-
-	if (off < 0 || idx >= cachep->num)
-		return "free of a pointer outside the slab's objects";
-	p->objp = (u8 *)slab->s_mem + idx * cachep->size;
-	if (p->objp != p->ptr)
-		return "free of a pointer inside an object";
-	return NULL;
-}
-
-/* An object start of the slab, and not free already? */
 static const char *object_problem(struct slab_problem *p, struct slab *slab)
 {
-	const char *problem = locate_object(p, slab);
-	unsigned int idx;
+	long idx = obj_index(p->cachep, slab, p->ptr);
 
-	if (problem)
-		return problem;
-	idx = (unsigned int)(((u8 *)p->objp - (u8 *)slab->s_mem) /
-			     p->cachep->size);
+	if (idx < 0)
+		return "free of a pointer outside the slab's objects";
+	p->objp = index_to_obj(p->cachep, slab, (unsigned int)idx);
+	if (p->objp != p->ptr)
+		return "free of a pointer inside an object";
 	if (red_zones_say_free(p->cachep, p->objp) ||
-	    free_in_slab(p->cachep, slab, idx))
+	    free_in_slab(p->cachep, slab, (unsigned int)idx))
 		return "double free";
 	return NULL;
 }
@@ -834,7 +849,8 @@ static bool free_ok(struct slab_problem *p)
 	const char *problem;
 	char buf[96];
 
-	if (!virt_addr_valid(p->ptr) || !(slab = virt_to_slab(p->ptr))) {
+	slab = slab_of(p->ptr);
+	if (!slab) {
 		problem = "free of a pointer not from any slab";
 	} else if (slab->slab_cache != cachep) {
 		snprintf(buf, sizeof(buf),
@@ -869,11 +885,16 @@ void slab_debug_free(struct kmem_cache *cachep, void *objp,
 	cache_free_one(cachep, objp);
 }
 
-bool slab_debug_kfree_ok(const void *objp, unsigned long caller)
+bool slab_debug_ptr_ok(const void *objp, const char *what,
+		       unsigned long caller)
 {
+	char problem[96];
+
 	if (virt_addr_valid(objp))
 		return true;
-	slab_report_bad_ptr(objp, caller,
-			    "kfree of a pointer not from any slab (not in the direct map)");
+	snprintf(problem, sizeof(problem),
+		 "%s of a pointer not from any slab (not in the direct map)",
+		 what);
+	slab_report_bad_ptr(objp, caller, problem);
 	return false;
 }

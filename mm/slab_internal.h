@@ -66,8 +66,13 @@ void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags,
 		       size_t orig_size, unsigned long caller);
 void slab_debug_free(struct kmem_cache *cachep, void *objp,
 		     unsigned long caller);
-/* kfree's pointer check while slab_nr_debug_caches != 0. */
-bool slab_debug_kfree_ok(const void *objp, unsigned long caller);
+/*
+ * While some cache is debugged, kfree, ksize, krealloc and kfree_sensitive
+ * first check that the pointer is in the direct map at all; what names
+ * the call in the report.
+ */
+bool slab_debug_ptr_ok(const void *objp, const char *what,
+		       unsigned long caller);
 /* A kfree or ksize of a pointer that is not an object start. */
 void slab_report_bad_ptr(const void *ptr, unsigned long caller,
 			 const char *problem);
