@@ -88,6 +88,35 @@ static void test_class_table(struct ktest *t)
 	}
 }
 
+/*
+ * kmalloc of a constant size picks its cache at compile time through
+ * __kmalloc_index() (mm/slab.h); it must agree with the run-time table
+ * for every size, and a constant-size call must land there.
+ */
+static void test_constant_size_index(struct ktest *t)
+{
+	unsigned int bad = 0;
+	void *p;
+
+	for (size_t size = 1; size <= KMALLOC_MAX_CACHE_SIZE; size++) {
+		if (kmalloc_caches[0][__kmalloc_index(size)] !=
+		    kmalloc_slab(size, GFP_KERNEL) && !bad++)
+			KTEST_FAIL(t, "size %zu: compile-time index %u, run time %s",
+				   size, __kmalloc_index(size),
+				   kmalloc_slab(size, GFP_KERNEL)->name);
+	}
+	KTEST_EXPECT_EQ(t, bad, 0U);
+	p = kmalloc(192, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_PTR_EQ(t, virt_to_slab(p)->slab_cache, kmalloc_slab(192, 0));
+	kfree(p);
+	p = kmalloc(4000, GFP_KERNEL | GFP_DMA);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_PTR_EQ(t, virt_to_slab(p)->slab_cache,
+			    kmalloc_slab(4000, GFP_DMA));
+	kfree(p);
+}
+
 /* Every size 1..8192: class, cache, ksize, alignment. */
 static void test_every_size(struct ktest *t)
 {
@@ -689,6 +718,7 @@ static void test_stress(struct ktest *t)
 static const struct ktest_case kmalloc_cases[] = {
 	KTEST_CASE(test_class_table),
 	KTEST_CASE(test_every_size),
+	KTEST_CASE(test_constant_size_index),
 	KTEST_CASE(test_natural_alignment),
 	KTEST_CASE_PARAM(test_large, large_gen),
 	KTEST_CASE(test_too_large),
