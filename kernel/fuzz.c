@@ -122,10 +122,7 @@ static void dump_input(const u8 *data, size_t len)
 
 	console_printf("fuzz: the failing input, %zu bytes:\n", len);
 	for (size_t i = 0; i < len; i += 16) {
-		size_t n = 0;
-
-		for (size_t j = i; j < len && j < i + 16; j++)
-			n += scnprintf(line + n, sizeof(line) - n, " %02x", data[j]);
+		scnprint_hex(line, sizeof(line), data + i, min(len - i, (size_t)16));
 		console_printf("fuzz: %04zx:%s\n", i, line);
 	}
 }

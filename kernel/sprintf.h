@@ -21,4 +21,10 @@ int snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 int vscnprintf(char *buf, size_t size, const char *fmt, va_list args);
 int scnprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 
+/*
+ * len bytes of data as " %02x" each, for hex dumps (a simple form of
+ * Linux's hex_dump_to_buffer). Returns what was stored, as scnprintf.
+ */
+int scnprint_hex(char *buf, size_t size, const void *data, size_t len);
+
 #endif /* KERNEL_SPRINTF_H */

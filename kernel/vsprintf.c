@@ -404,3 +404,15 @@ int scnprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(args);
 	return ret;
 }
+
+int scnprint_hex(char *buf, size_t size, const void *data, size_t len)
+{
+	const u8 *bytes = data;
+	int n = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < len; i++)
+		n += scnprintf(buf + n, size - n, " %02x", bytes[i]);
+	return n;
+}

@@ -83,11 +83,8 @@ static void dump_bytes(const u8 *mem, unsigned long start)
 {
 	for (unsigned long row = start; row < start + DUMP_BYTES; row += DUMP_ROW) {
 		char line[DUMP_ROW * 3 + 1];
-		int len = 0;
 
-		for (unsigned long i = row; i < row + DUMP_ROW; i++)
-			len += scnprintf(line + len, sizeof(line) - len, " %02x",
-					 mem[i]);
+		scnprint_hex(line, sizeof(line), mem + row, DUMP_ROW);
 		pr_err("page_poison: %03lx:%s\n", row, line);
 	}
 }

@@ -384,13 +384,10 @@ static void hex_dump(const u8 *lo, const u8 *hi, const u8 *bad)
 	if (p < lo)
 		p = lo;
 	for (int line = 0; line < 3 && p < hi; line++, p += 16) {
-		char buf[80];
-		int len = snprintf(buf, sizeof(buf), "  %px:", p);
+		char buf[16 * 3 + 1];
 
-		for (int i = 0; i < 16 && p + i < hi; i++)
-			len += snprintf(buf + len, sizeof(buf) - len, " %02x",
-					p[i]);
-		pr_err("%s\n", buf);
+		scnprint_hex(buf, sizeof(buf), p, min((size_t)(hi - p), (size_t)16));
+		pr_err("  %px:%s\n", p, buf);
 	}
 }
 

@@ -384,6 +384,20 @@ static void test_int_formats(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ret, (int)strlen(c->expected));
 }
 
+/* scnprint_hex: " %02x" per byte, truncated like scnprintf. */
+static void test_scnprint_hex(struct ktest *t)
+{
+	static const u8 data[] = { 0x00, 0x5a, 0xff, 0x0b };
+	char buf[16];
+
+	KTEST_EXPECT_EQ(t, scnprint_hex(buf, sizeof(buf), data, 4), 12);
+	KTEST_EXPECT_STREQ(t, buf, " 00 5a ff 0b");
+	KTEST_EXPECT_EQ(t, scnprint_hex(buf, sizeof(buf), data, 0), 0);
+	KTEST_EXPECT_STREQ(t, buf, "");
+	KTEST_EXPECT_EQ(t, scnprint_hex(buf, 8, data, 4), 7);
+	KTEST_EXPECT_STREQ(t, buf, " 00 5a ");
+}
+
 static const struct ktest_case vsprintf_cases[] = {
 	KTEST_CASE(test_decimal),
 	KTEST_CASE(test_hex_octal),
@@ -397,6 +411,7 @@ static const struct ktest_case vsprintf_cases[] = {
 	KTEST_CASE(test_malformed),
 	KTEST_CASE(test_truncation),
 	KTEST_CASE(test_scnprintf),
+	KTEST_CASE(test_scnprint_hex),
 	KTEST_CASE_PARAM(test_int_formats, int_fmt_gen),
 	{}
 };
