@@ -8,6 +8,7 @@
  * kmem_cache rows map to malloc(256), the page rows to aligned_alloc of
  * 4 KiB and 32 KiB and, labelled _mmap, to mmap/munmap.
  */
+#include <fnmatch.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -180,8 +181,10 @@ static int by_name(const void *a, const void *b)
 		      ((const struct peer_bench *)b)->name);
 }
 
-int main(void)
+/* peer [GLOB]: only the workloads whose names match (all by default). */
+int main(int argc, char **argv)
 {
+	const char *glob = argc > 1 ? argv[1] : "*";
 	static struct peer_bench sorted[sizeof(benches) / sizeof(benches[0])];
 	const size_t n = sizeof(benches) / sizeof(benches[0]);
 
@@ -193,6 +196,8 @@ int main(void)
 		uint64_t ns, cyc;
 		unsigned long ops;
 
+		if (fnmatch(glob, sorted[i].name, 0))
+			continue;
 		sorted[i].run();		/* warm-up, untimed */
 		bench_peak_kb = 0;
 		ns = now_ns();

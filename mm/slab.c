@@ -38,7 +38,9 @@
  *    (PG_pfmemalloc) is marked on its first page (PG_active). Its objects
  *    carry bit 0 set while they sit in array caches, and only callers
  *    allowed to use the reserve (__GFP_MEMALLOC) may get them; others
- *    push them back to their slab and take or make an ordinary one.
+ *    push them back to their slab and take or make an ordinary one. Once
+ *    such a slab exists, allocations and kfree leave their fast paths
+ *    for the slow ones, which look for the mark.
  *
  * 5. Bootstrap (Linux's staged one). The cache of struct kmem_cache is a
  *    static structure; it and the kmalloc caches start with one-entry
@@ -60,7 +62,8 @@
  *    miss the fast path and the slow paths hand them to slab_debug;
  *    while failslab is on, slab_slowpath_gfp sends every allocation to
  *    the slow path, where the decision is made. With neither, the fast
- *    paths run exactly as without them.
+ *    paths run exactly as without them: one load and test of a mode word
+ *    each (slab_slowpath_gfp, kfree_checks).
  */
 #include "kernel/bitops.h"
 #include "kernel/bug.h"
@@ -75,25 +78,35 @@
 #define SLAB_OBJ_PFMEMALLOC	1UL
 
 static bool pfmemalloc_active;
+static bool failslab_active;
 
 /*
- * Nonzero while kfree must leave its fast path before it looks at the
- * pointer: some cache is debugged (the pointer is checked first), or
- * pfmemalloc slabs exist (objects are marked in the arrays). One load
- * for both; slab_kfree_checks_update() keeps it in step.
+ * The two words the fast paths test, one load each, kept in step with
+ * the state they summarise by slab_fastpath_update():
+ *
+ * kfree_checks: nonzero while kfree must leave its fast path before it
+ * looks at the pointer: some cache is debugged (the pointer is checked
+ * first), or pfmemalloc slabs exist (their objects are marked in the
+ * arrays).
+ *
+ * slab_slowpath_gfp: the GFP bits that send an allocation to the slow
+ * path. Zeroing always; every bit while failslab is on (its decision is
+ * made there) or pfmemalloc slabs exist (the slow path checks each
+ * object it pops for the reserve mark, so the fast path need not).
+ *
+ * Both are read without READ_ONCE so the test is one instruction with a
+ * memory operand; they change only when the configuration does.
  */
 static unsigned int kfree_checks;
-
-void slab_kfree_checks_update(void)
-{
-	WRITE_ONCE(kfree_checks, slab_nr_debug_caches | pfmemalloc_active);
-}
-
-/*
- * GFP bits that send an allocation off the fast path: zeroing, and every
- * bit while failslab is on (its decision is made on the slow path).
- */
 static gfp_t slab_slowpath_gfp = __GFP_ZERO;
+
+void slab_fastpath_update(void)
+{
+	bool all_slow = failslab_active || pfmemalloc_active;
+
+	WRITE_ONCE(kfree_checks, slab_nr_debug_caches | pfmemalloc_active);
+	WRITE_ONCE(slab_slowpath_gfp, all_slow ? ~0u : __GFP_ZERO);
+}
 
 struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
 
@@ -242,7 +255,7 @@ static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags)
 	if (PagePfmemalloc(page)) {
 		__SetPageActive(page);
 		pfmemalloc_active = true;
-		slab_kfree_checks_update();
+		slab_fastpath_update();
 	}
 	return page;
 }
@@ -715,8 +728,8 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
 
 /*
  * The fast path, kept free of calls so it needs no stack frame: pop the
- * top of the per-CPU array if there is one, it is an ordinary object and
- * nothing else (zeroing) is asked; anything else takes the slow path.
+ * top of the per-CPU array if there is one and nothing else (zeroing,
+ * failslab, the reserve) is in play; anything else takes the slow path.
  */
 static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 					size_t orig_size, unsigned long caller)
@@ -725,15 +738,14 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 	struct array_cache *ac = cpu_cache_get(cachep);
 	unsigned int avail = ac->avail;
 
-	if (likely(avail && !(flags & READ_ONCE(slab_slowpath_gfp)))) {
+	if (likely(avail && !(flags & slab_slowpath_gfp))) {
+		/* Never marked: with pfmemalloc slabs about, all go slow. */
 		void *objp = ac->entry[avail - 1];
 
-		if (likely(!is_obj_pfmemalloc(objp))) {
-			ac->avail = avail - 1;
-			ac->touched = 1;
-			arch_irq_restore(irqflags);
-			return objp;
-		}
+		ac->avail = avail - 1;
+		ac->touched = 1;
+		arch_irq_restore(irqflags);
+		return objp;
 	}
 	arch_irq_restore(irqflags);
 	return slab_alloc_slow(cachep, flags, orig_size, slab_caller(caller));
@@ -768,8 +780,8 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
 
 	if (likely(avail < ac->limit &&
 		   !(check_pfmemalloc && pfmemalloc_active))) {
-		ac->entry[avail] = objp;
 		ac->avail = avail + 1;
+		ac->entry[avail] = objp;
 		arch_irq_restore(irqflags);
 		return;
 	}
@@ -994,7 +1006,7 @@ static __always_inline void __kfree(const void *objp, unsigned long caller)
 {
 	if (unlikely(ZERO_OR_NULL_PTR(objp)))
 		return;
-	if (unlikely(READ_ONCE(kfree_checks))) {
+	if (unlikely(kfree_checks)) {
 		kfree_checked(objp, slab_caller(caller));
 		return;
 	}
@@ -1104,5 +1116,6 @@ void drain_array(struct kmem_cache *cachep, struct array_cache *ac)
 
 void slab_failslab_changed(bool on)
 {
-	WRITE_ONCE(slab_slowpath_gfp, on ? ~0u : __GFP_ZERO);
+	failslab_active = on;
+	slab_fastpath_update();
 }

@@ -474,7 +474,7 @@ static int __kmem_cache_create(struct kmem_cache *cachep)
 	}
 	if (cache_debug(cachep)) {
 		slab_nr_debug_caches++;
-		slab_kfree_checks_update();
+		slab_fastpath_update();
 	}
 	return 0;
 }
@@ -640,7 +640,7 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 		kfree(get_node(cachep));
 	if (cache_debug(cachep)) {
 		slab_nr_debug_caches--;
-		slab_kfree_checks_update();
+		slab_fastpath_update();
 	}
 	kfree(cachep->random_seq);
 	kfree(cachep->name);

@@ -84,7 +84,7 @@ void slab_debug_set_orig_size(struct kmem_cache *cachep, void *objp,
 bool slab_debug_quarantined(struct kmem_cache *cachep, const void *objp);
 extern unsigned int slab_nr_debug_caches;
 /* slab_nr_debug_caches changed: kfree's fast path test follows it. */
-void slab_kfree_checks_update(void);
+void slab_fastpath_update(void);
 
 /* One object straight from / back to the slabs (no per-CPU arrays). */
 void *cache_alloc_one(struct kmem_cache *cachep, gfp_t flags);
