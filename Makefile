@@ -218,6 +218,7 @@ fuzz: $(HB)/cram
 # beside the same workloads on glibc, jemalloc, mimalloc and tcmalloc.
 BB := $(B)/bench
 BENCH_ROUNDS ?= 5
+BENCH_REPS ?= 3
 $(BB)/peer: bench/peer.c bench/workloads.h
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -I. -Wall -Wextra -Werror -pthread -o $@ $<
@@ -225,7 +226,7 @@ $(BB)/peer: bench/peer.c bench/workloads.h
 bench: $(BB)/peer
 	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= \
 		FRAME_POINTER=-fomit-frame-pointer host
-	$(PYTHON) bench/run.py --cram $(BB)/cram --peer $(BB)/peer --rounds $(BENCH_ROUNDS)
+	$(PYTHON) bench/run.py --cram $(BB)/cram --peer $(BB)/peer --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
 
 # The allocators of this tree against those of BASELINE (a commit), built
 # the same way, run alternately: what a change costs the fast paths.
@@ -240,7 +241,7 @@ bench-ab:
 		HOST_OPT=-O2 SANITIZE= FRAME_POINTER=-fomit-frame-pointer \
 		build/bench/cram
 	$(PYTHON) bench/ab.py $(B)/baseline/build/bench/cram $(BB)/cram \
-		--glob '$(BENCH_GLOB)' --rounds $(BENCH_ROUNDS)
+		--glob '$(BENCH_GLOB)' --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
 	git worktree remove --force $(B)/baseline
 
 # --- tools --------------------------------------------------------------

@@ -5,8 +5,9 @@ The kernel's allocators run natively through the host build
 (build/bench/cram bench: kmalloc, kmem_cache, alloc_pages), the peers
 through bench/peer.c (malloc/free) under glibc and, with LD_PRELOAD,
 jemalloc, mimalloc and tcmalloc when their Debian packages are
-installed. Every program runs each workload once untimed, then timed.
-Rounds interleave the allocators (the order rotates each round); the
+installed. Every program runs each workload once untimed, then --reps
+times, and reports the fastest of those (interference from the rest of a
+shared machine only ever adds time). Rounds interleave the allocators (the order rotates each round); the
 table shows the median ns/op over the rounds, the spread (max-min in %
 of the median), and cram's time divided by the best peer's. Results
 also go to build/bench.json. These are measurements on a shared
@@ -47,13 +48,13 @@ def parse(output):
     return results
 
 
-def run_impl(name, cram, peer):
+def run_impl(name, cram, peer, reps):
     env = dict(os.environ)
     if name == "cram":
-        cmd = [cram, "bench"]
+        cmd = [cram, "bench", "bench_reps=%d" % reps]
         env["CRAM_HOST_MEM"] = "2G"
     else:
-        cmd = [peer]
+        cmd = [peer, "*", str(reps)]
         if name in PEER_LIBS:
             env["LD_PRELOAD"] = find_lib(PEER_LIBS[name])
     out = subprocess.run(cmd, env=env, capture_output=True, text=True,
@@ -69,6 +70,7 @@ def main():
     ap.add_argument("--cram", default="build/bench/cram")
     ap.add_argument("--peer", default="build/bench/peer")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--json", default="build/bench.json")
     args = ap.parse_args()
 
@@ -79,7 +81,7 @@ def main():
     for r in range(args.rounds):
         order = impls[r % len(impls):] + impls[:r % len(impls)]
         for impl in order:
-            for bench, (ns, peak) in run_impl(impl, args.cram, args.peer).items():
+            for bench, (ns, peak) in run_impl(impl, args.cram, args.peer, args.reps).items():
                 samples[impl].setdefault(bench, []).append(ns)
                 if peak:
                     peaks[impl][bench] = max(peaks[impl].get(bench, 0), peak)
