@@ -739,11 +739,13 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 	unsigned int avail = ac->avail;
 
 	if (likely(avail && !(flags & slab_slowpath_gfp))) {
-		/* Never marked: with pfmemalloc slabs about, all go slow. */
+		/*
+		 * Never marked: with pfmemalloc slabs about, all go slow.
+		 * No ac->touched here: see struct array_cache.
+		 */
 		void *objp = ac->entry[avail - 1];
 
 		ac->avail = avail - 1;
-		ac->touched = 1;
 		arch_irq_restore(irqflags);
 		return objp;
 	}
