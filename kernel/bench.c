@@ -20,16 +20,21 @@ extern const struct bench_case *const __stop_benches[] __weak;
 long bench_peak_kb, bench_base_kb;
 static unsigned long bench_reps = 1;
 
-static int bench_reps_setup(char *val)
+int bench_set_reps(char *val)
 {
 	unsigned long reps;
 
-	if (!val || kstrtoul(val, 10, &reps) || !reps || reps > 100)
+	if (!val || kstrtoul(val, 10, &reps) || !reps || reps > BENCH_MAX_REPS)
 		return -EINVAL;
 	bench_reps = reps;
 	return 0;
 }
-kernel_param("bench_reps", bench_reps_setup);
+kernel_param("bench_reps", bench_set_reps);
+
+unsigned long bench_get_reps(void)
+{
+	return bench_reps;
+}
 
 long bench_mem_kb(void)
 {
@@ -44,37 +49,44 @@ static const struct bench_case *next_bench(const struct bench_case *prev)
 
 
 /*
- * The fastest of bench_reps timed runs: interference from the rest of a
- * shared machine only ever adds time. The peak is the largest seen.
+ * The fastest of reps timed runs after an untimed one: interference from
+ * the rest of a shared machine only ever adds time. The peak is the
+ * largest any timed run recorded.
  */
-static void run_one(const struct bench_case *b)
+void bench_measure(const struct bench_case *b, unsigned long reps,
+		   struct bench_result *res)
 {
-	u64 best_ns = U64_MAX, best_cycles = 0;
-	unsigned long ops = 1;
-	long peak = 0;
-
+	res->ns = U64_MAX;
+	res->cycles = 0;
+	res->ops = 1;
+	res->peak_kb = 0;
 	b->run();				/* warm-up, untimed */
-	for (unsigned long rep = 0; rep < bench_reps; rep++) {
-		u64 ns, cycles;
+	for (unsigned long rep = 0; rep < reps; rep++) {
+		u64 ns = arch_clock_ns(), cycles = arch_cycles();
+		unsigned long ops;
 
 		bench_peak_kb = 0;
-		ns = arch_clock_ns();
-		cycles = arch_cycles();
 		ops = b->run();
 		cycles = arch_cycles() - cycles;
 		ns = arch_clock_ns() - ns;
-		peak = max(peak, bench_peak_kb);
-		if (ns < best_ns) {
-			best_ns = ns;
-			best_cycles = cycles;
+		res->peak_kb = max(res->peak_kb, bench_peak_kb);
+		if (ns < res->ns) {
+			res->ns = ns;
+			res->cycles = cycles;
+			res->ops = ops ? ops : 1;
 		}
 	}
-	if (!ops)
-		ops = 1;
+}
+
+static void run_one(const struct bench_case *b)
+{
+	struct bench_result res;
+
+	bench_measure(b, bench_reps, &res);
 	console_printf("BENCH %-28s %8llu.%03llu %8llu %8ld\n", b->name,
-		       (unsigned long long)(best_ns / ops),
-		       (unsigned long long)(best_ns * 1000 / ops % 1000),
-		       (unsigned long long)(best_cycles / ops), peak);
+		       (unsigned long long)(res.ns / res.ops),
+		       (unsigned long long)(res.ns * 1000 / res.ops % 1000),
+		       (unsigned long long)(res.cycles / res.ops), res.peak_kb);
 }
 
 void bench_run(const char *glob)

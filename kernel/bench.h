@@ -2,8 +2,9 @@
 /*
  * Benchmarks: named workloads registered at link time with
  * BENCH(name, fn). fn runs its workload and returns how many operations
- * it did; the runner runs each once untimed (warm-up), then timed, and
- * prints one line per benchmark:
+ * it did; the runner runs each once untimed (warm-up), then bench_reps
+ * times timed (bench_reps=, 1 by default), and prints one line per
+ * benchmark with the fastest run:
  *
  *	BENCH <name> <ns per op> <cycles per op> <peak KiB>
  *
@@ -42,5 +43,22 @@ long bench_mem_kb(void);
 
 /* Run the benchmarks whose name matches glob (NULL: all). */
 void bench_run(const char *glob);
+
+#define BENCH_MAX_REPS	100
+
+/* What bench_measure() found: the fastest timed run, the largest peak. */
+struct bench_result {
+	u64 ns, cycles;		/* of the fastest run */
+	unsigned long ops;	/* it did (at least 1) */
+	long peak_kb;		/* the largest bench_peak_kb of any run */
+};
+
+/* Run b once untimed, then reps times timed. */
+void bench_measure(const struct bench_case *b, unsigned long reps,
+		   struct bench_result *res);
+
+/* The bench_reps= parameter: "1".."100", else -EINVAL and no change. */
+int bench_set_reps(char *val);
+unsigned long bench_get_reps(void);
 
 #endif /* KERNEL_BENCH_H */
