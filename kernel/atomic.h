@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* atomic_t on the compiler's __atomic builtins (sequentially consistent). */
+/*
+ * atomic_t and atomic_long_t on the compiler's __atomic builtins (read and
+ * set relaxed, read-modify-write sequentially consistent).
+ */
 #ifndef KERNEL_ATOMIC_H
 #define KERNEL_ATOMIC_H
 
@@ -34,6 +37,22 @@ static inline void atomic_inc(atomic_t *v)
 static inline bool atomic_dec_and_test(atomic_t *v)
 {
 	return atomic_add_return(-1, v) == 0;
+}
+
+typedef struct {
+	long counter;
+} atomic_long_t;
+
+#define ATOMIC_LONG_INIT(i)	{ (i) }
+
+static inline long atomic_long_read(const atomic_long_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_long_inc(atomic_long_t *v)
+{
+	__atomic_add_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
 }
 
 #endif /* KERNEL_ATOMIC_H */

@@ -184,7 +184,7 @@ void kmem_cache_init(void);
 int kmem_cache_validate(struct kmem_cache *cachep);
 int slab_validate_all(void);
 void kmem_cache_release_quarantine(struct kmem_cache *cachep);
-extern unsigned long slab_debug_checks;
+extern atomic_long_t slab_debug_checks;
 
 /*
  * failslab was switched on or off (mm/fault_inject.c): while it is on,

@@ -74,7 +74,7 @@ struct slab_debug_info {
 };
 
 unsigned int slab_nr_debug_caches;
-unsigned long slab_debug_checks;
+atomic_long_t slab_debug_checks;	/* atomic: CPUs check at once */
 
 /* --- slab_debug= ------------------------------------------------------- */
 
@@ -622,7 +622,7 @@ static void validate_objects(struct validation *v, struct slab *slab)
 
 		if (!is_free && in_quarantine(v->cachep, p.objp))
 			continue;
-		slab_debug_checks++;
+		atomic_long_inc(&slab_debug_checks);
 		if (!regions_intact(&p, !is_free, is_free ? " (free object)" : "",
 				    "restored (found by kmem_cache_validate)", true))
 			v->problems++;
@@ -782,7 +782,7 @@ void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags,
 		p.objp = cache_alloc_one(cachep, flags);
 		if (!p.objp)
 			return NULL;
-		slab_debug_checks++;
+		atomic_long_inc(&slab_debug_checks);
 		if (cachep->flags & SLAB_CONSISTENCY_CHECKS)
 			check_slab(cachep, virt_to_slab(p.objp));
 		if (regions_intact(&p, false, " while the object was free (write after free)",
@@ -872,7 +872,7 @@ void slab_debug_free(struct kmem_cache *cachep, void *objp,
 	struct slab_problem p = { .cachep = cachep, .ptr = objp,
 				  .caller = caller };
 
-	slab_debug_checks++;
+	atomic_long_inc(&slab_debug_checks);
 	if (!free_ok(&p))
 		return;
 	if (cachep->flags & SLAB_CONSISTENCY_CHECKS)

@@ -782,27 +782,27 @@ static void test_validate_clean(struct ktest *t)
 static void test_fast_path_unchanged(struct ktest *t)
 {
 	struct kmem_cache *c = make_cache(t, "t-fast", 64, 0), *d;
-	unsigned long checks;
+	long checks;
 	void *p;
 
 	skip_debugged_cache(t, c);	/* boot's slab_debug debugs both */
 	d = make_cache(t, "t-slow", 64, SLAB_RED_ZONE);
 	KTEST_EXPECT_GT(t, c->limit, 0U);
-	checks = slab_debug_checks;
+	checks = atomic_long_read(&slab_debug_checks);
 	for (int i = 0; i < 1000; i++) {
 		p = kmem_cache_alloc(c, GFP_KERNEL);
 		KTEST_ASSERT_NOT_NULL(t, p);
 		kmem_cache_free(c, p);
 	}
-	KTEST_EXPECT_EQ(t, slab_debug_checks, checks);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&slab_debug_checks), checks);
 	KTEST_EXPECT_GT(t, c->cpu_cache[arch_cpu_id()]->avail, 0U);
-	checks = slab_debug_checks;
+	checks = atomic_long_read(&slab_debug_checks);
 	for (int i = 0; i < 1000; i++) {
 		p = kmem_cache_alloc(d, GFP_KERNEL);
 		KTEST_ASSERT_NOT_NULL(t, p);
 		kmem_cache_free(d, p);
 	}
-	KTEST_EXPECT_EQ(t, slab_debug_checks, checks + 2000);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&slab_debug_checks), checks + 2000);
 	KTEST_EXPECT_EQ(t, d->cpu_cache[arch_cpu_id()]->avail, 0U);
 	kmem_cache_destroy(c);
 	kmem_cache_destroy(d);
