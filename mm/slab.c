@@ -94,8 +94,8 @@ static bool failslab_active;
  * made there) or pfmemalloc slabs exist (the slow path checks each
  * object it pops for the reserve mark, so the fast path need not).
  *
- * Both are read without READ_ONCE so the test is one instruction with a
- * memory operand; they change only when the configuration does.
+ * Both are read without READ_ONCE, so the compiler may fold the load
+ * into the test: they change only when the configuration does.
  */
 static unsigned int kfree_checks;
 static gfp_t slab_slowpath_gfp = __GFP_ZERO;
