@@ -7,9 +7,10 @@ through bench/peer.c (malloc/free) under glibc and, with LD_PRELOAD,
 jemalloc, mimalloc and tcmalloc when their Debian packages are
 installed. Every program runs each workload once untimed, then --reps
 times, and reports the fastest of those (interference from the rest of a
-shared machine only ever adds time). Rounds interleave the allocators (the order rotates each round); the
-table shows the median ns/op over the rounds, the spread (max-min in %
-of the median), and cram's time divided by the best peer's. Results
+shared machine only ever adds time). Rounds interleave the allocators
+(the order rotates each round); the table shows the median ns/op over
+the rounds, the spread (max-min in % of the median), and cram's time
+divided by the best peer's. Results
 also go to build/bench.json. These are measurements on a shared
 machine, not pass/fail tests.
 """
