@@ -38,7 +38,7 @@
  *    (PG_pfmemalloc) is marked on its first page (PG_active). Its objects
  *    carry bit 0 set while they sit in array caches, and only callers
  *    allowed to use the reserve (__GFP_MEMALLOC) may get them; others
- *    push them back to their slab and take or make an ordinary one. Once
+ *    push them back to their slab and take or make an ordinary one. While
  *    such a slab exists, allocations and kfree leave their fast paths
  *    for the slow ones, which look for the mark.
  *
@@ -77,6 +77,15 @@
 #define BATCHREFILL_LIMIT	16
 #define SLAB_OBJ_PFMEMALLOC	1UL
 
+/*
+ * pfmemalloc_active: some slab is made of reserve pages (counted in
+ * nr_pfmemalloc_slabs). While one is, the fast paths step aside for the
+ * slow ones, which mind the objects' marks; when the last is freed they
+ * come back. fastpath_lock keeps this state and the mode words below in
+ * step.
+ */
+static DEFINE_SPINLOCK(fastpath_lock);
+static unsigned long nr_pfmemalloc_slabs;
 static bool pfmemalloc_active;
 static bool failslab_active;
 
@@ -100,12 +109,35 @@ static bool failslab_active;
 static unsigned int kfree_checks;
 static gfp_t slab_slowpath_gfp = __GFP_ZERO;
 
-void slab_fastpath_update(void)
+static void __slab_fastpath_update(void)
 {
 	bool all_slow = failslab_active || pfmemalloc_active;
 
 	WRITE_ONCE(kfree_checks, slab_nr_debug_caches | pfmemalloc_active);
 	WRITE_ONCE(slab_slowpath_gfp, all_slow ? ~0u : __GFP_ZERO);
+}
+
+void slab_fastpath_update(void)
+{
+	spin_lock(&fastpath_lock);
+	__slab_fastpath_update();
+	spin_unlock(&fastpath_lock);
+}
+
+/* A slab of reserve pages was made (+1) or freed (-1). */
+static void pfmemalloc_slabs_add(long delta)
+{
+	spin_lock(&fastpath_lock);
+	nr_pfmemalloc_slabs += delta;
+	BUG_ON((long)nr_pfmemalloc_slabs < 0);
+	pfmemalloc_active = nr_pfmemalloc_slabs != 0;
+	__slab_fastpath_update();
+	spin_unlock(&fastpath_lock);
+}
+
+bool slab_pfmemalloc_active(void)
+{
+	return READ_ONCE(pfmemalloc_active);
 }
 
 struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
@@ -254,14 +286,16 @@ static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags)
 	__SetPageSlab(page);
 	if (PagePfmemalloc(page)) {
 		__SetPageActive(page);
-		pfmemalloc_active = true;
-		slab_fastpath_update();
+		pfmemalloc_slabs_add(1);
 	}
 	return page;
 }
 
 static void kmem_freepages(struct kmem_cache *cachep, struct page *page)
 {
+	/* Every object is back in this slab: none is marked anywhere. */
+	if (slab_test_pfmemalloc(page_slab(page)))
+		pfmemalloc_slabs_add(-1);
 	__ClearPageActive(page);
 	__ClearPageSlab(page);
 	page->mapping = NULL;	/* slab_cache */
@@ -1118,6 +1152,8 @@ void drain_array(struct kmem_cache *cachep, struct array_cache *ac)
 
 void slab_failslab_changed(bool on)
 {
+	spin_lock(&fastpath_lock);
 	failslab_active = on;
-	slab_fastpath_update();
+	__slab_fastpath_update();
+	spin_unlock(&fastpath_lock);
 }

@@ -359,4 +359,7 @@ static inline bool slab_test_pfmemalloc(const struct slab *slab)
 	return PageActive(slab_page(slab));
 }
 
+/* Does any slab of reserve pages exist (the fast paths then step aside)? */
+bool slab_pfmemalloc_active(void);
+
 #endif /* MM_SLAB_H */

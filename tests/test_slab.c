@@ -945,6 +945,7 @@ static void test_pfmemalloc(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, PagePfmemalloc(slab_page(slab)));
 	KTEST_EXPECT_TRUE(t, PageActive(slab_page(slab)));
 	KTEST_EXPECT_TRUE(t, slab_test_pfmemalloc(slab));
+	KTEST_EXPECT_TRUE(t, slab_pfmemalloc_active());
 	kmem_cache_free(c, obj);
 
 	/* An ordinary caller must not get one of its objects. */
@@ -985,6 +986,8 @@ static void test_pfmemalloc(struct ktest *t)
 	kmem_cache_free(c, ordinary);
 	kmem_cache_free(c, reserve);
 	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
+	/* The reserve slab is gone: the fast paths are back. */
+	KTEST_EXPECT_FALSE(t, slab_pfmemalloc_active());
 	kmem_cache_destroy(c);
 }
 
