@@ -64,6 +64,60 @@ static unsigned long lifo(void)
 }
 BENCH("lifo_stack", lifo);
 
+/*
+ * The floor of the SLAB design's fast path: the per-CPU array's pop and
+ * push alone, in functions of their own as kmalloc and kfree are, with
+ * the cache known and no test but the array's bounds. kmalloc(64)+kfree
+ * cost this plus the rest of their fast paths (the GFP and mode tests,
+ * finding the cache from the page).
+ */
+static __noinline void *array_pop(struct kmem_cache *c)
+{
+	struct array_cache *ac = c->cpu_cache[arch_cpu_id()];
+	unsigned int avail = ac->avail;
+
+	if (unlikely(!avail))
+		return NULL;
+	ac->avail = avail - 1;
+	return ac->entry[avail - 1];
+}
+
+static __noinline bool array_push(struct kmem_cache *c, void *objp)
+{
+	struct array_cache *ac = c->cpu_cache[arch_cpu_id()];
+	unsigned int avail = ac->avail;
+
+	if (unlikely(avail >= ac->limit))
+		return false;
+	ac->avail = avail + 1;
+	ac->entry[avail] = objp;
+	return true;
+}
+
+static unsigned long array_floor(void)
+{
+	static struct kmem_cache *cache;
+	void *p;
+
+	if (!cache)
+		cache = kmem_cache_create("bench-floor-64", 64, 0, 0, NULL);
+	/* One object in this CPU's array to cycle (none if it has no array). */
+	p = cache ? kmem_cache_alloc(cache, GFP_KERNEL) : NULL;
+	if (!p)
+		return 0;
+	kmem_cache_free(cache, p);
+	for (unsigned long i = 0; i < HOT_ITERS; i++) {
+		p = array_pop(cache);
+		if (!p)
+			return 0;
+		bench_touch(p);
+		if (!array_push(cache, p))
+			return 0;
+	}
+	return HOT_ITERS;
+}
+BENCH("slab_array_floor", array_floor);
+
 static struct kmem_cache *bench_cache(void)
 {
 	static struct kmem_cache *cache;
