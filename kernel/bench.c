@@ -6,6 +6,7 @@
  * sets the repetitions (1 by default).
  */
 #include "kernel/bench.h"
+#include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -47,7 +48,6 @@ static const struct bench_case *next_bench(const struct bench_case *prev)
 			    (const void *const *)__stop_benches, prev);
 }
 
-
 /*
  * The fastest of reps timed runs after an untimed one: interference from
  * the rest of a shared machine only ever adds time. The peak is the
@@ -56,16 +56,19 @@ static const struct bench_case *next_bench(const struct bench_case *prev)
 void bench_measure(const struct bench_case *b, unsigned long reps,
 		   struct bench_result *res)
 {
+	BUG_ON(!reps);
 	res->ns = U64_MAX;
 	res->cycles = 0;
 	res->ops = 1;
 	res->peak_kb = 0;
 	b->run();				/* warm-up, untimed */
 	for (unsigned long rep = 0; rep < reps; rep++) {
-		u64 ns = arch_clock_ns(), cycles = arch_cycles();
 		unsigned long ops;
+		u64 ns, cycles;
 
 		bench_peak_kb = 0;
+		ns = arch_clock_ns();
+		cycles = arch_cycles();
 		ops = b->run();
 		cycles = arch_cycles() - cycles;
 		ns = arch_clock_ns() - ns;
