@@ -115,10 +115,10 @@ static int parse_spec(const char *spec, struct fault_spec *f)
 }
 
 /* The slab allocator routes allocations by failslab's state. */
-static void notify_enabled(struct fault_attr *attr, bool on)
+static void notify_enabled(struct fault_attr *attr)
 {
 	if (attr == &failslab)
-		slab_failslab_changed(on);
+		slab_failslab_changed();
 }
 
 int fault_attr_set(struct fault_attr *attr, const char *spec, u64 seed)
@@ -145,14 +145,14 @@ int fault_attr_set(struct fault_attr *attr, const char *spec, u64 seed)
 	attr->failures = 0;
 	WRITE_ONCE(attr->enabled, on);
 	spin_unlock_irqrestore(&fault_lock, flags);
-	notify_enabled(attr, on);
+	notify_enabled(attr);
 	return 0;
 }
 
 void fault_attr_disable(struct fault_attr *attr)
 {
 	WRITE_ONCE(attr->enabled, false);
-	notify_enabled(attr, false);
+	notify_enabled(attr);
 }
 
 void failslab_set_cache(const char *name)
@@ -218,7 +218,7 @@ static bool __should_fail(struct fault_attr *attr, size_t size, bool report,
 	}
 	spin_unlock_irqrestore(&fault_lock, flags);
 	if (exhausted)
-		notify_enabled(attr, false);
+		notify_enabled(attr);
 	if (fail && report && attr->verbose)
 		fail_dump(attr, caller);
 	return fail;
@@ -293,7 +293,7 @@ static void arm(struct fault_attr *attr, bool *at_boot)
 		return;
 	*at_boot = false;
 	WRITE_ONCE(attr->enabled, true);
-	notify_enabled(attr, true);
+	notify_enabled(attr);
 	pr_info("fault_inject: %s on: interval %lu, probability %u%%, space %ld, times %ld\n",
 		attr->name, attr->interval, attr->probability, attr->space,
 		attr->times);

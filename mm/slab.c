@@ -78,16 +78,18 @@
 #define SLAB_OBJ_PFMEMALLOC	1UL
 
 /*
- * pfmemalloc_active: some slab is made of reserve pages (counted in
- * nr_pfmemalloc_slabs). While one is, the fast paths step aside for the
- * slow ones, which mind the objects' marks; when the last is freed they
- * come back. fastpath_lock keeps this state and the mode words below in
- * step.
+ * Slabs made of reserve pages. While one exists, the fast paths step
+ * aside for the slow ones, which mind the objects' marks; when the last
+ * is freed they come back. fastpath_lock keeps the count and the mode
+ * words below in step.
  */
 static DEFINE_SPINLOCK(fastpath_lock);
 static unsigned long nr_pfmemalloc_slabs;
-static bool pfmemalloc_active;
-static bool failslab_active;
+
+static inline bool pfmemalloc_active(void)
+{
+	return READ_ONCE(nr_pfmemalloc_slabs) != 0;
+}
 
 /*
  * The two words the fast paths test, one load each, kept in step with
@@ -111,9 +113,9 @@ static gfp_t slab_slowpath_gfp = __GFP_ZERO;
 
 static void __slab_fastpath_update(void)
 {
-	bool all_slow = failslab_active || pfmemalloc_active;
+	bool all_slow = READ_ONCE(failslab.enabled) || pfmemalloc_active();
 
-	WRITE_ONCE(kfree_checks, slab_nr_debug_caches | pfmemalloc_active);
+	WRITE_ONCE(kfree_checks, slab_nr_debug_caches | pfmemalloc_active());
 	WRITE_ONCE(slab_slowpath_gfp, all_slow ? ~0u : __GFP_ZERO);
 }
 
@@ -128,16 +130,15 @@ void slab_fastpath_update(void)
 static void pfmemalloc_slabs_add(long delta)
 {
 	spin_lock(&fastpath_lock);
-	nr_pfmemalloc_slabs += delta;
+	WRITE_ONCE(nr_pfmemalloc_slabs, nr_pfmemalloc_slabs + delta);
 	BUG_ON((long)nr_pfmemalloc_slabs < 0);
-	pfmemalloc_active = nr_pfmemalloc_slabs != 0;
 	__slab_fastpath_update();
 	spin_unlock(&fastpath_lock);
 }
 
 bool slab_pfmemalloc_active(void)
 {
-	return READ_ONCE(pfmemalloc_active);
+	return pfmemalloc_active();
 }
 
 struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
@@ -582,7 +583,7 @@ static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
 	spin_lock(&n->list_lock);
 	if (n->shared && transfer_objects(ac, n->shared, batchcount)) {
 		n->shared->touched = 1;
-		if (!pfmemalloc && pfmemalloc_active)
+		if (!pfmemalloc && pfmemalloc_active())
 			evict_pfmemalloc(cachep, ac, &list);
 		if (ac->avail)
 			batchcount = 0;	/* the shared array served it */
@@ -687,7 +688,7 @@ static __always_inline void ___cache_free(struct kmem_cache *cachep, void *objp)
 {
 	struct array_cache *ac = cpu_cache_get(cachep);
 
-	if (unlikely(pfmemalloc_active))
+	if (unlikely(pfmemalloc_active()))
 		objp = mark_obj_pfmemalloc(objp, virt_to_slab(objp));
 	if (unlikely(ac->avail >= ac->limit))
 		cache_flusharray(cachep, ac);
@@ -815,7 +816,7 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
 	unsigned int avail = ac->avail;
 
 	if (likely(avail < ac->limit &&
-		   !(check_pfmemalloc && pfmemalloc_active))) {
+		   !(check_pfmemalloc && pfmemalloc_active()))) {
 		ac->avail = avail + 1;
 		ac->entry[avail] = objp;
 		arch_irq_restore(irqflags);
@@ -848,7 +849,10 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 	slab_free(cachep, objp, 0, true);
 }
 
-/* Bulk allocation, one at a time through the slow path's checks. */
+/*
+ * Bulk allocation, one at a time through the slow path: failslab,
+ * debugging, zeroing, the reserve.
+ */
 static size_t alloc_bulk_checked(struct kmem_cache *cachep, gfp_t flags,
 				 size_t nr, void **p, unsigned long caller)
 {
@@ -880,20 +884,16 @@ static size_t alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
 int kmem_cache_alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
 			  void **p)
 {
-	bool checked = cache_debug(cachep) || failslab.enabled;
 	size_t i;
 
-	if (unlikely(checked))
+	/* What sends one allocation to the slow path sends the bulk. */
+	if (unlikely(cache_debug(cachep) || (flags & slab_slowpath_gfp)))
 		i = alloc_bulk_checked(cachep, flags, nr, p, _RET_IP_);
 	else
 		i = alloc_bulk(cachep, flags, nr, p);
 	if (i < nr) {
 		kmem_cache_free_bulk(cachep, i, p);
 		return 0;
-	}
-	if (unlikely(flags & __GFP_ZERO) && !checked) {
-		for (i = 0; i < nr; i++)
-			memset(p[i], 0, cachep->object_size);
 	}
 	return (int)nr;
 }
@@ -1150,10 +1150,7 @@ void drain_array(struct kmem_cache *cachep, struct array_cache *ac)
 	slabs_destroy(cachep, &list);
 }
 
-void slab_failslab_changed(bool on)
+void slab_failslab_changed(void)
 {
-	spin_lock(&fastpath_lock);
-	failslab_active = on;
-	__slab_fastpath_update();
-	spin_unlock(&fastpath_lock);
+	slab_fastpath_update();
 }

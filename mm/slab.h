@@ -190,7 +190,7 @@ extern atomic_long_t slab_debug_checks;
  * failslab was switched on or off (mm/fault_inject.c): while it is on,
  * every allocation takes the slow path, where the decision is made.
  */
-void slab_failslab_changed(bool on);
+void slab_failslab_changed(void);
 
 /* Pages in slabs, for meminfo; /proc/slabinfo on the console. */
 unsigned long slab_pages(void);
