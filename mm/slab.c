@@ -938,11 +938,17 @@ static inline unsigned int kmalloc_index(size_t size)
 	return fls((u32)(size - 1));
 }
 
+/* The cache for 1..KMALLOC_MAX_CACHE_SIZE bytes. */
+static inline struct kmem_cache *kmalloc_cache(size_t size, gfp_t flags)
+{
+	return kmalloc_caches[!!(flags & GFP_DMA)][kmalloc_index(size)];
+}
+
 struct kmem_cache *kmalloc_slab(size_t size, gfp_t flags)
 {
 	if (!size || size > KMALLOC_MAX_CACHE_SIZE)
 		return NULL;
-	return kmalloc_caches[!!(flags & GFP_DMA)][kmalloc_index(size)];
+	return kmalloc_cache(size, flags);
 }
 
 static void *kmalloc_large(size_t size, gfp_t flags)
@@ -964,13 +970,10 @@ static __noinline void *kmalloc_odd_size(size_t size, gfp_t flags)
 
 void *__kmalloc(size_t size, gfp_t flags)
 {
-	struct kmem_cache *cachep;
-
 	/* One test for both 0 and above 8 KiB: size - 1 wraps for 0. */
 	if (unlikely(size - 1 >= KMALLOC_MAX_CACHE_SIZE))
 		return kmalloc_odd_size(size, flags);
-	cachep = kmalloc_caches[!!(flags & GFP_DMA)][kmalloc_index(size)];
-	return slab_alloc(cachep, flags, size, 0);
+	return slab_alloc(kmalloc_cache(size, flags), flags, size, 0);
 }
 
 /* kmalloc of a size known at compile time: the cache is chosen. */
