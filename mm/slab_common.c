@@ -748,16 +748,27 @@ static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
 		c->cached_objs += cachep->cpu_cache[cpu]->avail;
 }
 
-unsigned long slab_pages(void)
+/* fn summed over every cache, under slab_mutex. */
+static long sum_over_caches(long (*fn)(struct kmem_cache *cachep))
 {
 	struct kmem_cache *cachep;
-	unsigned long pages = 0;
+	long sum = 0;
 
 	spin_lock(&slab_mutex);
 	list_for_each_entry(cachep, &slab_caches, list)
-		pages += get_node(cachep)->total_slabs << cachep->gfporder;
+		sum += fn(cachep);
 	spin_unlock(&slab_mutex);
-	return pages;
+	return sum;
+}
+
+static long cache_pages(struct kmem_cache *cachep)
+{
+	return (long)(get_node(cachep)->total_slabs << cachep->gfporder);
+}
+
+unsigned long slab_pages(void)
+{
+	return (unsigned long)sum_over_caches(cache_pages);
 }
 
 /* Objects handed out and not freed: in neither a slab nor an array. */
@@ -773,14 +784,7 @@ static long cache_objects_in_use(struct kmem_cache *cachep)
 /* Over all caches (leak check). */
 long slab_objects_in_use(void)
 {
-	struct kmem_cache *cachep;
-	long in_use = 0;
-
-	spin_lock(&slab_mutex);
-	list_for_each_entry(cachep, &slab_caches, list)
-		in_use += cache_objects_in_use(cachep);
-	spin_unlock(&slab_mutex);
-	return in_use;
+	return sum_over_caches(cache_objects_in_use);
 }
 
 /*
@@ -878,14 +882,12 @@ void slabinfo_show(void)
 	spin_unlock(&slab_mutex);
 }
 
+static long cache_problems(struct kmem_cache *cachep)
+{
+	return kmem_cache_validate(cachep);
+}
+
 int slab_validate_all(void)
 {
-	struct kmem_cache *cachep;
-	int problems = 0;
-
-	spin_lock(&slab_mutex);
-	list_for_each_entry(cachep, &slab_caches, list)
-		problems += kmem_cache_validate(cachep);
-	spin_unlock(&slab_mutex);
-	return problems;
+	return (int)sum_over_caches(cache_problems);
 }
