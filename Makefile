@@ -1,9 +1,10 @@
 # cram: an x86_64 kernel memory subsystem, built two ways.
 #
 #   build/kernel.elf, build/cram.iso   the kernel, booted by GRUB in QEMU
-#   build/host/cram                  the same kernel/, mm/ and tests/ code
-#                                      as a Linux process (arch/host), with
-#                                      ASan and UBSan
+#   build/host/cram                    the same kernel/, mm/, lib/, tests/,
+#                                      bench/ and fuzz/ code as a Linux
+#                                      process (arch/host), with ASan and
+#                                      UBSan
 #
 # Run `make help` for the targets and variables.
 
@@ -31,7 +32,12 @@ B := build
 HB := $(B)/host
 
 # --- sources ----------------------------------------------------------
-GENERIC_SRCS := $(wildcard kernel/*.c mm/*.c tests/*.c)
+# bench/peer.c is a program of its own (the malloc peers), not kernel code.
+GENERIC_SRCS := $(wildcard kernel/*.c mm/*.c lib/*.c lib/ktest/*.c \
+		  tests/*.c fuzz/*.c) $(filter-out bench/peer.c,$(wildcard bench/*.c))
+# x86_64 code that reads firmware formats and touches no CPU state: the
+# host build, which models a PC, links it too (and tests it natively).
+X86_SHARED_SRCS := arch/x86_64/e820.c arch/x86_64/multiboot2.c
 ARCH_SRCS := $(wildcard arch/x86_64/*.c) $(wildcard arch/x86_64/*.S) \
 	     $(wildcard boot/*.S)
 HOST_ARCH_SRCS := $(wildcard arch/host/*.c)
@@ -67,13 +73,13 @@ HCFLAGS := -std=gnu11 $(HOST_OPT) -g -I. -Iarch/host/include $(FRAME_POINTER) \
 HOST_IS_CLANG := $(shell $(HOSTCC) --version 2>/dev/null | grep -q clang && echo y)
 HKCFLAGS := $(HCFLAGS) -ffreestanding -fno-builtin \
 	    $(if $(HOST_IS_CLANG),,-fno-tree-loop-distribute-patterns)
-HOBJS := $(patsubst %.c,$(HB)/%.o,$(GENERIC_SRCS))
+HOBJS := $(patsubst %.c,$(HB)/%.o,$(GENERIC_SRCS) $(X86_SHARED_SRCS))
 HARCH_OBJS := $(patsubst %.c,$(HB)/%.o,$(HOST_ARCH_SRCS))
 
 ISO := $(B)/cram.iso
 RUN_CMDLINE := $(strip $(CMDLINE))
 TEST_CMDLINE := $(strip ktest$(if $(KTEST),=$(KTEST)) $(CMDLINE))
-HARNESS := $(PYTHON) tests/harness.py
+HARNESS := $(PYTHON) tools/testing/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
 
 .PHONY: FORCE all run bench bench-ab debug test check selftest deps clean help iso host \
@@ -121,7 +127,7 @@ $(ISO): $(B)/kernel.elf iso/grub.cfg tools/mkiso.sh
 	sh tools/mkiso.sh $< $@ '$(RUN_CMDLINE)'
 
 # --- host build -----------------------------------------------------------
-$(HB)/arch/%.o: arch/%.c
+$(HB)/arch/host/%.o: arch/host/%.c
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	@$(HOSTCC) $(HCFLAGS) -MMD -MP -c $< -o $@
@@ -188,7 +194,7 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 comma := ,
 empty :=
 space := $(empty) $(empty)
-FUZZ_CORPUS := $(sort $(wildcard tests/fuzz_corpus/*.bin))
+FUZZ_CORPUS := $(sort $(wildcard fuzz/corpus/*.bin))
 FUZZ_STAGES := $(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS))') \
 	       --host '$(HB)/cram fuzz=$(FUZZ_SECONDS)' \
 	       --host-timeout $(shell expr $(FUZZ_SECONDS) + 120)
@@ -210,7 +216,7 @@ fuzz: $(HB)/cram
 	@CRAM_FUZZ_SAVE=$(FUZZ_SAVE) $(HB)/cram fuzz=$(FUZZ_SECONDS)$(if $(FUZZ_SEED),$(comma)$(FUZZ_SEED)) || { \
 		echo "fuzz: FAILED: the failing input is $(FUZZ_SAVE)"; \
 		echo "fuzz: replay it:  $(HB)/cram fuzzfile=$(FUZZ_SAVE)"; \
-		echo "fuzz: keep it:    cp $(FUZZ_SAVE) tests/fuzz_corpus/NAME.bin"; \
+		echo "fuzz: keep it:    cp $(FUZZ_SAVE) fuzz/corpus/NAME.bin"; \
 		exit 1; }
 
 # Benchmarks: the host build at -O2 without sanitizers or frame pointers

@@ -78,11 +78,16 @@ int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg);
 void arch_cpu_join(unsigned int cpu);
 
 /*
- * Memory bring-up, called by start_kernel() in this order (mm/mm.h):
+ * Memory bring-up, called by start_kernel() in this order:
  *
- * arch_memory_map() appends the firmware's memory map to t as it is
- * (unsanitized): e820 entries from multiboot2 on x86_64, a QEMU-like
- * synthetic map on the host.
+ * arch_memory_setup() reads the firmware's memory map, sanitizes it and
+ * prints it: the e820 table from multiboot2 on x86_64, a QEMU-like
+ * synthetic e820 table on the host (which models a PC, so it shares
+ * arch/x86_64/e820.c). The command line's early parameters run next and
+ * may edit the map (mem=, memmap=).
+ *
+ * arch_memblock_setup() then adds the usable RAM to memblock, reserves
+ * what the firmware keeps (the first 64 KiB on a PC) and sets max_pfn.
  *
  * setup_arch() runs once memblock knows the RAM: it reserves what the
  * arch owns (kernel image, boot information, modules), maps all RAM at
@@ -93,8 +98,8 @@ void arch_cpu_join(unsigned int cpu);
  * addresses inside mem_map) with zeroed memory from memblock and returns
  * how many bytes it allocated (0 for parts already backed).
  */
-struct e820_table;
-void arch_memory_map(struct e820_table *t);
+void arch_memory_setup(void);
+void arch_memblock_setup(void);
 void setup_arch(void);
 unsigned long vmemmap_populate(unsigned long start, unsigned long end);
 
@@ -113,7 +118,7 @@ void arch_kernel_map_pages(struct page *page, int numpages, bool enable);
 bool arch_kernel_page_present(unsigned long virt);
 
 /*
- * Fuzzing (kernel/fuzz.c). arch_fuzz_input() sees each random input just
+ * Fuzzing (fuzz/fuzz.c). arch_fuzz_input() sees each random input just
  * before it runs, so it can be kept if the run crashes: the host writes
  * it to the file named by $CRAM_FUZZ_SAVE, x86_64 does nothing.
  * arch_read_file() reads a whole file into buf and returns its length,

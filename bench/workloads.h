@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Allocator workloads, written once and compiled twice: into the kernel
- * against kmalloc/kfree (tests/bench_alloc.c) and into bench/peer.c
+ * against kmalloc/kfree (bench/workloads.c) and into bench/peer.c
  * against malloc/free, which then runs under glibc, jemalloc, mimalloc
  * and tcmalloc. The includer defines:
  *

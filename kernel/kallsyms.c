@@ -8,7 +8,7 @@
  */
 #include "kernel/kallsyms.h"
 #include "kernel/kernel.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 
 /*
  * Declared weak and left undefined: the first link pass has no table and

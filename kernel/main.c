@@ -6,10 +6,10 @@
  * (mm/mm_init.c), then either runs the tests ("ktest") and ends the run
  * with their verdict, or starts the shell.
  */
-#include "kernel/bench.h"
-#include "kernel/fuzz.h"
+#include "bench/bench.h"
+#include "fuzz/fuzz.h"
 #include "kernel/kernel.h"
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
@@ -51,10 +51,9 @@ __noreturn void start_kernel(void)
 	pr_notice("%s version %s (%s) on %s\n", KERNEL_NAME, KERNEL_VERSION,
 		  __VERSION__, arch_name);
 	pr_notice("Command line: %s\n", arch_cmdline());
-	e820__memory_setup();
+	arch_memory_setup();
 	parse_early_params(arch_cmdline());
-	e820__finish_early_params();
-	e820__memblock_setup();
+	arch_memblock_setup();
 	setup_arch();
 	mm_core_init();
 

@@ -9,7 +9,7 @@
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
-#include "kernel/sprintf.h"
+#include "lib/sprintf.h"
 #include "arch/arch.h"
 
 #define MAX_STACK_DEPTH	32

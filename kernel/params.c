@@ -7,7 +7,7 @@
 #include "kernel/params.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 
 char boot_command_line[COMMAND_LINE_SIZE];
 

@@ -16,8 +16,8 @@
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "kernel/spinlock.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 #include "arch/arch.h"
 
 #define LOG_BUF_SIZE	(64 * 1024)

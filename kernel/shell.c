@@ -8,10 +8,10 @@
 #include "kernel/shell.h"
 #include "kernel/errno.h"
 #include "kernel/kernel.h"
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "arch/arch.h"
 
 #define LINE_SIZE	256

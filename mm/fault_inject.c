@@ -33,10 +33,10 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/params.h"
-#include "kernel/prandom.h"
+#include "lib/prandom.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/slab.h"
 

@@ -53,7 +53,7 @@
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 
 #define MEMBLOCK_PAGE_SIZE	SZ_4K
 #define MEMBLOCK_DEFAULT_ALIGN	8UL

@@ -104,12 +104,9 @@ bool virt_addr_valid(const void *virt);
 
 /*
  * Boot steps, in the order start_kernel() runs them (see mm/mm_init.c):
- * the firmware map into e820_table, then memblock; the arch maps RAM;
- * then mem_map and the zones.
+ * the arch reads the firmware map and fills memblock (arch/arch.h), the
+ * arch maps RAM, then mem_map and the zones.
  */
-void e820__memory_setup(void);
-void e820__finish_early_params(void);
-void e820__memblock_setup(void);
 void mm_core_init(void);
 
 /* Bytes of struct page backing populated by the arch (mem_map cost). */

@@ -2,13 +2,14 @@
 /*
  * Memory bring-up: from the firmware's map to an initialised mem_map.
  *
- * 1. e820__memory_setup(): the arch appends the firmware map to
- *    e820_table; it is sanitized (mm/e820.c) and printed as BIOS-e820.
- * 2. The command line runs next: mem= and memmap= edit e820_table, and
- *    e820__finish_early_params() prints the result as "user" if changed.
- * 3. e820__memblock_setup(): usable RAM goes to memblock.memory; the
- *    first 64 KiB (BIOS data, real-mode leftovers) is reserved, as Linux
- *    does by default.
+ * 1. arch_memory_setup(): the arch reads the firmware's memory map,
+ *    sanitizes and prints it (on x86_64 the e820 table, BIOS-e820).
+ * 2. The command line runs next: the arch's map parameters (mem=,
+ *    memmap=) edit that map.
+ * 3. arch_memblock_setup(): usable RAM goes to memblock.memory, what the
+ *    firmware owns is reserved, and max_pfn is set. Every reservation
+ *    is booked under a reason (memblock_reserve_named()), printed as
+ *    "Reserved at boot".
  * 4. setup_arch() (arch) reserves its own ranges and maps all RAM.
  * 5. mm_core_init(): vmemmap is backed for every RAM range (holes get
  *    nothing), the zones are laid out over the pfns, every struct page of
@@ -25,16 +26,13 @@
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
-#include "kernel/string.h"
-#include "mm/e820.h"
+#include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "arch/arch.h"
-
-#define LOW_RESERVE		SZ_64K
 
 unsigned long page_offset_base;
 struct page *vmemmap;
@@ -44,7 +42,6 @@ unsigned long vmemmap_bytes;
 struct pglist_data contig_page_data;
 
 struct reserve_reason reserve_ledger[MAX_RESERVE_REASONS];
-static bool e820_user_changed;
 
 static const char *const zone_names[MAX_NR_ZONES] = {
 	[ZONE_DMA] = "DMA",
@@ -52,41 +49,7 @@ static const char *const zone_names[MAX_NR_ZONES] = {
 	[ZONE_NORMAL] = "Normal",
 };
 
-/* --- 1-3: the e820 map and memblock ------------------------------------ */
-
-void e820__memory_setup(void)
-{
-	arch_memory_map(&e820_table);
-	e820__update_table(&e820_table);
-	pr_info("BIOS-provided physical RAM map:\n");
-	e820__print_table(&e820_table, "BIOS-e820");
-}
-
-static int mem_setup(char *arg)
-{
-	if (!arg || e820__parse_mem(&e820_table, arg))
-		return -EINVAL;
-	e820_user_changed = true;
-	return 0;
-}
-kernel_param("mem", mem_setup);
-
-static int memmap_setup(char *arg)
-{
-	if (!arg || e820__parse_memmap(&e820_table, arg))
-		return -EINVAL;
-	e820_user_changed = true;
-	return 0;
-}
-kernel_param("memmap", memmap_setup);
-
-void e820__finish_early_params(void)
-{
-	if (!e820_user_changed)
-		return;
-	pr_info("user-defined physical RAM map:\n");
-	e820__print_table(&e820_table, "user");
-}
+/* --- 3: what boot reserved, and why ----------------------------------- */
 
 static void ledger_add(const char *reason, unsigned long pages)
 {
@@ -125,20 +88,6 @@ phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)
 	if (phys)
 		ledger_add(reason, pages);
 	return phys;
-}
-
-void e820__memblock_setup(void)
-{
-	for (u32 i = 0; i < e820_table.nr_entries; i++) {
-		const struct e820_entry *e = &e820_table.entries[i];
-
-		if (e->type == E820_TYPE_RAM)
-			memblock_add(e->addr, e->size);
-	}
-	if (!memblock_phys_mem_size())
-		panic("no usable RAM left in the memory map");
-	memblock_reserve_named(0, LOW_RESERVE, "low memory");
-	max_pfn = PHYS_PFN(memblock_end_of_DRAM());
 }
 
 /* --- 5: mem_map and zones ----------------------------------------------- */
@@ -352,12 +301,3 @@ void mm_core_init(void)
 		vmemmap_bytes >> 10);
 	fault_inject_init();
 }
-
-static int cmd_e820(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	e820__print_table(&e820_table, "e820");
-	return 0;
-}
-SHELL_CMD("e820", cmd_e820, "the memory map after sanitizing and mem=/memmap=");

@@ -23,7 +23,7 @@
 #define MM_MM_TYPES_H
 
 #include "kernel/atomic.h"
-#include "kernel/list.h"
+#include "lib/list.h"
 #include "kernel/types.h"
 
 struct rcu_head {

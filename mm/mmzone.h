@@ -14,7 +14,7 @@
 #ifndef MM_MMZONE_H
 #define MM_MMZONE_H
 
-#include "kernel/list.h"
+#include "lib/list.h"
 #include "kernel/spinlock.h"
 #include "kernel/types.h"
 

@@ -48,9 +48,9 @@
  *    fault_inject_verbose reports it instead).
  */
 #include "kernel/bug.h"
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/memblock.h"

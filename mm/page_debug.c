@@ -32,8 +32,8 @@
 #include "kernel/bug.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/page_debug.h"
 

@@ -65,11 +65,11 @@
  *    paths run exactly as without them: one load and test of a mode word
  *    each (slab_slowpath_gfp, kfree_checks).
  */
-#include "kernel/bitops.h"
+#include "lib/bitops.h"
 #include "kernel/bug.h"
-#include "kernel/prandom.h"
+#include "lib/prandom.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"

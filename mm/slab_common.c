@@ -22,14 +22,14 @@
  *
  * The cache list is guarded by slab_mutex.
  */
-#include "kernel/bitops.h"
+#include "lib/bitops.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/params.h"
-#include "kernel/prandom.h"
+#include "lib/prandom.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"
 

@@ -48,8 +48,8 @@
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Helpers shared by the memory test suites (see tests/mm_util.h). */
-#include "kernel/ktest.h"
-#include "kernel/prandom.h"
-#include "kernel/string.h"
+#include "lib/ktest/ktest.h"
+#include "lib/prandom.h"
+#include "lib/string.h"
 #include "mm/page_debug.h"
 #include "mm/slab.h"
 #include "tests/mm_util.h"

@@ -3,7 +3,7 @@
 #ifndef TESTS_MM_UTIL_H
 #define TESTS_MM_UTIL_H
 
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "mm/gfp.h"
 
 struct kmem_cache;

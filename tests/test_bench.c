@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the benchmark runner (kernel/bench.c): bench_reps= takes 1 to
+ * Tests of the benchmark runner (bench/bench.c): bench_reps= takes 1 to
  * 100 and nothing else; bench_measure() runs a case once untimed, then
  * reps times, and keeps the fastest run and the largest peak of the timed
  * runs.
  */
-#include "kernel/bench.h"
+#include "bench/bench.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
-#include "kernel/sprintf.h"
+#include "lib/ktest/ktest.h"
+#include "lib/sprintf.h"
 #include "arch/arch.h"
 
 #define SLOW_NS		1000000ULL	/* a slow run: 1 ms */

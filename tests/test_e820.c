@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the e820 map (mm/e820.c). The core is a table of synthetic
+ * Tests of the e820 map (arch/x86_64/e820.c). The core is a table of synthetic
  * maps, each a raw input and the sanitized output worked out by hand,
  * run as one parametrised case (sanitizing twice: the second pass must
  * change nothing). Separate cases cover the table limits, the editing
@@ -10,10 +10,10 @@
  * is 16 KiB.
  */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "mm/e820.h"
+#include "lib/string.h"
+#include "arch/x86_64/e820.h"
 
 enum {
 	RAM = E820_TYPE_RAM,

@@ -10,9 +10,9 @@
  *    leak check), every cache validates afterwards.
  */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/ktest/ktest.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/slab.h"
 #include "tests/mm_util.h"

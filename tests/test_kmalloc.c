@@ -19,10 +19,10 @@
  * The suite's exit shrinks the kmalloc caches, so slabs they grew
  * during a case do not count as leaked pages.
  */
-#include "kernel/ktest.h"
-#include "kernel/prandom.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/ktest/ktest.h"
+#include "lib/prandom.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
 #include "mm/slab.h"

@@ -12,10 +12,10 @@
  * log are expected, and captured and checked here.
  */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "mm/slab.h"
 
 /* Run one passing check on a scratch test; it must not flag anything. */

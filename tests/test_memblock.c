@@ -8,9 +8,9 @@
  */
 #include "kernel/bug.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "mm/memblock.h"
 
 #define TEST_MAX_REGIONS	16

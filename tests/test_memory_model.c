@@ -6,10 +6,10 @@
  * splitting RAM at 16 MiB and 4 GiB with consistent page counts, and the
  * cost of mem_map staying at 64 bytes per 4 KiB page plus rounding.
  */
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/params.h"
-#include "kernel/string.h"
-#include "mm/e820.h"
+#include "lib/string.h"
+#include "arch/x86_64/e820.h"
 #include "mm/gfp.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"

@@ -12,10 +12,10 @@
  * "multiboot2:" line, and a line naming the problem (tag, offset, value).
  */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
-#include "kernel/multiboot2.h"
+#include "lib/ktest/ktest.h"
+#include "arch/x86_64/multiboot2.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 
 #define BLOCK_SIZE	4096
 

@@ -26,10 +26,10 @@
  */
 #include "arch/arch.h"
 #include "kernel/bug.h"
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/spinlock.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
 #include "mm/page_debug.h"

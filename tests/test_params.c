@@ -12,10 +12,10 @@
  * build's ASan catches any read past their end.
  */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/params.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 
 /* Split one word off s; expect name, value (NULL: none) and the rest. */
 #define EXPECT_ARG(t, s, exp_param, exp_val, exp_next) do {		\

@@ -3,13 +3,13 @@
  * The harness's own selftests: a hidden suite whose cases end the run in
  * every way a broken kernel can (a failed expectation, a panic, a CPU
  * exception, a hang, a silent reset) plus one that passes. They run only
- * when named exactly, e.g. "ktest=selftest.panic"; tests/harness.py boots
+ * when named exactly, e.g. "ktest=selftest.panic"; tools/testing/harness.py boots
  * each one and checks that it reports the right verdict. Never part of a
  * normal test run. pagealloc_fault needs debug_pagealloc=on as well: a
  * write to a page just freed must fault, and the report name the page.
  */
 #include "kernel/bug.h"
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "mm/gfp.h"
 #include "mm/page_debug.h"
 #include "arch/arch.h"

@@ -27,9 +27,9 @@
  * that slabs they grew on the way do not count as leaked pages.
  */
 #include "kernel/bug.h"
-#include "kernel/ktest.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/ktest/ktest.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
 #include "mm/slab.h"

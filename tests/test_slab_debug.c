@@ -20,10 +20,10 @@
  * caches themselves run only when that parameter debugs them.
  */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
-#include "kernel/prandom.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/ktest/ktest.h"
+#include "lib/prandom.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"
 #include "tests/mm_util.h"

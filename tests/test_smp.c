@@ -8,7 +8,7 @@
  * and at the end the page and object counts are back where they started.
  */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
 #include "arch/arch.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of kernel/string.c. The memory functions are checked byte by byte
+ * Tests of lib/string.c. The memory functions are checked byte by byte
  * against simple index loops over every small length and alignment (so the
  * word-at-a-time paths and their byte tails are both covered) and for the
  * bytes around the target staying untouched; memmove in both overlap
@@ -11,8 +11,8 @@
  * glob_match including its backtracking.
  */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
-#include "kernel/string.h"
+#include "lib/ktest/ktest.h"
+#include "lib/string.h"
 
 #define FILL		0xa5	/* bytes a function must not touch */
 #define AREA		64	/* bytes in each test area */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of kernel/vsprintf.c: every conversion (d i u x X o c s p %), the
+ * Tests of lib/vsprintf.c: every conversion (d i u x X o c s p %), the
  * flags "-+ #0" alone and combined, width and precision (literal, from *,
  * negative * widths), the length modifiers at their boundary values, the
  * pointer extensions %p %px %pS %ps, malformed formats (unknown conversion,
@@ -9,10 +9,10 @@
  * Every expected string is written out by hand; a table-driven case runs
  * integer formats through the framework's parameter path.
  */
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/params.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 
 #define BUF_SIZE	128
 #define FILL		0x5a	/* marks bytes vsnprintf must not touch */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Files for the fuzz driver (kernel/fuzz.c), with plain libc.
+ * Files for the fuzz driver (fuzz/fuzz.c), with plain libc.
  *
  * arch_fuzz_input() writes each input over the file named by the
  * environment variable CRAM_FUZZ_SAVE (nothing if it is unset), through

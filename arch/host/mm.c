@@ -36,7 +36,7 @@
 #include "kernel/bug.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "mm/e820.h"
+#include "arch/x86_64/e820.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/page_debug.h"
@@ -65,7 +65,7 @@ static unsigned long host_mem_size(void)
 	return size;
 }
 
-void arch_memory_map(struct e820_table *t)
+void e820__memory_setup_firmware(struct e820_table *t)
 {
 	unsigned long size = host_mem_size();
 

@@ -25,7 +25,7 @@
 #include "arch/x86_64/io.h"
 #include "kernel/bug.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/page_debug.h"

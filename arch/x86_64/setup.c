@@ -15,10 +15,10 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/kernel.h"
-#include "kernel/multiboot2.h"
+#include "arch/x86_64/multiboot2.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "mm/e820.h"
+#include "lib/string.h"
+#include "arch/x86_64/e820.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "arch/arch.h"
@@ -69,7 +69,7 @@ __noreturn void x86_64_start_kernel(u32 magic, u32 info_phys)
 	start_kernel();
 }
 
-void arch_memory_map(struct e820_table *t)
+void e820__memory_setup_firmware(struct e820_table *t)
 {
 	if (mb2.mmap_nr_entries) {
 		for (u32 i = 0; i < mb2.mmap_nr_entries; i++) {

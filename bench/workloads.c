@@ -7,7 +7,7 @@
  * (arch/host at -O2, no sanitizers) beside the same workloads on other
  * allocators; the "bench" parameter or shell command runs them here.
  */
-#include "kernel/bench.h"
+#include "bench/bench.h"
 #include "arch/arch.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The allocator fuzz target: fuzz_one_input() (kernel/fuzz.h).
+ * The allocator fuzz target: fuzz_one_input() (fuzz/fuzz.h).
  *
  * An input is a program for a small machine: 64 slots, each empty or
  * holding one allocation (a kmalloc object, an object of one of 4
@@ -63,10 +63,10 @@
  * allocation passes __GFP_NOWARN: failing is allowed, never a finding.
  */
 #include "kernel/bug.h"
-#include "kernel/fuzz.h"
+#include "fuzz/fuzz.h"
 #include "kernel/printk.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
 #include "arch/arch.h"

@@ -4,8 +4,8 @@
  * A node unlinked with list_del() is poisoned so a second deletion or a
  * walk through it faults instead of corrupting a neighbour.
  */
-#ifndef KERNEL_LIST_H
-#define KERNEL_LIST_H
+#ifndef LIB_LIST_H
+#define LIB_LIST_H
 
 #include "kernel/types.h"
 
@@ -122,4 +122,4 @@ static inline void list_splice_init(struct list_head *list,
 	     &pos->member != (head);					\
 	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
 
-#endif /* KERNEL_LIST_H */
+#endif /* LIB_LIST_H */

@@ -30,10 +30,10 @@
  *
  *	    # <case>: unexpected report: BUG: Bad page state: ...
  */
-#include "kernel/ktest.h"
+#include "lib/ktest/ktest.h"
 #include "kernel/printk.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 
 #define INDENT_STEP	4
 #define MAX_GLOBS	16

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The benchmark runner (see kernel/bench.h): in name order, a warm-up
+ * The benchmark runner (see bench/bench.h): in name order, a warm-up
  * run, bench_reps timed runs, one BENCH line each with the fastest.
  * Registered under the "bench" parameter and shell command; bench_reps=
  * sets the repetitions (1 by default).
  */
-#include "kernel/bench.h"
+#include "bench/bench.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "mm/gfp.h"
 #include "arch/arch.h"
 

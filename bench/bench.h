@@ -12,8 +12,8 @@
  * are emulated and only compare runs of the same build on one machine.
  * Booted with "bench" (or the shell command) the kernel runs them all.
  */
-#ifndef KERNEL_BENCH_H
-#define KERNEL_BENCH_H
+#ifndef BENCH_BENCH_H
+#define BENCH_BENCH_H
 
 #include "kernel/types.h"
 
@@ -61,4 +61,4 @@ void bench_measure(const struct bench_case *b, unsigned long reps,
 int bench_set_reps(char *val);
 unsigned long bench_get_reps(void);
 
-#endif /* KERNEL_BENCH_H */
+#endif /* BENCH_BENCH_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzz driver (kernel/fuzz.h): feeds fuzz_one_input() without
+ * The fuzz driver (fuzz/fuzz.h): feeds fuzz_one_input() without
  * libFuzzer, so it runs wherever the kernel does.
  *
  * Random mode ("fuzz=SECONDS[,SEED]", shell "fuzz SECONDS [SEED]"):
@@ -20,13 +20,13 @@
  * nothing failed. Progress and statistics are plain log lines.
  */
 #include "kernel/errno.h"
-#include "kernel/fuzz.h"
+#include "fuzz/fuzz.h"
 #include "kernel/params.h"
-#include "kernel/prandom.h"
+#include "lib/prandom.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 #include "arch/arch.h"
 
 #define NSEC_PER_SEC		1000000000ULL

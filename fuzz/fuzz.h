@@ -2,20 +2,20 @@
 /*
  * Fuzzing the memory allocators.
  *
- * The target, fuzz_one_input() (tests/fuzz_ops.c), decodes a byte string
+ * The target, fuzz_one_input() (fuzz/fuzz_ops.c), decodes a byte string
  * into a sequence of slab, kmalloc and page allocator calls, checks every
  * object's contents and the allocators' bookkeeping, frees everything and
  * checks that nothing leaked. It returns 0, or nonzero after printing a
  * "fuzz: BUG: ..." line (a finding).
  *
- * The driver (kernel/fuzz.c) feeds it: "fuzz=SECONDS[,SEED]" (parameter)
+ * The driver (fuzz/fuzz.c) feeds it: "fuzz=SECONDS[,SEED]" (parameter)
  * or "fuzz SECONDS [SEED]" (shell) runs random and mutated inputs for
  * that long; "fuzzfile=PATH[,PATH...]" replays saved inputs, read
  * through arch_read_file(). The parameters print KTAP, one result per
  * file or one for the random run, and end the run with the verdict.
  */
-#ifndef KERNEL_FUZZ_H
-#define KERNEL_FUZZ_H
+#ifndef FUZZ_FUZZ_H
+#define FUZZ_FUZZ_H
 
 #include "kernel/types.h"
 
@@ -28,4 +28,4 @@ extern unsigned long fuzz_nr_ops;
 /* Called by start_kernel(): runs fuzz= or fuzzfile= and exits, if given. */
 void fuzz_boot(void);
 
-#endif /* KERNEL_FUZZ_H */
+#endif /* FUZZ_FUZZ_H */

@@ -5,8 +5,8 @@
  * fault injection, freelist randomization, fuzzing, tests. Not for
  * secrets. The state must never be 0; prandom_seed() sees to that.
  */
-#ifndef KERNEL_PRANDOM_H
-#define KERNEL_PRANDOM_H
+#ifndef LIB_PRANDOM_H
+#define LIB_PRANDOM_H
 
 #include "kernel/types.h"
 
@@ -37,4 +37,4 @@ static inline u64 prandom_below(u64 *state, u64 n)
 	return prandom_u64(state) % n;
 }
 
-#endif /* KERNEL_PRANDOM_H */
+#endif /* LIB_PRANDOM_H */

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Tests for the kernel test harness (harness.py) and its KTAP parser (ktap.py).
 
-Run with `python3 tests/test_harness.py`.  The test cases come in two groups:
+Run with `python3 tools/testing/test_harness.py`.  The test cases come in two groups:
 
 * pure tests (PURE_TEST_CASES): the KTAP parser on synthetic logs and the
   verdict logic (`judge`) on synthetic observations.  They start no process,
   and `harness.py --selftest` runs them too.
 * process tests: `run_stage` on small Python stand-in programs, and the whole
-  command line with fake QEMU / fake ISO builder (tests/harness_data/) in place
+  command line with fake QEMU / fake ISO builder (tools/testing/data/) in place
   of the real ones, through the QEMU= and MKISO= environment variables.
 """
 
@@ -20,7 +20,7 @@ import textwrap
 import unittest
 
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
-DATA_DIR = os.path.join(TESTS_DIR, 'harness_data')
+DATA_DIR = os.path.join(TESTS_DIR, 'data')
 sys.path.insert(0, TESTS_DIR)
 sys.dont_write_bytecode = True   # keep tests/ free of __pycache__
 

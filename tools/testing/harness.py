@@ -58,9 +58,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(TESTS_DIR)
+ROOT = os.path.dirname(os.path.dirname(TESTS_DIR))
 sys.path.insert(0, TESTS_DIR)
-sys.dont_write_bytecode = True   # keep tests/ free of __pycache__
+sys.dont_write_bytecode = True   # keep tools/testing/ free of __pycache__
 
 import ktap  # noqa: E402  (needs the sys.path entry above)
 

@@ -26,10 +26,10 @@
  */
 #define pr_fmt(fmt) "multiboot2: " fmt
 
-#include "kernel/multiboot2.h"
+#include "arch/x86_64/multiboot2.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 
 #define MB2_TAG_HDR		8	/* type, size */
 #define MB2_MEMINFO_SIZE	16	/* + mem_lower, mem_upper */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Bit operations on the compiler's builtins (Linux's names). */
-#ifndef KERNEL_BITOPS_H
-#define KERNEL_BITOPS_H
+#ifndef LIB_BITOPS_H
+#define LIB_BITOPS_H
 
 #include "kernel/types.h"
 
@@ -11,4 +11,4 @@ static inline unsigned int fls(u32 x)
 	return x ? 32 - (unsigned int)__builtin_clz(x) : 0;
 }
 
-#endif /* KERNEL_BITOPS_H */
+#endif /* LIB_BITOPS_H */

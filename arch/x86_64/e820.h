@@ -2,10 +2,10 @@
 /*
  * The physical memory map (Linux's arch/x86 e820 interface): a fixed table
  * of [addr, addr + size) ranges, each with a firmware type, sanitized into
- * sorted, disjoint, merged entries. See mm/e820.c for the rules.
+ * sorted, disjoint, merged entries. See arch/x86_64/e820.c for the rules.
  */
-#ifndef MM_E820_H
-#define MM_E820_H
+#ifndef ARCH_X86_64_E820_H
+#define ARCH_X86_64_E820_H
 
 #include "kernel/types.h"
 
@@ -101,4 +101,11 @@ int e820__parse_mem(struct e820_table *t, const char *arg);
  */
 int e820__parse_memmap(struct e820_table *t, const char *arg);
 
-#endif /* MM_E820_H */
+/*
+ * The firmware's raw map, appended to t unsanitized: from multiboot2 on
+ * the machine (arch/x86_64/setup.c), a QEMU-like map on the host
+ * (arch/host/mm.c). Called once, by arch_memory_setup().
+ */
+void e820__memory_setup_firmware(struct e820_table *t);
+
+#endif /* ARCH_X86_64_E820_H */

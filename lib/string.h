@@ -3,8 +3,8 @@
  * String and memory functions (Linux's lib/string.c interface), plus the
  * ctype helpers the parsers need.
  */
-#ifndef KERNEL_STRING_H
-#define KERNEL_STRING_H
+#ifndef LIB_STRING_H
+#define LIB_STRING_H
 
 #include "kernel/types.h"
 
@@ -56,4 +56,4 @@ static inline bool isalpha(int c)
 static inline bool isprint(int c) { return c >= 0x20 && c < 0x7f; }
 static inline int tolower(int c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
 
-#endif /* KERNEL_STRING_H */
+#endif /* LIB_STRING_H */

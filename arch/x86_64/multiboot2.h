@@ -3,10 +3,10 @@
  * The multiboot2 boot information block: the structure a multiboot2 boot
  * loader (GRUB) leaves in memory and passes in ebx. mb2_parse() checks the
  * whole block before it hands out a single pointer into it; see
- * kernel/multiboot2.c for what it accepts.
+ * arch/x86_64/multiboot2.c for what it accepts.
  */
-#ifndef KERNEL_MULTIBOOT2_H
-#define KERNEL_MULTIBOOT2_H
+#ifndef ARCH_X86_64_MULTIBOOT2_H
+#define ARCH_X86_64_MULTIBOOT2_H
 
 #include "kernel/types.h"
 
@@ -115,4 +115,4 @@ const char *mb2_mmap_type_name(u32 type);
  */
 void mb2_print(const struct mb2_info *mb);
 
-#endif /* KERNEL_MULTIBOOT2_H */
+#endif /* ARCH_X86_64_MULTIBOOT2_H */

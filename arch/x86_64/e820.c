@@ -37,6 +37,12 @@
  * Between different types of equal priority the larger type number wins,
  * so the result never depends on the order of the input.
  *
+ * At boot (the end of this file), arch_memory_setup() reads the
+ * firmware's map into e820_table and prints it, mem= and memmap= edit it,
+ * and arch_memblock_setup() hands its RAM to memblock. The host build
+ * models a PC and uses this file too, which keeps the sanitizer tested
+ * natively (tests/test_e820.c).
+ *
  * Caller's contract: boot time, one CPU, no locking: the functions share
  * static scratch space and are not reentrant. e820__range_update/remove
  * sanitize the table first, so they count bytes of a disjoint map, and
@@ -49,9 +55,13 @@
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "kernel/sprintf.h"
-#include "kernel/string.h"
-#include "mm/e820.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
+#include "mm/memblock.h"
+#include "mm/mm.h"
+#include "kernel/shell.h"
+#include "arch/arch.h"
+#include "arch/x86_64/e820.h"
 
 struct e820_table e820_table;
 
@@ -476,3 +486,63 @@ int e820__parse_memmap(struct e820_table *t, const char *arg)
 	*t = work;
 	return 0;
 }
+
+/* --- the kernel's map at boot ---------------------------------------------- */
+
+/* Below this, BIOS data and real-mode leftovers: reserved, as in Linux. */
+#define E820_LOW_RESERVE	SZ_64K
+
+static bool e820_user_changed;
+
+void arch_memory_setup(void)
+{
+	e820__memory_setup_firmware(&e820_table);
+	e820__update_table(&e820_table);
+	pr_info("BIOS-provided physical RAM map:\n");
+	e820__print_table(&e820_table, "BIOS-e820");
+}
+
+static int mem_setup(char *arg)
+{
+	if (!arg || e820__parse_mem(&e820_table, arg))
+		return -EINVAL;
+	e820_user_changed = true;
+	return 0;
+}
+kernel_param("mem", mem_setup);
+
+static int memmap_setup(char *arg)
+{
+	if (!arg || e820__parse_memmap(&e820_table, arg))
+		return -EINVAL;
+	e820_user_changed = true;
+	return 0;
+}
+kernel_param("memmap", memmap_setup);
+
+void arch_memblock_setup(void)
+{
+	if (e820_user_changed) {
+		pr_info("user-defined physical RAM map:\n");
+		e820__print_table(&e820_table, "user");
+	}
+	for (u32 i = 0; i < e820_table.nr_entries; i++) {
+		const struct e820_entry *e = &e820_table.entries[i];
+
+		if (e->type == E820_TYPE_RAM)
+			memblock_add(e->addr, e->size);
+	}
+	if (!memblock_phys_mem_size())
+		panic("no usable RAM left in the memory map");
+	memblock_reserve_named(0, E820_LOW_RESERVE, "low memory");
+	max_pfn = PHYS_PFN(memblock_end_of_DRAM());
+}
+
+static int cmd_e820(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	e820__print_table(&e820_table, "e820");
+	return 0;
+}
+SHELL_CMD("e820", cmd_e820, "the memory map after sanitizing and mem=/memmap=");

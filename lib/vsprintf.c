@@ -9,9 +9,9 @@
  * result would have but stores only what fits, so truncation never
  * changes the return value.
  */
-#include "kernel/sprintf.h"
+#include "lib/sprintf.h"
 #include "kernel/kallsyms.h"
-#include "kernel/string.h"
+#include "lib/string.h"
 
 #define ZEROPAD	0x01	/* pad with zeros */
 #define SIGN	0x02	/* signed conversion */

@@ -8,7 +8,7 @@
  * pattern matching, so the compiler cannot turn these loops back into
  * calls to themselves.
  */
-#include "kernel/string.h"
+#include "lib/string.h"
 #include "kernel/errno.h"
 
 #define WORD_SIZE	sizeof(unsigned long)

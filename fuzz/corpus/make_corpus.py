@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Write the hand-made inputs of the fuzz corpus (run once; the .bin files
 are what the tests replay).  The byte format is described at the top of
-tests/fuzz_ops.c; each helper below encodes one operation."""
+fuzz/fuzz_ops.c; each helper below encodes one operation."""
 
 import os
 import struct
 
-# op_table[] index of each operation (tests/fuzz_ops.c)
+# op_table[] index of each operation (fuzz/fuzz_ops.c)
 KMALLOC, KZALLOC, KREALLOC, FREE, STORM = 0, 4, 5, 7, 11
 CREATE, CACHE_ALLOC, BULK_ALLOC, BULK_FREE, SHRINK, DESTROY = 12, 13, 16, 17, 18, 19
 PAGES, EXACT, SPLIT, CHECK, DRAIN, HOG = 20, 23, 24, 25, 26, 27

@@ -11,8 +11,8 @@
  * vsnprintf returns the length the full output would have had (C99);
  * scnprintf/vscnprintf return what was actually stored (without the NUL).
  */
-#ifndef KERNEL_SPRINTF_H
-#define KERNEL_SPRINTF_H
+#ifndef LIB_SPRINTF_H
+#define LIB_SPRINTF_H
 
 #include "kernel/types.h"
 
@@ -27,4 +27,4 @@ int scnprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
  */
 int scnprint_hex(char *buf, size_t size, const void *data, size_t len);
 
-#endif /* KERNEL_SPRINTF_H */
+#endif /* LIB_SPRINTF_H */

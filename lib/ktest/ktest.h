@@ -35,8 +35,8 @@
  *	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
  *	KTEST_EXPECT_CAPTURED(t, "wrong order");
  */
-#ifndef KERNEL_KTEST_H
-#define KERNEL_KTEST_H
+#ifndef LIB_KTEST_KTEST_H
+#define LIB_KTEST_KTEST_H
 
 #include "kernel/types.h"
 
@@ -269,4 +269,4 @@ bool ktest_check_captured(struct ktest *t, const struct ktest_loc *loc,
 
 #define KTEST_FAIL(t, fmt, ...)		ktest_fail(t, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
-#endif /* KERNEL_KTEST_H */
+#endif /* LIB_KTEST_KTEST_H */
