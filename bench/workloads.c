@@ -11,6 +11,7 @@
 #include "arch/arch.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
+#include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 
 #define BENCH_ALLOC(size)	kmalloc(size, GFP_KERNEL)
 #define BENCH_FREE(ptr, size)	kfree(ptr)

@@ -68,7 +68,9 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/internal.h"	/* white-box: the zones' watermarks */
 #include "mm/slab.h"
+#include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "arch/arch.h"
 
 #define NR_SLOTS		64

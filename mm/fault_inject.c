@@ -38,7 +38,7 @@
 #include "kernel/spinlock.h"
 #include "lib/string.h"
 #include "mm/fault_inject.h"
-#include "mm/slab.h"
+#include "mm/slab_internal.h"
 
 #define FAULT_SPEC_LEN		64
 #define DEFAULT_SEED		1

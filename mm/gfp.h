@@ -88,9 +88,6 @@ void free_pages_exact(void *virt, size_t size);
 /* Make each page of a non-compound order-n block freeable on its own. */
 void split_page(struct page *page, unsigned int order);
 
-/* Hand every free memblock range to the buddy allocator (boot, once). */
-void memblock_free_all(void);
-
 /* Free pages: in the buddy lists of all zones, and on per-CPU lists. */
 unsigned long nr_free_pages(void);
 unsigned long nr_pcp_pages(void);

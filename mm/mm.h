@@ -81,19 +81,9 @@ static inline int page_to_nid(const struct page *page)
 	return (int)((page->flags >> NODES_PGSHIFT) & NODES_MASK);
 }
 
-static inline struct zone *page_zone(const struct page *page)
-{
-	return &NODE_DATA(page_to_nid(page))->node_zones[page_zonenum(page)];
-}
-
 static inline int page_ref_count(const struct page *page)
 {
 	return atomic_read(&page->_refcount);
-}
-
-static inline void set_page_count(struct page *page, int v)
-{
-	atomic_set(&page->_refcount, v);
 }
 
 /* True if pfn is RAM that has a struct page. */

@@ -29,9 +29,10 @@
 #include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
+#include "mm/internal.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
-#include "mm/slab.h"
+#include "mm/slab_internal.h"
 #include "arch/arch.h"
 
 unsigned long page_offset_base;

@@ -53,6 +53,7 @@
 #include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
+#include "mm/internal.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/page_debug.h"

@@ -35,6 +35,7 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/internal.h"
 #include "mm/page_debug.h"
 
 #define POISON_WORD		(PAGE_POISON * 0x0101010101010101UL)

@@ -46,14 +46,6 @@ static inline bool debug_pagealloc_enabled(void)
 }
 
 /*
- * The allocator's hooks, called only if page_debug_active(): a block of
- * 2^order pages goes to the free lists (poison, then unmap), or comes off
- * them to be handed out (map, then check the poison).
- */
-void page_debug_free(struct page *page, unsigned int order);
-void page_debug_alloc(struct page *page, unsigned int order);
-
-/*
  * Switch page poisoning at run time. On: the per-CPU lists are drained and
  * every free page is poisoned before the checks start. No other CPU may
  * allocate or free pages meanwhile (tests).

@@ -71,7 +71,6 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 #include "mm/fault_inject.h"
-#include "mm/slab.h"
 #include "mm/slab_internal.h"
 
 #define BATCHREFILL_LIMIT	16

@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The slab allocator: kmalloc and object caches (Linux's SLAB).
+ * The slab allocator's API: kmalloc and object caches (Linux's
+ * <linux/slab.h>). This is the header a caller includes.
  *
- * The first half of this header is the API, Linux's <linux/slab.h>. The
- * second half is the allocator's own data: struct kmem_cache with its
- * per-CPU and per-node parts, and struct slab, which is not a structure
- * of its own but a typed view of the first struct page of each slab.
+ * It declares what a caller may use and nothing else: struct kmem_cache
+ * is an incomplete type here, so a caller cannot reach into a cache. The
+ * allocator's own data (struct kmem_cache with its per-CPU and per-node
+ * parts, struct slab over struct page) is in mm/slab_internal.h, which
+ * only mm/ and white-box tests include.
  */
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
 
-#include "lib/list.h"
-#include "kernel/spinlock.h"
+#include "kernel/atomic.h"
+#include "kernel/compiler.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
-
-/* --- API -------------------------------------------------------------- */
 
 typedef unsigned int slab_flags_t;
 
@@ -167,9 +167,6 @@ static inline void *kcalloc(size_t n, size_t size, gfp_t flags)
 	return kmalloc_array(n, size, flags | __GFP_ZERO);
 }
 
-/* Boot: create the kmem_cache cache and the kmalloc caches. */
-void kmem_cache_init(void);
-
 /*
  * slab_debug on demand (mm/slab_debug.c). kmem_cache_validate() checks a
  * cache's slabs, lists, counters, array caches and, where the cache has
@@ -178,188 +175,9 @@ void kmem_cache_init(void);
  * Objects found corrupted when about to be handed out are quarantined:
  * kept allocated and never handed out; kmem_cache_release_quarantine()
  * gives them back (kmem_cache_destroy does it too).
- * slab_debug_checks counts the debug checks run, so tests can see that
- * a cache without debugging runs none.
  */
 int kmem_cache_validate(struct kmem_cache *cachep);
 int slab_validate_all(void);
 void kmem_cache_release_quarantine(struct kmem_cache *cachep);
-extern atomic_long_t slab_debug_checks;
-
-/*
- * failslab was switched on or off (mm/fault_inject.c): while it is on,
- * every allocation takes the slow path, where the decision is made.
- */
-void slab_failslab_changed(void);
-
-/* Pages in slabs, for meminfo; /proc/slabinfo on the console. */
-unsigned long slab_pages(void);
-void slabinfo_show(void);
-
-/* The kmalloc cache for size (NULL above 8 KiB). */
-struct kmem_cache *kmalloc_slab(size_t size, gfp_t flags);
-
-/* --- the allocator's data ------------------------------------------- */
-
-/*
- * Per-CPU (and per-node shared) stack of free objects: the fast path
- * pops and pushes entry[avail]. limit is its size, batchcount how many
- * objects move at a time between it and the slabs.
- */
-/*
- * touched: the array has been refilled, so its next refill may take a
- * whole batch. Linux also sets it on every allocation from the array,
- * for cache_reap, which clears it every two seconds to find idle arrays
- * to drain. There is no cache_reap here (nothing drains idle arrays), so
- * the allocation fast path leaves it alone: a store on every allocation
- * that nothing would read (it measured 9% of a kmalloc+kfree pair).
- */
-struct array_cache {
-	unsigned int avail;
-	unsigned int limit;
-	unsigned int batchcount;
-	unsigned int touched;
-	void *entry[];
-};
-
-struct kmem_cache_node {
-	spinlock_t list_lock;
-	struct list_head slabs_partial;	/* some objects in use */
-	struct list_head slabs_full;	/* all objects in use */
-	struct list_head slabs_free;	/* no object in use */
-	unsigned long total_slabs;
-	unsigned long free_slabs;
-	unsigned long free_objects;	/* in slabs, not in array caches */
-	unsigned int free_limit;	/* above this, free slabs go back */
-	unsigned int colour_next;
-	struct array_cache *shared;
-};
-
-/* Where a slab keeps its array of free object indices. */
-enum slab_freelist_place {
-	FREELIST_ON_SLAB,	/* at the colour offset, before s_mem */
-	FREELIST_OFF_SLAB,	/* in an object of freelist_cache */
-	FREELIST_IN_OBJECT,	/* inside the slab's last free object */
-};
-
-struct reciprocal_value {
-	u32 m;
-	u8 sh1, sh2;
-};
-
-struct kmem_cache {
-	struct array_cache *cpu_cache[NR_CPUS];
-	unsigned int batchcount;
-	unsigned int limit;
-	unsigned int shared;
-
-	unsigned int size;		/* object stride in the slab */
-	struct reciprocal_value reciprocal_buffer_size;
-	slab_flags_t flags;
-	unsigned int num;		/* objects per slab */
-	unsigned int gfporder;		/* slab = 2^gfporder pages */
-	gfp_t allocflags;		/* GFP_DMA for SLAB_CACHE_DMA */
-
-	unsigned int colour;		/* number of colours */
-	unsigned int colour_off;	/* bytes per colour step */
-	enum slab_freelist_place freelist_place;
-	unsigned int freelist_idx_size;	/* 1 or 2 bytes per index */
-	unsigned int freelist_size;	/* num * freelist_idx_size */
-	struct kmem_cache *freelist_cache;	/* FREELIST_OFF_SLAB */
-
-	void (*ctor)(void *obj);
-	const char *name;
-	struct list_head list;		/* on slab_caches */
-	unsigned int object_size;	/* as asked for */
-	unsigned int align;
-
-	struct kmem_cache_node *node[MAX_NUMNODES];
-
-	/* SLAB_FREELIST_RANDOM: a permutation of 0..num-1, and its PRNG. */
-	u16 *random_seq;
-	u64 random_state;
-
-	/* slab_debug (mm/slab_debug.c); all 0 for a cache without it. */
-	unsigned int obj_offset;	/* red zone before each object */
-	unsigned int debug_offset;	/* object to its slab_debug_info */
-	void *quarantine;		/* corrupted objects kept out of use */
-	unsigned long nr_quarantined;
-};
-
-/*
- * struct slab: the slab's bookkeeping, overlaid on its first struct page
- * (the seed patch set "slab: overload struct slab over struct page"):
- *
- *   slab_list  on the node's full, partial or free list (page->lru)
- *   rcu_head   the same words, once the slab is off every list and
- *              waits for its grace period (SLAB_TYPESAFE_BY_RCU)
- *   slab_cache the cache it belongs to
- *   freelist   array of free object indices: freelist[active..num) are
- *              the free objects, the next to hand out at [active]
- *   s_mem      the first object
- *   active     objects in use
- *
- * PG_slab marks the first page only (slab pages are compound: the others
- * are tails pointing to it); PG_active on it says the pages came from the
- * emergency reserve (pfmemalloc), as in Linux.
- */
-struct slab {
-	unsigned long __page_flags;
-	union {
-		struct list_head slab_list;
-		struct rcu_head rcu_head;
-	};
-	struct kmem_cache *slab_cache;
-	void *freelist;
-	void *s_mem;
-	unsigned int active;
-	atomic_t __page_refcount;
-	unsigned long __page_alloc_info;
-};
-
-#define SLAB_MATCH(pg, sl)						\
-	_Static_assert(offsetof(struct page, pg) == offsetof(struct slab, sl), \
-		       "struct slab: " #sl " must overlay struct page's " #pg)
-SLAB_MATCH(flags, __page_flags);
-SLAB_MATCH(lru, slab_list);
-SLAB_MATCH(compound_head, slab_list);	/* bit 0 clear: not a tail */
-SLAB_MATCH(_refcount, __page_refcount);
-SLAB_MATCH(alloc_order, __page_alloc_info);
-#undef SLAB_MATCH
-_Static_assert(sizeof(struct slab) <= sizeof(struct page),
-	       "struct slab must fit in struct page");
-_Static_assert(sizeof(struct rcu_head) <= sizeof(struct list_head),
-	       "rcu_head must fit over slab_list");
-
-static inline struct slab *page_slab(const struct page *page)
-{
-	return (struct slab *)page;
-}
-
-static inline struct page *slab_page(const struct slab *slab)
-{
-	return (struct page *)slab;
-}
-
-static inline void *slab_address(const struct slab *slab)
-{
-	return page_address(slab_page(slab));
-}
-
-/* The slab holding the object at addr, or NULL if it is not a slab's. */
-static inline struct slab *virt_to_slab(const void *addr)
-{
-	struct page *page = compound_head(virt_to_page(addr));
-
-	return PageSlab(page) ? page_slab(page) : NULL;
-}
-
-static inline bool slab_test_pfmemalloc(const struct slab *slab)
-{
-	return PageActive(slab_page(slab));
-}
-
-/* Does any slab of reserve pages exist (the fast paths then step aside)? */
-bool slab_pfmemalloc_active(void);
 
 #endif /* MM_SLAB_H */

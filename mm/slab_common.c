@@ -30,7 +30,6 @@
 #include "lib/prandom.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
-#include "mm/slab.h"
 #include "mm/slab_internal.h"
 
 #define BOOT_CPUCACHE_ENTRIES	1

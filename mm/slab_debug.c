@@ -50,7 +50,6 @@
 #include "kernel/printk.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
-#include "mm/slab.h"
 #include "mm/slab_internal.h"
 
 #define RED_INACTIVE	0xbb

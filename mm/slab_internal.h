@@ -1,11 +1,203 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What mm/slab.c and mm/slab_common.c share, and nothing else uses.
+ * The slab allocator's internals (Linux keeps them in mm/slab.h, apart
+ * from the API in <linux/slab.h>): struct kmem_cache with its per-CPU
+ * array caches and per-node lists, struct slab (the view of a slab's
+ * first struct page, with its converters), and what mm/slab.c,
+ * mm/slab_common.c and mm/slab_debug.c share.
+ *
+ * Only mm/ and white-box tests, benchmarks and the fuzzer include this
+ * header; a caller of kmalloc includes mm/slab.h alone.
  */
 #ifndef MM_SLAB_INTERNAL_H
 #define MM_SLAB_INTERNAL_H
 
+#include "kernel/spinlock.h"
+#include "lib/list.h"
 #include "mm/slab.h"
+
+/*
+ * Per-CPU (and per-node shared) stack of free objects: the fast path
+ * pops and pushes entry[avail]. limit is its size, batchcount how many
+ * objects move at a time between it and the slabs.
+ */
+/*
+ * touched: the array has been refilled, so its next refill may take a
+ * whole batch. Linux also sets it on every allocation from the array,
+ * for cache_reap, which clears it every two seconds to find idle arrays
+ * to drain. There is no cache_reap here (nothing drains idle arrays), so
+ * the allocation fast path leaves it alone: a store on every allocation
+ * that nothing would read (it measured 9% of a kmalloc+kfree pair).
+ */
+struct array_cache {
+	unsigned int avail;
+	unsigned int limit;
+	unsigned int batchcount;
+	unsigned int touched;
+	void *entry[];
+};
+
+struct kmem_cache_node {
+	spinlock_t list_lock;
+	struct list_head slabs_partial;	/* some objects in use */
+	struct list_head slabs_full;	/* all objects in use */
+	struct list_head slabs_free;	/* no object in use */
+	unsigned long total_slabs;
+	unsigned long free_slabs;
+	unsigned long free_objects;	/* in slabs, not in array caches */
+	unsigned int free_limit;	/* above this, free slabs go back */
+	unsigned int colour_next;
+	struct array_cache *shared;
+};
+
+/* Where a slab keeps its array of free object indices. */
+enum slab_freelist_place {
+	FREELIST_ON_SLAB,	/* at the colour offset, before s_mem */
+	FREELIST_OFF_SLAB,	/* in an object of freelist_cache */
+	FREELIST_IN_OBJECT,	/* inside the slab's last free object */
+};
+
+struct reciprocal_value {
+	u32 m;
+	u8 sh1, sh2;
+};
+
+struct kmem_cache {
+	struct array_cache *cpu_cache[NR_CPUS];
+	unsigned int batchcount;
+	unsigned int limit;
+	unsigned int shared;
+
+	unsigned int size;		/* object stride in the slab */
+	struct reciprocal_value reciprocal_buffer_size;
+	slab_flags_t flags;
+	unsigned int num;		/* objects per slab */
+	unsigned int gfporder;		/* slab = 2^gfporder pages */
+	gfp_t allocflags;		/* GFP_DMA for SLAB_CACHE_DMA */
+
+	unsigned int colour;		/* number of colours */
+	unsigned int colour_off;	/* bytes per colour step */
+	enum slab_freelist_place freelist_place;
+	unsigned int freelist_idx_size;	/* 1 or 2 bytes per index */
+	unsigned int freelist_size;	/* num * freelist_idx_size */
+	struct kmem_cache *freelist_cache;	/* FREELIST_OFF_SLAB */
+
+	void (*ctor)(void *obj);
+	const char *name;
+	struct list_head list;		/* on slab_caches */
+	unsigned int object_size;	/* as asked for */
+	unsigned int align;
+
+	struct kmem_cache_node *node[MAX_NUMNODES];
+
+	/* SLAB_FREELIST_RANDOM: a permutation of 0..num-1, and its PRNG. */
+	u16 *random_seq;
+	u64 random_state;
+
+	/* slab_debug (mm/slab_debug.c); all 0 for a cache without it. */
+	unsigned int obj_offset;	/* red zone before each object */
+	unsigned int debug_offset;	/* object to its slab_debug_info */
+	void *quarantine;		/* corrupted objects kept out of use */
+	unsigned long nr_quarantined;
+};
+
+/*
+ * struct slab: the slab's bookkeeping, overlaid on its first struct page
+ * (the seed patch set "slab: overload struct slab over struct page"):
+ *
+ *   slab_list  on the node's full, partial or free list (page->lru)
+ *   rcu_head   the same words, once the slab is off every list and
+ *              waits for its grace period (SLAB_TYPESAFE_BY_RCU)
+ *   slab_cache the cache it belongs to
+ *   freelist   array of free object indices: freelist[active..num) are
+ *              the free objects, the next to hand out at [active]
+ *   s_mem      the first object
+ *   active     objects in use
+ *
+ * PG_slab marks the first page only (slab pages are compound: the others
+ * are tails pointing to it); PG_active on it says the pages came from the
+ * emergency reserve (pfmemalloc), as in Linux.
+ */
+struct slab {
+	unsigned long __page_flags;
+	union {
+		struct list_head slab_list;
+		struct rcu_head rcu_head;
+	};
+	struct kmem_cache *slab_cache;
+	void *freelist;
+	void *s_mem;
+	unsigned int active;
+	atomic_t __page_refcount;
+	unsigned long __page_alloc_info;
+};
+
+#define SLAB_MATCH(pg, sl)						\
+	_Static_assert(offsetof(struct page, pg) == offsetof(struct slab, sl), \
+		       "struct slab: " #sl " must overlay struct page's " #pg)
+SLAB_MATCH(flags, __page_flags);
+SLAB_MATCH(lru, slab_list);
+SLAB_MATCH(compound_head, slab_list);	/* bit 0 clear: not a tail */
+SLAB_MATCH(_refcount, __page_refcount);
+SLAB_MATCH(alloc_order, __page_alloc_info);
+#undef SLAB_MATCH
+_Static_assert(sizeof(struct slab) <= sizeof(struct page),
+	       "struct slab must fit in struct page");
+_Static_assert(sizeof(struct rcu_head) <= sizeof(struct list_head),
+	       "rcu_head must fit over slab_list");
+
+static inline struct slab *page_slab(const struct page *page)
+{
+	return (struct slab *)page;
+}
+
+static inline struct page *slab_page(const struct slab *slab)
+{
+	return (struct page *)slab;
+}
+
+static inline void *slab_address(const struct slab *slab)
+{
+	return page_address(slab_page(slab));
+}
+
+/* The slab holding the object at addr, or NULL if it is not a slab's. */
+static inline struct slab *virt_to_slab(const void *addr)
+{
+	struct page *page = compound_head(virt_to_page(addr));
+
+	return PageSlab(page) ? page_slab(page) : NULL;
+}
+
+static inline bool slab_test_pfmemalloc(const struct slab *slab)
+{
+	return PageActive(slab_page(slab));
+}
+
+/* Does any slab of reserve pages exist (the fast paths then step aside)? */
+bool slab_pfmemalloc_active(void);
+
+/* Boot: create the kmem_cache cache and the kmalloc caches. */
+void kmem_cache_init(void);
+
+/* The kmalloc cache for size (NULL above 8 KiB). */
+struct kmem_cache *kmalloc_slab(size_t size, gfp_t flags);
+
+/*
+ * failslab was switched on or off (mm/fault_inject.c): while it is on,
+ * every allocation takes the slow path, where the decision is made.
+ */
+void slab_failslab_changed(void);
+
+/* Pages in slabs, for meminfo; /proc/slabinfo on the console. */
+unsigned long slab_pages(void);
+void slabinfo_show(void);
+
+/*
+ * Debug checks run by slab_debug (mm/slab_debug.c), so tests can see
+ * that a cache without debugging runs none.
+ */
+extern atomic_long_t slab_debug_checks;
 
 #define SLAB_MAX_NUM_1BYTE	256	/* objects a 1-byte index can name */
 #define SLAB_MAX_NUM_2BYTE	65535

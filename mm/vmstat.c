@@ -8,8 +8,9 @@
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "mm/gfp.h"
+#include "mm/internal.h"
 #include "mm/mm.h"
-#include "mm/slab.h"
+#include "mm/slab_internal.h"
 
 #define K(pages)	((pages) << (PAGE_SHIFT - 10))
 

@@ -5,6 +5,7 @@
 #include "lib/string.h"
 #include "mm/page_debug.h"
 #include "mm/slab.h"
+#include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "tests/mm_util.h"
 
 #define STRESS_HELD	64

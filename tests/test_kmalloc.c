@@ -26,6 +26,7 @@
 #include "mm/gfp.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
+#include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "tests/mm_util.h"
 
 /* The classes, their kmalloc_caches index and names, by hand. */

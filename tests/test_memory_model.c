@@ -11,6 +11,7 @@
 #include "lib/string.h"
 #include "arch/x86_64/e820.h"
 #include "mm/gfp.h"
+#include "mm/internal.h"	/* white-box: zones and the node */
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "tests/mm_util.h"

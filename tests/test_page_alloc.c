@@ -31,6 +31,7 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/internal.h"	/* white-box: zones, free lists, per-CPU lists */
 #include "mm/mm.h"
 #include "mm/page_debug.h"
 #include "tests/mm_util.h"

@@ -34,9 +34,11 @@
 #include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
+#include "mm/internal.h"	/* white-box: zones, free lists, per-CPU lists */
 #include "mm/mm.h"
 #include "mm/page_debug.h"
 #include "mm/slab.h"
+#include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "tests/mm_util.h"
 
 #define POISON_WORD	(PAGE_POISON * 0x0101010101010101ULL)

@@ -33,6 +33,7 @@
 #include "mm/gfp.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
+#include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "tests/mm_util.h"
 
 /* Linux's refill limit for an array that was never used (mm/slab.c). */

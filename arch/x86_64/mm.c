@@ -21,6 +21,7 @@
  * the first GiB (the only memory the boot map reaches), so setup_arch()
  * holds memblock's limit there while building.
  */
+#include "arch/arch.h"
 #include "arch/x86_64/x86.h"
 #include "arch/x86_64/io.h"
 #include "kernel/bug.h"

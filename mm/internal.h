@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The page allocator's internals (Linux's mm/internal.h and the zone
+ * structures of <linux/mmzone.h>): struct zone with its free lists
+ * (free_area), per-CPU page lists and watermarks, the node, and what
+ * mm/page_alloc.c shares with mm/mm_init.c, mm/page_debug.c and
+ * mm/vmstat.c.
+ *
+ * Only mm/ and white-box tests and tools include this header. A caller
+ * of the page allocator includes mm/gfp.h (and mm/mm.h for struct page
+ * and the address conversions) and never sees a zone's insides.
+ *
+ * Page counts of a zone (Linux's meanings):
+ *   spanned_pages  pfns from the zone's first to its last, holes included
+ *   present_pages  pfns that are RAM
+ *   managed_pages  pages given to the page allocator (present minus
+ *                  what boot reserved: kernel image, mem_map, tables)
+ */
+#ifndef MM_INTERNAL_H
+#define MM_INTERNAL_H
+
+#include "kernel/spinlock.h"
+#include "lib/list.h"
+#include "mm/gfp.h"
+#include "mm/mm.h"
+
+enum zone_watermarks {
+	WMARK_MIN,
+	WMARK_LOW,
+	WMARK_HIGH,
+	NR_WMARK,
+};
+
+struct free_area {
+	struct list_head free_list;
+	unsigned long nr_free;
+};
+
+/*
+ * Per-CPU list of free order-0 pages: freed pages collect here and
+ * allocations take from here without the zone lock; it is refilled from
+ * and drained to the buddy lists batch pages at a time, and never holds
+ * more than high. Its pages are not counted in zone->free_pages.
+ */
+struct per_cpu_pages {
+	spinlock_t lock;
+	int count;
+	int high;
+	int batch;
+	struct list_head list;
+};
+
+struct pglist_data;
+
+struct zone {
+	unsigned long _watermark[NR_WMARK];
+	struct pglist_data *zone_pgdat;
+	unsigned long zone_start_pfn;
+	unsigned long spanned_pages;
+	unsigned long present_pages;
+	unsigned long managed_pages;
+	const char *name;
+	spinlock_t lock;		/* free_area and free_pages */
+	struct free_area free_area[MAX_ORDER];
+	unsigned long free_pages;	/* sum over free_area, in pages */
+	struct per_cpu_pages pcp[NR_CPUS];
+};
+
+static inline unsigned long min_wmark_pages(const struct zone *z)
+{
+	return z->_watermark[WMARK_MIN];
+}
+
+static inline unsigned long low_wmark_pages(const struct zone *z)
+{
+	return z->_watermark[WMARK_LOW];
+}
+
+static inline unsigned long high_wmark_pages(const struct zone *z)
+{
+	return z->_watermark[WMARK_HIGH];
+}
+
+typedef struct pglist_data {
+	struct zone node_zones[MAX_NR_ZONES];
+	int node_id;
+	unsigned long node_start_pfn;
+	unsigned long node_present_pages;
+	unsigned long node_spanned_pages;
+} pg_data_t;
+
+extern struct pglist_data contig_page_data;
+#define NODE_DATA(nid)		(&contig_page_data)
+
+#define for_each_zone(zone)						\
+	for (zone = contig_page_data.node_zones;			\
+	     zone < contig_page_data.node_zones + MAX_NR_ZONES; zone++)
+
+static inline unsigned long zone_end_pfn(const struct zone *zone)
+{
+	return zone->zone_start_pfn + zone->spanned_pages;
+}
+
+static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
+{
+	return pfn >= zone->zone_start_pfn && pfn < zone_end_pfn(zone);
+}
+
+static inline bool populated_zone(const struct zone *zone)
+{
+	return zone->present_pages != 0;
+}
+
+/* The zone a page belongs to (its flags say which). */
+static inline struct zone *page_zone(const struct page *page)
+{
+	return &NODE_DATA(page_to_nid(page))->node_zones[page_zonenum(page)];
+}
+
+/* Only the allocator sets a page's references outright. */
+static inline void set_page_count(struct page *page, int v)
+{
+	atomic_set(&page->_refcount, v);
+}
+
+/*
+ * The page debugging hooks (mm/page_debug.c), called only if
+ * page_debug_active(): a block of 2^order pages goes to the free lists
+ * (poison, then unmap), or comes off them to be handed out (map, then
+ * check the poison).
+ */
+void page_debug_free(struct page *page, unsigned int order);
+void page_debug_alloc(struct page *page, unsigned int order);
+
+/* Hand every free memblock range to the buddy allocator (boot, once). */
+void memblock_free_all(void);
+
+#endif /* MM_INTERNAL_H */
