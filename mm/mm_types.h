@@ -5,7 +5,7 @@
  * A page is one thing at a time and its five middle words mean different
  * things for each (Linux's layout):
  *
- *   offset  free (buddy) / listed    compound tail        slab (mm/slab.h)
+ *   offset  free (buddy) / listed    compound tail        slab (struct slab)
  *   0       flags                    flags                flags
  *   8       lru.next                 compound_head | 1    slab_list / rcu_head
  *   16      lru.prev                 compound_order (1st) slab_list / rcu_head
@@ -15,6 +15,9 @@
  *   48      page_type                                     active
  *   52      _refcount                _refcount            _refcount
  *   56      alloc_order (allocated pages: the order to free them with)
+ *
+ * struct slab, the slab view, is in mm/slab_internal.h, where the compiler
+ * checks it against this layout.
  *
  * Bit 0 of the word at offset 8 tells a tail page from everything else:
  * list pointers are aligned, so only compound_head has it set.

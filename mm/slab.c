@@ -8,7 +8,7 @@
  *    Its objects live in slabs: 2^gfporder contiguous pages (a compound
  *    page) cut into num objects of size bytes each, starting at s_mem
  *    after a colour offset. A slab's state is struct slab, a view of the
- *    first struct page (mm/slab.h): no separate descriptor exists. Free
+ *    first struct page (mm/slab_internal.h): no separate descriptor. Free
  *    objects of a slab are a stack of indices, freelist[active..num):
  *
  *        allocate: obj = s_mem + size * freelist[active++]
@@ -293,15 +293,18 @@ static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags)
 
 static void kmem_freepages(struct kmem_cache *cachep, struct page *page)
 {
+	struct slab *slab = page_slab(page);
+
 	/* Every object is back in this slab: none is marked anywhere. */
-	if (slab_test_pfmemalloc(page_slab(page)))
+	if (slab_test_pfmemalloc(slab))
 		pfmemalloc_slabs_add(-1);
 	__ClearPageActive(page);
 	__ClearPageSlab(page);
-	page->mapping = NULL;	/* slab_cache */
-	page->index = 0;	/* freelist */
-	page->private = 0;	/* s_mem */
-	page->page_type = 0;	/* active */
+	/* The page words the slab used go back clean. */
+	slab->slab_cache = NULL;
+	slab->freelist = NULL;
+	slab->s_mem = NULL;
+	slab->active = 0;
 	__free_pages(page, cachep->gfporder);
 }
 

@@ -132,12 +132,24 @@ struct slab {
 	unsigned long __page_alloc_info;
 };
 
+/*
+ * The compiler checks the overlay: one assertion per word struct slab
+ * shares with struct page (the table in mm/mm_types.h). The words the
+ * page allocator and compound pages read (flags, compound_head,
+ * _refcount, alloc_order) keep their places; each slab field sits on
+ * the page word it replaces.
+ */
 #define SLAB_MATCH(pg, sl)						\
 	_Static_assert(offsetof(struct page, pg) == offsetof(struct slab, sl), \
 		       "struct slab: " #sl " must overlay struct page's " #pg)
 SLAB_MATCH(flags, __page_flags);
 SLAB_MATCH(lru, slab_list);
 SLAB_MATCH(compound_head, slab_list);	/* bit 0 clear: not a tail */
+SLAB_MATCH(rcu_head, rcu_head);
+SLAB_MATCH(mapping, slab_cache);
+SLAB_MATCH(index, freelist);
+SLAB_MATCH(private, s_mem);
+SLAB_MATCH(page_type, active);
 SLAB_MATCH(_refcount, __page_refcount);
 SLAB_MATCH(alloc_order, __page_alloc_info);
 #undef SLAB_MATCH
@@ -146,15 +158,18 @@ _Static_assert(sizeof(struct slab) <= sizeof(struct page),
 _Static_assert(sizeof(struct rcu_head) <= sizeof(struct list_head),
 	       "rcu_head must fit over slab_list");
 
-static inline struct slab *page_slab(const struct page *page)
-{
-	return (struct slab *)page;
-}
+/*
+ * The two views of a slab's first page. Like Linux's, the converters
+ * keep const: a const struct page * gives a const struct slab *, and
+ * the other way round.
+ */
+#define page_slab(p)	(_Generic((p),					\
+	const struct page *:	(const struct slab *)(p),		\
+	struct page *:		(struct slab *)(p)))
 
-static inline struct page *slab_page(const struct slab *slab)
-{
-	return (struct page *)slab;
-}
+#define slab_page(s)	(_Generic((s),					\
+	const struct slab *:	(const struct page *)(s),		\
+	struct slab *:		(struct page *)(s)))
 
 static inline void *slab_address(const struct slab *slab)
 {

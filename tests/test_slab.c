@@ -36,6 +36,18 @@
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "tests/mm_util.h"
 
+/* The converters keep const (checked at compile time). */
+#define is_type(expr, type) __builtin_types_compatible_p(__typeof__(expr), type)
+_Static_assert(is_type(page_slab((const struct page *)0), const struct slab *),
+	       "page_slab() of a const page must be const");
+_Static_assert(is_type(page_slab((struct page *)0), struct slab *),
+	       "page_slab() of a page must be writable");
+_Static_assert(is_type(slab_page((const struct slab *)0), const struct page *),
+	       "slab_page() of a const slab must be const");
+_Static_assert(is_type(slab_page((struct slab *)0), struct page *),
+	       "slab_page() of a slab must be writable");
+#undef is_type
+
 /* Linux's refill limit for an array that was never used (mm/slab.c). */
 #define REFILL_LIMIT_UNTOUCHED	16
 
