@@ -30,9 +30,11 @@
  *    it gets that way are marked PG_pfmemalloc.
  *
  * 5. Bad frees (not a RAM page, reserved, already free, a tail page, the
- *    wrong order, refcount already 0, a slab page) are reported by
- *    bad_page() with pfn, order and caller and then ignored: the
- *    allocator's state is not touched.
+ *    wrong order, refcount already 0, a slab page, a free_pages() address
+ *    outside the direct map) and pages found in use on the free lists
+ *    are reported by bad_page(), the one reporter, with the page, order,
+ *    reason and caller, and then ignored: the allocator's state is not
+ *    touched.
  *
  * 6. Locking. zone->lock guards the free lists and counters; each
  *    per-CPU list has its own lock (uncontended but for drains), taken
@@ -257,22 +259,6 @@ void drain_all_pages(void)
 
 /* --- checks and reports ------------------------------------------------ */
 
-/*
- * The one reporter for page state errors: a BUG line a test can expect,
- * the page's words, the caller and the stack. The page is left alone.
- */
-static void bad_page(const struct page *page, unsigned int order,
-		     const char *reason, unsigned long caller)
-{
-	pr_err("BUG: Bad page state: pfn:%#lx order:%u: %s\n",
-	       page_to_pfn(page), order, reason);
-	pr_err("page:%px refcount:%d flags:%#lx alloc_order:%u private:%#lx\n",
-	       page, page_ref_count(page), page->flags, page->alloc_order,
-	       page->private);
-	pr_err("caller: %pS\n", (void *)caller);
-	dump_stack();
-}
-
 /* Is page a real entry of mem_map for RAM? */
 static bool page_in_mem_map(const struct page *page)
 {
@@ -283,10 +269,44 @@ static bool page_in_mem_map(const struct page *page)
 	       pfn_valid(offset / sizeof(struct page));
 }
 
+/*
+ * The one reporter for page state errors (section 5): a BUG line a test
+ * can expect, "BUG: Bad page state: <page> order:<n>: <reason>", then
+ * the page's words if it has any, the caller and the stack. <page> is
+ * "pfn:0x..." for an entry of mem_map; otherwise what the caller had:
+ * "addr:0x..." for an address given to free_pages() (page NULL, addr
+ * not 0), or "page:..." for a pointer that is no struct page of RAM.
+ * The page is left alone.
+ */
+static void bad_page(const struct page *page, unsigned long addr,
+		     unsigned int order, const char *reason,
+		     unsigned long caller)
+{
+	bool in_mem_map = page_in_mem_map(page);
+
+	if (in_mem_map)
+		pr_err("BUG: Bad page state: pfn:%#lx order:%u: %s\n",
+		       page_to_pfn(page), order, reason);
+	else if (addr)
+		pr_err("BUG: Bad page state: addr:%#lx order:%u: %s\n",
+		       addr, order, reason);
+	else
+		pr_err("BUG: Bad page state: page:%px order:%u: %s\n",
+		       page, order, reason);
+	if (in_mem_map)
+		pr_err("page:%px refcount:%d flags:%#lx alloc_order:%u private:%#lx\n",
+		       page, page_ref_count(page), page->flags,
+		       page->alloc_order, page->private);
+	pr_err("caller: %pS\n", (void *)caller);
+	dump_stack();
+}
+
 /* Why freeing page with order is wrong, or NULL if it is fine. */
 static const char *free_page_problem(const struct page *page,
 				     unsigned int order)
 {
+	if (!page_in_mem_map(page))
+		return "not a struct page of RAM";
 	if (order >= MAX_ORDER)
 		return "order too large";
 	if (PageReserved(page))
@@ -322,17 +342,10 @@ static void destroy_compound_page(struct page *page, unsigned int order)
 static bool free_pages_prepare(struct page *page, unsigned int order,
 			       unsigned long caller)
 {
-	const char *problem;
+	const char *problem = free_page_problem(page, order);
 
-	if (!page_in_mem_map(page)) {
-			pr_err("BUG: Bad page state: %px is not a page of RAM (order:%u)\n",
-		       page, order);
-		pr_err("caller: %pS\n", (void *)caller);
-		return false;
-	}
-	problem = free_page_problem(page, order);
 	if (problem) {
-		bad_page(page, order, problem, caller);
+		bad_page(page, 0, order, problem, caller);
 		return false;
 	}
 	if (!atomic_dec_and_test(&page->_refcount))
@@ -355,7 +368,7 @@ static bool check_new_page(struct page *page, unsigned int order)
 
 		if (page_ref_count(p) || (p->flags & PAGE_FLAGS_MASK) ||
 		    PageTail(p)) {
-			bad_page(p, order, "free page in use or with flags set",
+			bad_page(p, 0, order, "free page in use or with flags set",
 				 _RET_IP_);
 			return false;
 		}
@@ -523,9 +536,9 @@ void free_pages(unsigned long addr, unsigned int order)
 	if (!addr)
 		return;
 	if (!IS_ALIGNED(addr, PAGE_SIZE) || !virt_addr_valid((void *)addr)) {
-			pr_err("BUG: Bad page state: free_pages(%#lx, %u): not a page of the direct map\n",
-		       addr, order);
-		pr_err("caller: %pS\n", (void *)_RET_IP_);
+		bad_page(NULL, addr, order,
+			 "free_pages() of an address that is not a page of the direct map",
+			 _RET_IP_);
 		return;
 	}
 	__free_pages(virt_to_page((void *)addr), order);

@@ -940,6 +940,8 @@ static void test_watermarks_memalloc(struct ktest *t)
 #define ALREADY_FREE	"double free: page is already free"
 #define WRONG_ORDER	"wrong order: not the order it was allocated with"
 #define TAIL_PAGE	"freeing a tail page of a compound page"
+#define NOT_A_PAGE	"not a struct page of RAM"
+#define NOT_DIRECT_MAP	"free_pages() of an address that is not a page of the direct map"
 
 /*
  * Expect exactly one console line containing "BUG: Bad page state: " and
@@ -1526,7 +1528,7 @@ static void bad_free_not_a_page(struct ktest *t)
 	struct report r;
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(bogus); i++) {
-		report_begin(t, &r, "%px is not a page of RAM (order:0)", bogus[i]);
+		report_begin(t, &r, "page:%px order:0: " NOT_A_PAGE, bogus[i]);
 		__free_pages(bogus[i], 0);
 		report_end(t, &r);
 	}
@@ -1541,7 +1543,7 @@ static void bad_free_misaligned_page(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, page);
 	copy = *page;
 	inside = (struct page *)((char *)page + 8);
-	report_begin(t, &r, "%px is not a page of RAM (order:1)", inside);
+	report_begin(t, &r, "page:%px order:1: " NOT_A_PAGE, inside);
 	__free_pages(inside, 1);
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
@@ -1556,7 +1558,7 @@ static void bad_free_hole(struct ktest *t)
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(pfns); i++) {
 		KTEST_ASSERT_FALSE(t, pfn_valid(pfns[i]));
-		report_begin(t, &r, "%px is not a page of RAM (order:0)",
+		report_begin(t, &r, "page:%px order:0: " NOT_A_PAGE,
 			     pfn_to_page(pfns[i]));
 		__free_pages(pfn_to_page(pfns[i]), 0);
 		report_end(t, &r);
@@ -1574,7 +1576,7 @@ static void bad_free_not_direct_map(struct ktest *t)
 	struct report r;
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(addrs); i++) {
-		report_begin(t, &r, "free_pages(%#lx, 0): not a page of the direct map",
+		report_begin(t, &r, "addr:%#lx order:0: " NOT_DIRECT_MAP,
 			     addrs[i]);
 		free_pages(addrs[i], 0);
 		report_end(t, &r);
@@ -1591,11 +1593,11 @@ static void bad_free_unaligned_address(struct ktest *t)
 	KTEST_ASSERT_NE(t, addr, 0UL);
 	page = virt_to_page((void *)addr);
 	copy = *page;
-	report_begin(t, &r, "free_pages(%#lx, 2): not a page of the direct map",
+	report_begin(t, &r, "addr:%#lx order:2: " NOT_DIRECT_MAP,
 		     addr + 8);
 	free_pages(addr + 8, 2);
 	report_end(t, &r);
-	report_begin(t, &r, "free_pages(%#lx, 2): not a page of the direct map",
+	report_begin(t, &r, "addr:%#lx order:2: " NOT_DIRECT_MAP,
 		     addr + PAGE_SIZE / 2);
 	free_pages(addr + PAGE_SIZE / 2, 2);
 	report_end(t, &r);
