@@ -407,12 +407,12 @@ static void kmem_rcu_free(struct rcu_head *head)
 }
 
 /*
- * Give a slab back to the page allocator. The off-slab freelist is freed
+ * Give one slab back to the page allocator. The off-slab freelist is freed
  * right away even when the pages wait for RCU (seed patch "put forward
  * freeing slab management object"). There is no RCU yet: with no readers
  * to wait for, the rcu_head callback runs at once.
  */
-static void slab_destroy(struct kmem_cache *cachep, struct slab *slab)
+static void release_slab(struct kmem_cache *cachep, struct slab *slab)
 {
 	void *freelist = slab->freelist;
 
@@ -426,13 +426,14 @@ static void slab_destroy(struct kmem_cache *cachep, struct slab *slab)
 		kmem_cache_free(cachep->freelist_cache, freelist);
 }
 
-void slabs_destroy(struct kmem_cache *cachep, struct list_head *list)
+/* Give back every slab on list (off the node's lists already). */
+void release_slab_list(struct kmem_cache *cachep, struct list_head *list)
 {
 	struct slab *slab, *next;
 
 	list_for_each_entry_safe(slab, next, list, slab_list) {
 		list_del(&slab->slab_list);
-		slab_destroy(cachep, slab);
+		release_slab(cachep, slab);
 	}
 }
 
@@ -440,7 +441,7 @@ void slabs_destroy(struct kmem_cache *cachep, struct list_head *list)
 
 /*
  * Return nr objects to their slabs; free slabs beyond the node's limit
- * move to list, for slabs_destroy() once the lock is dropped.
+ * move to list, for release_slab_list() once the lock is dropped.
  * n->list_lock held.
  *
  * A slab changes lists only when it changes state: a full one becomes
@@ -598,7 +599,7 @@ static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
 		fixup_slab_list(cachep, n, slab);
 	}
 	spin_unlock(&n->list_lock);
-	slabs_destroy(cachep, &list);
+	release_slab_list(cachep, &list);
 	if (ac->avail)
 		return;
 grow:
@@ -640,14 +641,17 @@ static void *pfmemalloc_obj(struct kmem_cache *cachep, struct array_cache *ac,
 	spin_lock(&n->list_lock);
 	evict_pfmemalloc(cachep, ac, &list);
 	spin_unlock(&n->list_lock);
-	slabs_destroy(cachep, &list);
+	release_slab_list(cachep, &list);
 	if (ac->avail)
 		return ac->entry[--ac->avail];
 	return cache_alloc_refill(cachep, flags);
 }
 
-/* The fast path: pop the per-CPU array. Interrupts off. */
-static __always_inline void *____cache_alloc(struct kmem_cache *cachep,
+/*
+ * Pop the per-CPU array, refilling it when empty, minding reserve
+ * objects (the slow paths and bulk allocation). Interrupts off.
+ */
+static __always_inline void *cpu_cache_alloc(struct kmem_cache *cachep,
 					     gfp_t flags)
 {
 	struct array_cache *ac = cpu_cache_get(cachep);
@@ -681,12 +685,17 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 		free_block(cachep, ac->entry, batchcount, &list);
 	}
 	spin_unlock(&n->list_lock);
-	slabs_destroy(cachep, &list);
+	release_slab_list(cachep, &list);
 	ac->avail -= batchcount;
 	memmove(ac->entry, &ac->entry[batchcount], ac->avail * sizeof(void *));
 }
 
-static __always_inline void ___cache_free(struct kmem_cache *cachep, void *objp)
+/*
+ * Push onto the per-CPU array, flushing a batch when it is full, marking
+ * reserve objects (the slow path and bulk free). Interrupts off.
+ */
+static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
+					   void *objp)
 {
 	struct array_cache *ac = cpu_cache_get(cachep);
 
@@ -736,7 +745,7 @@ void cache_free_one(struct kmem_cache *cachep, void *objp)
 	spin_lock(&n->list_lock);
 	free_block(cachep, &objp, 1, &list);
 	spin_unlock(&n->list_lock);
-	slabs_destroy(cachep, &list);
+	release_slab_list(cachep, &list);
 	arch_irq_restore(irqflags);
 }
 
@@ -756,7 +765,7 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
 	if (unlikely(cache_debug(cachep)))
 		return slab_debug_alloc(cachep, flags, orig_size, caller);
 	irqflags = arch_irq_save();
-	objp = ____cache_alloc(cachep, flags);
+	objp = cpu_cache_alloc(cachep, flags);
 	arch_irq_restore(irqflags);
 	if (unlikely(flags & __GFP_ZERO) && objp)
 		memset(objp, 0, cachep->object_size);
@@ -800,7 +809,7 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 		return;
 	}
 	irqflags = arch_irq_save();
-	___cache_free(cachep, objp);
+	cpu_cache_free(cachep, objp);
 	arch_irq_restore(irqflags);
 }
 
@@ -875,7 +884,7 @@ static size_t alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		p[i] = ____cache_alloc(cachep, flags);
+		p[i] = cpu_cache_alloc(cachep, flags);
 		if (unlikely(!p[i]))
 			break;
 	}
@@ -911,7 +920,7 @@ void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 	}
 	irqflags = arch_irq_save();
 	for (size_t i = 0; i < nr; i++)
-		___cache_free(cachep, p[i]);
+		cpu_cache_free(cachep, p[i]);
 	arch_irq_restore(irqflags);
 }
 
@@ -1013,9 +1022,14 @@ static bool ptr_checked_ok(const void *objp, const char *what,
 	return !slab_nr_debug_caches || slab_debug_ptr_ok(objp, what, caller);
 }
 
-/* kfree of an object, a large allocation or a bad pointer into a page. */
-static __always_inline void kfree_page(const void *objp, unsigned long caller,
-				       bool check_pfmemalloc)
+/*
+ * kfree by what owns the pointer's page: a slab's object goes back to its
+ * cache, anything else to free_large_kmalloc(), which frees a large
+ * kmalloc's pages or reports a bad pointer.
+ */
+static __always_inline void kfree_slab_or_large(const void *objp,
+						unsigned long caller,
+						bool check_pfmemalloc)
 {
 	/*
 	 * compound_head() without a branch (a cmov): testing PG_slab on the
@@ -1040,7 +1054,7 @@ static __always_inline void kfree_page(const void *objp, unsigned long caller,
 static __noinline void kfree_checked(const void *objp, unsigned long caller)
 {
 	if (ptr_checked_ok(objp, "kfree", caller))
-		kfree_page(objp, caller, true);
+		kfree_slab_or_large(objp, caller, true);
 }
 
 static __always_inline void __kfree(const void *objp, unsigned long caller)
@@ -1051,7 +1065,7 @@ static __always_inline void __kfree(const void *objp, unsigned long caller)
 		kfree_checked(objp, slab_caller(caller));
 		return;
 	}
-	kfree_page(objp, caller, false);
+	kfree_slab_or_large(objp, caller, false);
 }
 
 void kfree(const void *objp)
@@ -1152,7 +1166,7 @@ void drain_array(struct kmem_cache *cachep, struct array_cache *ac)
 	free_block(cachep, ac->entry, ac->avail, &list);
 	ac->avail = 0;
 	spin_unlock(&n->list_lock);
-	slabs_destroy(cachep, &list);
+	release_slab_list(cachep, &list);
 }
 
 void slab_failslab_changed(void)

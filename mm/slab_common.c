@@ -566,7 +566,7 @@ static void drain_cache(struct kmem_cache *cachep)
 		n->free_objects -= cachep->num;
 	}
 	spin_unlock(&n->list_lock);
-	slabs_destroy(cachep, &list);
+	release_slab_list(cachep, &list);
 }
 
 int kmem_cache_shrink(struct kmem_cache *cachep)

@@ -299,7 +299,10 @@ void cache_free_one(struct kmem_cache *cachep, void *objp);
 
 /* Give every object in ac back to its slab. */
 void drain_array(struct kmem_cache *cachep, struct array_cache *ac);
-/* Free the slabs on list (taken off the node's lists under its lock). */
-void slabs_destroy(struct kmem_cache *cachep, struct list_head *list);
+/*
+ * Give every slab on list back to the page allocator (taken off the
+ * node's lists under its lock; called after dropping it).
+ */
+void release_slab_list(struct kmem_cache *cachep, struct list_head *list);
 
 #endif /* MM_SLAB_INTERNAL_H */
