@@ -22,12 +22,31 @@
 #define __must_check		__attribute__((warn_unused_result))
 #define __fallthrough		__attribute__((fallthrough))
 
+/*
+ * Allocation functions, as Linux marks them. __malloc: the pointer
+ * returned aliases nothing that exists. __alloc_size(n[, m]): __malloc,
+ * and the pointer has argument n (times argument m) bytes, which the
+ * compiler then knows (__builtin_object_size, -Warray-bounds, UBSan's
+ * object-size check). __realloc_size: the size without __malloc, for a
+ * result that may be the pointer passed in.
+ */
+#define __malloc		__attribute__((malloc))
+#define __alloc_size(x, ...)	\
+	__attribute__((alloc_size(x, ## __VA_ARGS__))) __malloc
+#define __realloc_size(x, ...)	__attribute__((alloc_size(x, ## __VA_ARGS__)))
+
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 
 #define barrier()		__asm__ __volatile__("" ::: "memory")
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+
+/*
+ * The compiler forgets what it knew of var (its value, the size of the
+ * object it points to): for tests that misuse an allocation on purpose.
+ */
+#define OPTIMIZER_HIDE_VAR(var)	__asm__ ("" : "=r" (var) : "0" (var))
 
 /* Start bringing the line at x into the cache, to be written (a hint). */
 #define prefetchw(x)		__builtin_prefetch(x, 1)

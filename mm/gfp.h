@@ -82,7 +82,7 @@ void free_pages(unsigned long addr, unsigned int order);
 #define free_page(addr)		free_pages(addr, 0)
 
 /* size bytes rounded up to pages, not to a power of two; NULL on failure. */
-void *alloc_pages_exact(size_t size, gfp_t gfp);
+void *alloc_pages_exact(size_t size, gfp_t gfp) __alloc_size(1);
 void free_pages_exact(void *virt, size_t size);
 
 /* Make each page of a non-compound order-n block freeable on its own. */

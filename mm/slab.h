@@ -66,9 +66,10 @@ void kmem_cache_shrink_all(void);
 /* Objects allocated and not yet freed, over all caches. */
 long slab_objects_in_use(void);
 
-void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags);
-void *kmem_cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int node);
-void *kmem_cache_zalloc(struct kmem_cache *cachep, gfp_t flags);
+void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags) __malloc;
+void *kmem_cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int node)
+	__malloc;
+void *kmem_cache_zalloc(struct kmem_cache *cachep, gfp_t flags) __malloc;
 void kmem_cache_free(struct kmem_cache *cachep, void *objp);
 /* Allocate nr objects into p; returns nr, or 0 (and nothing allocated). */
 int kmem_cache_alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
@@ -90,9 +91,10 @@ unsigned int kmem_cache_size(struct kmem_cache *cachep);
  * picks its cache at compile time (kmalloc_trace); other sizes take
  * __kmalloc, which finds the cache from a table.
  */
-void *__kmalloc(size_t size, gfp_t flags);
-void *kmalloc_trace(struct kmem_cache *cachep, gfp_t flags, size_t size);
-void *kmalloc_node(size_t size, gfp_t flags, int node);
+void *__kmalloc(size_t size, gfp_t flags) __alloc_size(1);
+void *kmalloc_trace(struct kmem_cache *cachep, gfp_t flags, size_t size)
+	__alloc_size(3);
+void *kmalloc_node(size_t size, gfp_t flags, int node) __alloc_size(1);
 
 /* kmalloc_caches[dma][i] holds objects of 2^i bytes, i = 1: 96, 2: 192. */
 extern struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
@@ -121,7 +123,7 @@ static __always_inline unsigned int __kmalloc_index(size_t size)
 	return KMALLOC_SHIFT_HIGH;
 }
 
-static __always_inline void *kmalloc(size_t size, gfp_t flags)
+static __always_inline __alloc_size(1) void *kmalloc(size_t size, gfp_t flags)
 {
 	if (__builtin_constant_p(size) && __builtin_constant_p(flags & GFP_DMA) &&
 	    size && size <= KMALLOC_MAX_CACHE_SIZE)
@@ -145,15 +147,16 @@ size_t ksize(const void *objp);
  * free the old. new_size 0 frees and returns ZERO_SIZE_PTR; on failure
  * returns NULL and leaves p untouched.
  */
-void *krealloc(const void *p, size_t new_size, gfp_t flags);
+void *krealloc(const void *p, size_t new_size, gfp_t flags) __realloc_size(2);
 
-static inline void *kzalloc(size_t size, gfp_t flags)
+static inline __alloc_size(1) void *kzalloc(size_t size, gfp_t flags)
 {
 	return kmalloc(size, flags | __GFP_ZERO);
 }
 
 /* n * size bytes; NULL if the product overflows. */
-static inline void *kmalloc_array(size_t n, size_t size, gfp_t flags)
+static inline __alloc_size(1, 2) void *kmalloc_array(size_t n, size_t size,
+						    gfp_t flags)
 {
 	size_t bytes;
 
@@ -162,7 +165,8 @@ static inline void *kmalloc_array(size_t n, size_t size, gfp_t flags)
 	return kmalloc(bytes, flags);
 }
 
-static inline void *kcalloc(size_t n, size_t size, gfp_t flags)
+static inline __alloc_size(1, 2) void *kcalloc(size_t n, size_t size,
+						      gfp_t flags)
 {
 	return kmalloc_array(n, size, flags | __GFP_ZERO);
 }

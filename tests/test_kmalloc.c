@@ -235,10 +235,12 @@ static void test_large(struct ktest *t)
 static void test_too_large(struct ktest *t)
 {
 	unsigned long before = pages_free();
+	size_t huge = SIZE_MAX;
 
+	OPTIMIZER_HIDE_VAR(huge);	/* the compiler refuses it (alloc_size) */
 	KTEST_EXPECT_NULL(t, kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL | __GFP_NOWARN));
 	KTEST_EXPECT_NULL(t, kmalloc(8UL << 20, GFP_KERNEL | __GFP_NOWARN));
-	KTEST_EXPECT_NULL(t, kmalloc(SIZE_MAX, GFP_KERNEL | __GFP_NOWARN));
+	KTEST_EXPECT_NULL(t, kmalloc(huge, GFP_KERNEL | __GFP_NOWARN));
 	KTEST_EXPECT_NULL(t, kzalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL | __GFP_NOWARN));
 	KTEST_EXPECT_EQ(t, pages_free(), before);
 }
@@ -427,6 +429,47 @@ static void test_kmalloc_node(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_EXPECT_PTR_EQ(t, virt_to_slab(p)->slab_cache, kmalloc_caches[0][7]);
 	kfree(p);
+}
+
+/*
+ * The compiler knows how big each allocation is (__alloc_size in
+ * mm/slab.h and mm/gfp.h): __builtin_object_size gives the bytes asked
+ * for, through the inline kmalloc with a constant size, and
+ * __builtin_dynamic_object_size a size known only at run time (the
+ * out-of-line __kmalloc). This is what lets -Warray-bounds and UBSan's
+ * object-size check see an access past the end.
+ */
+static void test_alloc_size(struct ktest *t)
+{
+	size_t n = 100;
+	char *a, *b, *c, *d, *e, *f, *g, *h, *r;
+
+	OPTIMIZER_HIDE_VAR(n);	/* a size the compiler cannot fold */
+	a = kmalloc(16, GFP_KERNEL);
+	b = kzalloc(40, GFP_KERNEL);
+	c = kmalloc_array(3, 24, GFP_KERNEL);
+	d = kcalloc(5, 8, GFP_KERNEL);
+	e = kmalloc_node(70, GFP_KERNEL, 0);
+	f = kmalloc(n, GFP_KERNEL);
+	g = kmalloc(n, GFP_KERNEL);
+	h = alloc_pages_exact(5000, GFP_KERNEL);
+	KTEST_EXPECT_EQ(t, __builtin_object_size(a, 0), 16UL);
+	KTEST_EXPECT_EQ(t, __builtin_object_size(b, 0), 40UL);
+	KTEST_EXPECT_EQ(t, __builtin_object_size(c, 0), 72UL);
+	KTEST_EXPECT_EQ(t, __builtin_object_size(d, 0), 40UL);
+	KTEST_EXPECT_EQ(t, __builtin_object_size(e, 0), 70UL);
+	KTEST_EXPECT_EQ(t, __builtin_object_size(h, 0), 5000UL);
+	KTEST_EXPECT_EQ(t, __builtin_dynamic_object_size(f, 0), n);
+	r = krealloc(g, 2 * n, GFP_KERNEL);
+	KTEST_EXPECT_EQ(t, __builtin_dynamic_object_size(r, 0), 2 * n);
+	kfree(r ? r : g);
+	kfree(f);
+	kfree(e);
+	kfree(d);
+	kfree(c);
+	kfree(b);
+	kfree(a);
+	free_pages_exact(h, 5000);
 }
 
 static void test_gfp_dma(struct ktest *t)
@@ -730,6 +773,7 @@ static const struct ktest_case kmalloc_cases[] = {
 	KTEST_CASE(test_kzalloc),
 	KTEST_CASE(test_kfree_sensitive),
 	KTEST_CASE(test_kmalloc_node),
+	KTEST_CASE(test_alloc_size),
 	KTEST_CASE(test_gfp_dma),
 	KTEST_CASE(test_exhaustion),
 	KTEST_CASE(test_stress),
