@@ -83,7 +83,7 @@ HARNESS := $(PYTHON) tools/testing/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
 
 .PHONY: FORCE all run bench bench-ab debug test check selftest deps clean help iso host \
-	compile_commands.json fuzz
+	compile_commands.json fuzz compile-checks
 
 all: $(B)/kernel.elf $(ISO)
 
@@ -162,8 +162,15 @@ run: $(B)/kernel.elf
 debug: $(B)/kernel.elf
 	$(HARNESS) run --debug --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS)
 
+# The allocators' headers, checked by compiling tools/testing/compile/
+# with the kernel's compiler and flags: the API headers are enough for a
+# caller and hide the internals, and the compiler sees the allocation
+# functions' sizes (__alloc_size).
+compile-checks:
+	@$(PYTHON) tools/testing/compile_checks.py --cc '$(CC)' -- $(KCFLAGS)
+
 # Host-native suites only (ASan/UBSan).
-check: $(HB)/cram
+check: $(HB)/cram compile-checks
 	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)'
 
 # Everything: host suites, kernel suites under QEMU, the harness's own tests.
@@ -198,7 +205,7 @@ FUZZ_CORPUS := $(sort $(wildcard fuzz/corpus/*.bin))
 FUZZ_STAGES := $(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS))') \
 	       --host '$(HB)/cram fuzz=$(FUZZ_SECONDS)' \
 	       --host-timeout $(shell expr $(FUZZ_SECONDS) + 120)
-test: $(B)/kernel.elf $(HB)/cram
+test: $(B)/kernel.elf $(HB)/cram compile-checks
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' \
@@ -271,7 +278,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) run debug test check fuzz deps clean iso host compile_commands.json"
+	@echo "targets: all (default) run debug test check compile-checks fuzz deps clean iso host compile_commands.json"
 	@echo "variables: MEM=$(MEM) SMP=$(SMP) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED="
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d)

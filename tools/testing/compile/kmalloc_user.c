@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Must compile: a caller of the allocators that includes the API headers
+ * alone (mm/slab.h, mm/gfp.h) and uses what they promise. Compiled, never
+ * linked, by tools/testing/compile_checks.py.
+ */
+#include "mm/gfp.h"
+#include "mm/slab.h"
+
+struct widget {
+	int id;
+	char name[24];
+};
+
+int widget_demo(void);
+
+int widget_demo(void)
+{
+	struct kmem_cache *cache;
+	struct widget *w;
+	struct page *page;
+	unsigned long addr;
+	char *buf, *bigger;
+	int *v, ret = 0;
+
+	cache = kmem_cache_create("widget", sizeof(struct widget), 0,
+				  SLAB_HWCACHE_ALIGN, NULL);
+	if (!cache)
+		return -1;
+	w = kmem_cache_zalloc(cache, GFP_KERNEL);
+	buf = kmalloc(64, GFP_KERNEL);
+	v = kcalloc(8, sizeof(*v), GFP_KERNEL | __GFP_DMA32);
+	bigger = krealloc(buf, 2 * KMALLOC_MIN_SIZE, GFP_KERNEL);
+	if (w && bigger && v)
+		ret = w->id + bigger[0] + v[7] + (int)ksize(bigger);
+	kfree(v);
+	kfree(bigger ? bigger : buf);
+	kmem_cache_free(cache, w);
+	kmem_cache_destroy(cache);
+
+	page = alloc_pages(GFP_KERNEL | __GFP_COMP, 1);
+	if (page) {
+		ret += PageHead(page) + (int)compound_order(page);
+		ret += *(char *)page_address(page) + (virt_to_page(
+			page_address(page)) == page);
+		__free_pages(page, 1);
+	}
+	addr = get_zeroed_page(GFP_KERNEL);
+	free_page(addr);
+	return ret + !ZERO_OR_NULL_PTR(kzalloc(0, GFP_KERNEL));
+}
