@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * GFP flags and the page allocator's API (Linux's names and semantics).
+ * GFP flags and the page allocator's API (Linux's <linux/gfp.h>, names
+ * and semantics). This is the header a caller of the page allocator
+ * includes, with mm/mm.h for struct page and the address conversions.
+ * The allocator's internals (struct zone, free lists, per-CPU lists,
+ * watermarks) are in mm/internal.h, for mm/ and white-box tests only.
  *
  * Zone modifiers pick the highest zone an allocation may use; it falls
  * back to lower zones, never higher: no modifier = NORMAL, DMA32, DMA;

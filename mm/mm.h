@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The memory model: how addresses, pfns and struct pages convert.
+ * The memory model: how addresses, pfns and struct pages convert (part of
+ * Linux's <linux/mm.h>). An API header: any caller may include it.
  *
  * All RAM is mapped at page_offset_base (the direct map; on x86_64
  * 0xffff888000000000), so a physical address p is reached at

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * struct page: one per physical page frame, 64 bytes, in mem_map.
+ * struct page: one per physical page frame, 64 bytes, in mem_map. An API
+ * header (Linux's <linux/mm_types.h>): the page accessors of mm/mm.h and
+ * mm/page-flags.h are inline, so callers see the structure.
  *
  * A page is one thing at a time and its five middle words mean different
  * things for each (Linux's layout):

@@ -5,6 +5,9 @@
  * top bits of the same word hold the page's zone and node, set once when
  * mem_map is initialised (mm/mm.h).
  *
+ * An API header, as Linux's <linux/page-flags.h>: anyone holding a page
+ * may test its flags.
+ *
  * The double-underscore setters are plain read-modify-write: callers hold
  * the page exclusively (free lists under the zone lock, a new slab).
  */

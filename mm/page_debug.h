@@ -16,6 +16,10 @@
  * Both cost the allocator one predictable branch each way while off
  * (page_debug_active()). page_poison can also be switched at run time
  * (page_poisoning_set); debug_pagealloc only at boot.
+ *
+ * What callers may use: the switches, the statistics, the check of the
+ * lists, and the fault handlers' question. The allocator's hooks are in
+ * mm/internal.h.
  */
 #ifndef MM_PAGE_DEBUG_H
 #define MM_PAGE_DEBUG_H
