@@ -12,7 +12,6 @@
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
 
-#include "kernel/atomic.h"
 #include "kernel/compiler.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
