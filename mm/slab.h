@@ -138,7 +138,9 @@ void kfree_sensitive(const void *objp);
 /*
  * Bytes usable at objp: at least what was asked for. The caller may use
  * all of them: on a red-zoned cache the object's tail stops being
- * guarded.
+ * guarded. The compiler knows only the size asked for (__alloc_size), so
+ * use the rest through the pointer krealloc(objp, ksize(objp), gfp)
+ * returns: the same object, resized in place.
  */
 size_t ksize(const void *objp);
 /*
