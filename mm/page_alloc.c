@@ -48,7 +48,6 @@
  *    fault_inject_verbose reports it instead).
  */
 #include "kernel/bug.h"
-#include "lib/ktest/ktest.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 #include "mm/fault_inject.h"
@@ -700,4 +699,3 @@ long nr_allocated_pages(void)
 {
 	return (long)(totalram_pages - nr_free_pages() - nr_pcp_pages());
 }
-KTEST_RESOURCE("pages", nr_allocated_pages);

@@ -55,11 +55,6 @@ static bool is_power_of_2(unsigned long x)
 	return x && !(x & (x - 1));
 }
 
-static void kmalloc_suite_exit(struct ktest *t)
-{
-	kmem_cache_shrink_all();
-}
-
 /* --- size classes ---------------------------------------------------------- */
 
 static void test_class_table(struct ktest *t)
@@ -734,4 +729,4 @@ static const struct ktest_case kmalloc_cases[] = {
 	KTEST_CASE(test_stress),
 	{}
 };
-KTEST_SUITE(kmalloc, kmalloc_cases, .exit = kmalloc_suite_exit);
+KTEST_SUITE(kmalloc, kmalloc_cases);

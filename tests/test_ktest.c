@@ -15,6 +15,7 @@
 #include "lib/ktest/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
+#include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/slab.h"
 
@@ -222,7 +223,7 @@ static void test_assert_captured_ends_case(struct ktest *t)
 
 /*
  * Leaks in nested cases, named by cache. The outer case frees what they
- * left, and shrinks the caches so their new slabs are no leaked pages.
+ * left.
  */
 struct leak_test {
 	struct kmem_cache *old, *born;
@@ -239,7 +240,6 @@ static void leak_test_cleanup(struct leak_test *lt)
 		kmem_cache_destroy(lt->born);
 	if (lt->old)
 		kmem_cache_destroy(lt->old);
-	kmem_cache_shrink_all();
 }
 
 static void leak_one(struct ktest *t)
@@ -329,6 +329,166 @@ static void test_leak_breakdown_lost(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, " after) (no breakdown: a nested case replaced it)\n");
 }
 
+/*
+ * A case that frees everything passes the leak check, whatever the
+ * caches keep afterwards: free slabs, objects in per-CPU and shared
+ * arrays, pages on per-CPU lists, off-slab index arrays (caches of 512
+ * bytes and more keep them in kmalloc objects).
+ */
+#define SETTLE_OBJS	48
+
+static const size_t settle_sizes[] = {
+	8, 16, 24, 64, 96, 100, 192, 256, 500, 512, 700, 1024, 2048, 3000,
+	4096, 8192, 8193, 20000,
+};
+
+static void kmalloc_then_free(struct ktest *t, size_t size, void **objs)
+{
+	for (int i = 0; i < SETTLE_OBJS; i++) {
+		objs[i] = kmalloc(size, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, objs[i]);
+	}
+	/* Odd slots first, then the even ones from the last. */
+	for (int i = 1; i < SETTLE_OBJS; i += 2)
+		kfree(objs[i]);
+	for (int i = SETTLE_OBJS - 2; i >= 0; i -= 2)
+		kfree(objs[i]);
+}
+
+static void krealloc_up_and_down(struct ktest *t)
+{
+	static const size_t steps[] = { 8, 200, 1500, 9000, 600, 40, 5000, 16 };
+	void *p = NULL;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(steps); i++) {
+		void *q = krealloc(p, steps[i], GFP_KERNEL);
+
+		KTEST_ASSERT_NOT_NULL(t, q);
+		p = q;
+	}
+	kfree(p);
+}
+
+static void bulk_then_free(struct ktest *t, struct kmem_cache *c, void **objs)
+{
+	KTEST_ASSERT_EQ(t, kmem_cache_alloc_bulk(c, GFP_KERNEL, SETTLE_OBJS, objs),
+			SETTLE_OBJS);
+	kmem_cache_free_bulk(c, SETTLE_OBJS / 2, objs + SETTLE_OBJS / 2);
+	kmem_cache_free_bulk(c, SETTLE_OBJS / 2, objs);
+}
+
+static void free_everything(struct ktest *t)
+{
+	struct kmem_cache *outer_cache = t->priv, *c;
+	void *objs[SETTLE_OBJS];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(settle_sizes); i++)
+		kmalloc_then_free(t, settle_sizes[i], objs);
+	krealloc_up_and_down(t);
+	bulk_then_free(t, kmalloc_caches[0][6], objs);		/* 64 */
+	bulk_then_free(t, kmalloc_caches[0][10], objs);		/* 1024 */
+	bulk_then_free(t, outer_cache, objs);
+	c = kmem_cache_create("ktest-settle", 700, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	bulk_then_free(t, c, objs);
+	kmem_cache_destroy(c);
+}
+
+/* Its cache outlives the nested case, keeping what it was given back. */
+static void test_leak_check_settles(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("ktest-settle-kept", 600, 0,
+						 0, NULL);
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "frees-everything", free_everything,
+					    c), KTEST_SUCCESS);
+	kmem_cache_destroy(c);
+}
+
+/* A case that keeps one object fails, naming the object's cache. */
+struct leak_size {
+	const char *name;	/* the cache the leak must name */
+	size_t size;		/* kmalloc size, or a private cache's */
+	bool private;
+};
+
+static const struct leak_size leak_sizes[] = {
+	{ "kmalloc-8", 8 },
+	{ "kmalloc-64", 64 },
+	{ "kmalloc-512", 512 },		/* off-slab index arrays */
+	{ "kmalloc-1k", 1000 },
+	{ "kmalloc-8k", 8192 },
+	{ "ktest-leak-40", 40, true },
+	{ "ktest-leak-700", 700, true },	/* off-slab index arrays */
+};
+
+static void leak_size_desc(const struct leak_size *p, char *desc)
+{
+	strscpy(desc, p->name, KTEST_DESC_SIZE);
+}
+KTEST_ARRAY_PARAM(leak_size_gen, leak_sizes, leak_size_desc);
+
+struct leak_one_object {
+	struct kmem_cache *cache;	/* NULL: kmalloc */
+	size_t size;
+	void *obj;
+};
+
+static void leak_one_object(struct ktest *t)
+{
+	struct leak_one_object *l = t->priv;
+
+	l->obj = l->cache ? kmem_cache_alloc(l->cache, GFP_KERNEL) :
+			    kmalloc(l->size, GFP_KERNEL);
+}
+
+static void test_leak_names_any_size(struct ktest *t)
+{
+	const struct leak_size *p = t->param_value;
+	struct leak_one_object l = { .size = p->size };
+	char expected[80];
+	enum ktest_status status;
+
+	if (p->private) {
+		l.cache = kmem_cache_create(p->name, p->size, 0, 0, NULL);
+		KTEST_ASSERT_NOT_NULL(t, l.cache);
+	}
+	ktest_capture_start(t, "leaked");
+	status = ktest_run_nested(t, "deliberate-leak", leak_one_object, &l);
+	ktest_capture_stop(t);
+	if (l.cache) {
+		kmem_cache_free(l.cache, l.obj);
+		kmem_cache_destroy(l.cache);
+	} else {
+		kfree(l.obj);
+	}
+	KTEST_EXPECT_NOT_NULL(t, l.obj);
+	KTEST_EXPECT_EQ(t, status, KTEST_FAILURE);
+	snprintf(expected, sizeof(expected), " after): %s +1\n", p->name);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-leak: leaked 1 slab objects (");
+	KTEST_EXPECT_CAPTURED(t, expected);
+}
+
+static void leak_one_page(struct ktest *t)
+{
+	*(struct page **)t->priv = alloc_pages(GFP_KERNEL, 0);
+}
+
+static void test_leak_page_fails(struct ktest *t)
+{
+	struct page *page = NULL;
+	enum ktest_status status;
+
+	ktest_capture_start(t, "leaked");
+	status = ktest_run_nested(t, "deliberate-leak", leak_one_page, &page);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	__free_pages(page, 0);
+	KTEST_EXPECT_EQ(t, status, KTEST_FAILURE);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-leak: leaked 1 pages (");
+}
+
 static void test_skip_reports_reason(struct ktest *t)
 {
 	ktest_skip(t, "skipping on purpose");
@@ -374,6 +534,9 @@ static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(test_leak_names_cache),
 	KTEST_CASE(test_leak_names_new_cache),
 	KTEST_CASE(test_leak_breakdown_lost),
+	KTEST_CASE(test_leak_check_settles),
+	KTEST_CASE_PARAM(test_leak_names_any_size, leak_size_gen),
+	KTEST_CASE(test_leak_page_fails),
 	KTEST_CASE(test_skip_reports_reason),
 	KTEST_CASE(test_shell_dispatch),
 	KTEST_CASE(test_shell_too_many_args),

@@ -970,7 +970,6 @@ static void bad_failslab_kmem_cache(struct ktest *t)
 	for (int i = 0; i < 30; i++)
 		kmem_cache_free(c, objs[i]);
 	kmem_cache_destroy(c);
-	kmem_cache_shrink_all();
 }
 
 /* Malformed specs: -EINVAL, and the attribute exactly as it was. */

@@ -128,11 +128,6 @@ static void skip_if_small_memory(struct ktest *t, unsigned int order,
 		ktest_skip(t, "expected order assumes more than 32 MiB of RAM");
 }
 
-static void slab_suite_exit(struct ktest *t)
-{
-	kmem_cache_shrink_all();
-}
-
 /* --- struct slab over struct page ---------------------------------------- */
 
 static void test_overlay_offsets(struct ktest *t)
@@ -1279,4 +1274,4 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(test_typesafe_by_rcu),
 	{}
 };
-KTEST_SUITE(slab, slab_cases, .exit = slab_suite_exit);
+KTEST_SUITE(slab, slab_cases);

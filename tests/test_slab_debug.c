@@ -976,11 +976,4 @@ static const struct ktest_case slab_debug_cases[] = {
 	{}
 };
 
-/* Free slabs the cases left in kmalloc caches are not leaks. */
-static void slab_debug_suite_exit(struct ktest *t)
-{
-	(void)t;
-	kmem_cache_shrink_all();
-}
-
-KTEST_SUITE(slab_debug, slab_debug_cases, .exit = slab_debug_suite_exit);
+KTEST_SUITE(slab_debug, slab_debug_cases);

@@ -19,10 +19,8 @@
  *	ok 1 <suite>
  *
  * A case ends early through ktest_abort(), a __builtin_longjmp back to the
- * runner (ASSERT failures, skips). Around each run the registered
- * resources are counted; growth is reported as a leak and fails the case:
- *
- *	    # <case>: leaked 3 slab objects (120 in use before, 123 after): kmalloc-64 +2, my_cache +1
+ * runner (ASSERT failures, skips). Around each run the pages and slab
+ * objects in use are counted (leak.c); growth fails the case.
  *
  * While a case runs, its printk hook sees every console line: capture
  * windows keep them, and outside one a "BUG:" or "WARNING:" line fails
@@ -30,14 +28,13 @@
  *
  *	    # <case>: unexpected report: BUG: Bad page state: ...
  */
-#include "lib/ktest/ktest.h"
+#include "lib/ktest/ktest_internal.h"
 #include "kernel/printk.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 
 #define INDENT_STEP	4
 #define MAX_GLOBS	16
-#define MAX_RESOURCES	16
 #define MAX_DEPTH	4	/* a case, a nested case, a private capture */
 #define SHOWN_LINES	16	/* of the captured text, in a failure */
 #define SHOWN_WIDTH	160
@@ -47,8 +44,6 @@
 
 extern const struct ktest_suite *const __start_ktest_suites[] __weak;
 extern const struct ktest_suite *const __stop_ktest_suites[] __weak;
-extern const struct ktest_resource *const __start_ktest_resources[] __weak;
-extern const struct ktest_resource *const __stop_ktest_resources[] __weak;
 
 struct ktest_counts {
 	unsigned int pass, fail, skip;
@@ -62,7 +57,6 @@ struct ktest_filter {
 
 static void ktest_print(int indent, const char *fmt, ...) __printf(2, 3);
 static void expectation_failed(struct ktest *t, const struct ktest_loc *loc);
-static void runner_fail(struct ktest *t, const char *fmt, ...) __printf(2, 3);
 
 /* The framework's own output is never a report of the code under test. */
 static bool ktest_printing;
@@ -270,116 +264,10 @@ static bool console_chain_has(const struct ktest *t)
 	return false;
 }
 
-/* --- leak check ---------------------------------------------------- */
-
-struct resource_snapshot {
-	long in_use[MAX_RESOURCES];
-};
-
-static int resource_count(void)
-{
-	return min((int)(__stop_ktest_resources - __start_ktest_resources),
-		   MAX_RESOURCES);
-}
-
-/*
- * The resources keep one breakdown each, so a nested run replaces the
- * outer case's: remember whose it is.
- */
-static const struct ktest *breakdown_owner;
-
-static void snapshot_resources(const struct ktest *t,
-			       struct resource_snapshot *snap)
-{
-	for (int i = 0; i < resource_count(); i++) {
-		const struct ktest_resource *res = __start_ktest_resources[i];
-
-		snap->in_use[i] = res->in_use();
-		if (res->snapshot)
-			res->snapshot();
-	}
-	breakdown_owner = t;
-}
-
-/* A resource's breakdown of a leak, as ": part +2, other +1 (note)". */
-struct ktest_growth {
-	char *buf;
-	size_t size, len;
-	unsigned int parts;
-	bool cut;		/* a part did not fit: ", ..." ends the list */
-};
-
-/* Truncated text fills the buffer (strscpy returns -E2BIG then). */
-static void growth_append(struct ktest_growth *g, const char *text)
-{
-	ssize_t n = strscpy(g->buf + g->len, text, g->size - g->len);
-
-	g->len += n < 0 ? g->size - g->len - 1 : (size_t)n;
-}
-
-void ktest_growth_add(struct ktest_growth *g, const char *part, long delta)
-{
-	static const char cut[] = ", ...";
-	char text[96];
-	int n;
-
-	if (delta <= 0 || g->cut)
-		return;
-	n = scnprintf(text, sizeof(text), "%s%s +%ld", g->parts ? ", " : ": ",
-		      part, delta);
-	if (g->len + n + sizeof(cut) > g->size) {
-		growth_append(g, cut);
-		g->cut = true;
-		return;
-	}
-	growth_append(g, text);
-	g->parts++;
-}
-
-void ktest_growth_note(struct ktest_growth *g, const char *note)
-{
-	growth_append(g, " (");
-	growth_append(g, note);
-	growth_append(g, ")");
-}
-
-/* What the resource can tell about a leak, or nothing. */
-static void describe_growth(const struct ktest *t,
-			    const struct ktest_resource *res,
-			    char *buf, size_t size)
-{
-	struct ktest_growth g = { .buf = buf, .size = size };
-
-	buf[0] = '\0';
-	if (!res->report_growth)
-		return;
-	if (breakdown_owner != t)
-		ktest_growth_note(&g, "no breakdown: a nested case replaced it");
-	else
-		res->report_growth(&g);
-}
-
-static void check_leaks(struct ktest *t, const struct resource_snapshot *before)
-{
-	char growth[192];
-
-	for (int i = 0; i < resource_count(); i++) {
-		const struct ktest_resource *res = __start_ktest_resources[i];
-		long now = res->in_use();
-
-		if (now <= before->in_use[i])
-			continue;
-		describe_growth(t, res, growth, sizeof(growth));
-		runner_fail(t, "leaked %ld %s (%ld in use before, %ld after)%s",
-			    now - before->in_use[i], res->name,
-			    before->in_use[i], now, growth);
-	}
-}
-
 /* --- running -------------------------------------------------------- */
 
 /* A failure of the case as a whole, found by the runner: no location. */
-static void runner_fail(struct ktest *t, const char *fmt, ...)
+void ktest_runner_fail(struct ktest *t, const char *fmt, ...)
 {
 	char msg[384];
 	va_list args;
@@ -396,7 +284,7 @@ static void check_reports(struct ktest *t)
 	unsigned int shown = min(t->nr_reports, (unsigned int)KTEST_MAX_REPORTS);
 
 	for (unsigned int i = 0; i < shown; i++)
-		runner_fail(t, "unexpected report: %s", t->reports[i]);
+		ktest_runner_fail(t, "unexpected report: %s", t->reports[i]);
 	if (t->nr_reports > shown)
 		ktest_info(t, "%u more unexpected report lines",
 			   t->nr_reports - shown);
@@ -405,9 +293,9 @@ static void check_reports(struct ktest *t)
 static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 			  const struct ktest_case *c)
 {
-	struct resource_snapshot before;
+	struct ktest_leak_snapshot before;
 
-	snapshot_resources(t, &before);
+	ktest_leak_snapshot(t, &before);
 	console_push(t);
 	if (__builtin_setjmp(t->abort_buf) == 0) {
 		if (suite->init && suite->init(t))
@@ -426,7 +314,7 @@ static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 	console_pop(t);
 	check_reports(t);
 	if (t->status != KTEST_SKIPPED)
-		check_leaks(t, &before);
+		ktest_leak_check(t, &before);
 }
 
 static void print_result(int indent, int number, const char *name,

@@ -23,9 +23,11 @@
  * selftests: cases that must fail, panic or hang).
  *
  * Output is KTAP version 1, as Linux's KUnit prints it. Around every case
- * the runner counts the resources registered with KTEST_RESOURCE (pages,
- * slab objects...) and fails a case that leaves more in use than before,
- * naming what grew when the resource can tell (KTEST_RESOURCE_DETAILED).
+ * the runner counts the pages and slab objects in use, with the
+ * allocators settled (caches shrunk, per-CPU arrays and page lists
+ * drained: what they keep for themselves is no leak), and fails a case
+ * that leaves more in use than before, naming the caches that grew
+ * (lib/ktest/leak.c).
  * A case also fails if the kernel prints a report ("BUG:", "WARNING:")
  * that it did not capture: a case that provokes one on purpose wraps it
  * in ktest_capture_start()/ktest_capture_stop() and checks its text:
@@ -87,27 +89,6 @@ struct ktest_suite {
 	bool hidden;
 };
 
-/*
- * Something the leak check counts before and after every case. A resource
- * may also keep a breakdown: snapshot() records it with the count before
- * the case, and after a leak report_growth() names the parts that grew
- * since, calling ktest_growth_add() for each; the failure then reads
- * "leaked 3 slab objects (...): kmalloc-64 +2, my_cache +1".
- */
-struct ktest_growth;
-
-struct ktest_resource {
-	const char *name;
-	long (*in_use)(void);
-	void (*snapshot)(void);				/* optional */
-	void (*report_growth)(struct ktest_growth *g);	/* optional */
-};
-
-/* One part of a resource and how much it grew (ignored unless > 0). */
-void ktest_growth_add(struct ktest_growth *g, const char *part, long delta);
-/* A remark after the parts, e.g. that the breakdown is incomplete. */
-void ktest_growth_note(struct ktest_growth *g, const char *note);
-
 #define KTEST_CASE(fn)			{ .name = #fn, .run = fn }
 #define KTEST_CASE_PARAM(fn, gen)	{ .name = #fn, .run = fn, .generate_params = gen }
 
@@ -119,16 +100,6 @@ void ktest_growth_note(struct ktest_growth *g, const char *note);
 	__used __section("ktest_suites") = &__ktest_suite_##sname
 
 #define KTEST_HIDDEN	.hidden = true
-
-#define KTEST_RESOURCE_DETAILED(rname, fn, snap, growth)		\
-	static const struct ktest_resource __ktest_res_##fn = {	\
-		.name = rname, .in_use = fn,				\
-		.snapshot = snap, .report_growth = growth		\
-	};								\
-	static const struct ktest_resource *const __ktest_resptr_##fn	\
-	__used __section("ktest_resources") = &__ktest_res_##fn
-
-#define KTEST_RESOURCE(rname, fn)	KTEST_RESOURCE_DETAILED(rname, fn, NULL, NULL)
 
 /*
  * Parameters from an array: gen yields &array[0], &array[1], ...;
