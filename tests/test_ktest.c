@@ -489,6 +489,151 @@ static void test_leak_page_fails(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, "# deliberate-leak: leaked 1 pages (");
 }
 
+/* --- deferred actions ---------------------------------------------- */
+
+struct action_log {
+	char text[KTEST_MAX_ACTIONS + 2];
+	unsigned int len;
+};
+
+struct action_note {
+	struct action_log *log;
+	char c;
+};
+
+static void note_action(void *arg)
+{
+	struct action_note *n = arg;
+
+	n->log->text[n->log->len++] = n->c;
+}
+
+static void three_actions(struct ktest *t)
+{
+	static struct action_note notes[3];
+	struct action_log *log = t->priv;
+
+	for (int i = 0; i < 3; i++) {
+		notes[i] = (struct action_note){ log, (char)('a' + i) };
+		KTEST_EXPECT_EQ(t, ktest_add_action(t, note_action, &notes[i]), 0);
+	}
+	KTEST_EXPECT_EQ(t, ktest_release_action(t, note_action, &notes[1]), 0);
+	KTEST_EXPECT_EQ(t, ktest_release_action(t, note_action, &notes[1]), -ENOENT);
+	KTEST_EXPECT_STREQ(t, log->text, "b");
+}
+
+static void test_actions_run_last_first(struct ktest *t)
+{
+	struct action_log log = { .len = 0 };
+
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "actions", three_actions, &log),
+			KTEST_SUCCESS);
+	KTEST_EXPECT_STREQ(t, log.text, "bca");
+}
+
+static void destroy_cache_action(void *cachep)
+{
+	kmem_cache_destroy(cachep);
+}
+
+static void free_object_action(void *obj)
+{
+	kmem_cache_free(*(struct kmem_cache **)obj, obj);
+}
+
+/* Memory and a cache, then an ASSERT that fails: the actions free all. */
+static void assert_after_cleanup(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("ktest-action", 64, 0, 0, NULL);
+	struct kmem_cache **obj;
+	char *buf;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, destroy_cache_action, c), 0);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	*obj = c;
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, free_object_action, obj), 0);
+	buf = ktest_kzalloc(t, 3000, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, buf);
+	KTEST_EXPECT_EQ(t, buf[0] | buf[2999], 0);
+	KTEST_ASSERT_NOT_NULL(t, ktest_kmalloc(t, 40, GFP_KERNEL));
+	KTEST_ASSERT_NOT_NULL(t, ktest_kmalloc(t, 20000, GFP_KERNEL));
+	KTEST_ASSERT_EQ(t, 1, 2);
+	*(bool *)t->priv = true;
+}
+
+static void test_assert_runs_actions(struct ktest *t)
+{
+	bool reached = false;
+	enum ktest_status status;
+
+	ktest_capture_start(t, NULL);
+	status = ktest_run_nested(t, "deliberate-assert", assert_after_cleanup,
+				  &reached);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_EQ(t, status, KTEST_FAILURE);
+	KTEST_EXPECT_FALSE(t, reached);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-assert: ASSERTION FAILED at tests/test_ktest.c:");
+	KTEST_EXPECT_NOT_CAPTURED(t, "leaked");
+	KTEST_EXPECT_NOT_CAPTURED(t, "BUG:");
+}
+
+/* ktest_kfree frees early; a pointer ktest_kmalloc did not give fails. */
+static void kfree_early(struct ktest *t)
+{
+	void *p = ktest_kmalloc(t, 100, GFP_KERNEL), *other;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	ktest_kfree(t, p);
+	KTEST_EXPECT_EQ(t, t->nr_actions, 0U);
+	KTEST_EXPECT_EQ(t, t->status, KTEST_SUCCESS);
+	other = kmalloc(100, GFP_KERNEL);
+	ktest_kfree(t, other);		/* not freed: the case frees it */
+	kfree(other);
+}
+
+static void test_kfree_early(struct ktest *t)
+{
+	ktest_capture_start(t, "ktest_kfree");
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-kfree", kfree_early, NULL),
+			KTEST_FAILURE);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "was not allocated by ktest_kmalloc");
+}
+
+/*
+ * One action more than there are records: it runs at once, the case
+ * fails saying why, and every registered action still runs at the end.
+ */
+static void too_many_actions(struct ktest *t)
+{
+	static struct action_note notes[KTEST_MAX_ACTIONS + 1];
+	struct action_log *log = t->priv;
+
+	for (int i = 0; i <= KTEST_MAX_ACTIONS; i++) {
+		notes[i] = (struct action_note){ log, (char)('a' + i) };
+		KTEST_EXPECT_EQ(t, ktest_add_action_or_reset(t, note_action, &notes[i]),
+				i < KTEST_MAX_ACTIONS ? 0 : -ENOMEM);
+	}
+	KTEST_EXPECT_EQ(t, log->len, 1U);
+	KTEST_EXPECT_NULL(t, ktest_kmalloc(t, 8, GFP_KERNEL));
+}
+
+static void test_action_records_run_out(struct ktest *t)
+{
+	struct action_log log = { .len = 0 };
+
+	ktest_capture_start(t, "action records in use");
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-actions", too_many_actions,
+					    &log), KTEST_FAILURE);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	KTEST_EXPECT_EQ(t, log.len, (unsigned int)KTEST_MAX_ACTIONS + 1);
+	KTEST_EXPECT_EQ(t, log.text[0], (char)('a' + KTEST_MAX_ACTIONS));
+	KTEST_EXPECT_EQ(t, log.text[1], (char)('a' + KTEST_MAX_ACTIONS - 1));
+	KTEST_EXPECT_NOT_CAPTURED(t, "leaked");
+}
+
 static void test_skip_reports_reason(struct ktest *t)
 {
 	ktest_skip(t, "skipping on purpose");
@@ -537,6 +682,10 @@ static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(test_leak_check_settles),
 	KTEST_CASE_PARAM(test_leak_names_any_size, leak_size_gen),
 	KTEST_CASE(test_leak_page_fails),
+	KTEST_CASE(test_actions_run_last_first),
+	KTEST_CASE(test_assert_runs_actions),
+	KTEST_CASE(test_kfree_early),
+	KTEST_CASE(test_action_records_run_out),
 	KTEST_CASE(test_skip_reports_reason),
 	KTEST_CASE(test_shell_dispatch),
 	KTEST_CASE(test_shell_too_many_args),

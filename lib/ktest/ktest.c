@@ -19,8 +19,10 @@
  *	ok 1 <suite>
  *
  * A case ends early through ktest_abort(), a __builtin_longjmp back to the
- * runner (ASSERT failures, skips). Around each run the pages and slab
- * objects in use are counted (leak.c); growth fails the case.
+ * runner (ASSERT failures, skips). Then the suite's exit runs, then the
+ * case's deferred actions (ktest_add_action, ktest_kmalloc), last first;
+ * the pages and slab objects in use are counted before the case and
+ * after its actions (leak.c); growth fails the case.
  *
  * While a case runs, its printk hook sees every console line: capture
  * windows keep them, and outside one a "BUG:" or "WARNING:" line fails
@@ -29,9 +31,11 @@
  *	    # <case>: unexpected report: BUG: Bad page state: ...
  */
 #include "lib/ktest/ktest_internal.h"
+#include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
+#include "mm/slab.h"
 
 #define INDENT_STEP	4
 #define MAX_GLOBS	16
@@ -57,6 +61,7 @@ struct ktest_filter {
 
 static void ktest_print(int indent, const char *fmt, ...) __printf(2, 3);
 static void expectation_failed(struct ktest *t, const struct ktest_loc *loc);
+static void run_actions(struct ktest *t);
 
 /* The framework's own output is never a report of the code under test. */
 static bool ktest_printing;
@@ -311,10 +316,92 @@ static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 	console_route(t);
 	if (suite->exit)
 		suite->exit(t);
+	run_actions(t);
 	console_pop(t);
 	check_reports(t);
 	if (t->status != KTEST_SKIPPED)
 		ktest_leak_check(t, &before);
+}
+
+/* --- deferred actions ------------------------------------------------ */
+
+int ktest_add_action(struct ktest *t, ktest_action_t fn, void *arg)
+{
+	if (t->nr_actions == KTEST_MAX_ACTIONS) {
+		ktest_runner_fail(t, "ktest_add_action: all %d action records in use",
+				  KTEST_MAX_ACTIONS);
+		return -ENOMEM;
+	}
+	t->actions[t->nr_actions].fn = fn;
+	t->actions[t->nr_actions].arg = arg;
+	t->nr_actions++;
+	return 0;
+}
+
+int ktest_add_action_or_reset(struct ktest *t, ktest_action_t fn, void *arg)
+{
+	int err = ktest_add_action(t, fn, arg);
+
+	if (err)
+		fn(arg);
+	return err;
+}
+
+/* Drop the latest record of fn(arg); false if there is none. */
+static bool remove_action(struct ktest *t, ktest_action_t fn, void *arg)
+{
+	for (unsigned int i = t->nr_actions; i-- > 0;) {
+		if (t->actions[i].fn != fn || t->actions[i].arg != arg)
+			continue;
+		memmove(&t->actions[i], &t->actions[i + 1],
+			(t->nr_actions - i - 1) * sizeof(t->actions[0]));
+		t->nr_actions--;
+		return true;
+	}
+	return false;
+}
+
+int ktest_release_action(struct ktest *t, ktest_action_t fn, void *arg)
+{
+	if (!remove_action(t, fn, arg))
+		return -ENOENT;
+	fn(arg);
+	return 0;
+}
+
+static void run_actions(struct ktest *t)
+{
+	while (t->nr_actions) {
+		const struct ktest_action *a = &t->actions[--t->nr_actions];
+
+		a->fn(a->arg);
+	}
+}
+
+static void kfree_action(void *p)
+{
+	kfree(p);
+}
+
+void *ktest_kmalloc(struct ktest *t, size_t size, gfp_t gfp)
+{
+	void *p = kmalloc(size, gfp);
+
+	if (p && ktest_add_action_or_reset(t, kfree_action, p))
+		return NULL;
+	return p;
+}
+
+void *ktest_kzalloc(struct ktest *t, size_t size, gfp_t gfp)
+{
+	return ktest_kmalloc(t, size, gfp | __GFP_ZERO);
+}
+
+void ktest_kfree(struct ktest *t, const void *p)
+{
+	if (ktest_release_action(t, kfree_action, (void *)p))
+		ktest_runner_fail(t, "ktest_kfree: %px was not allocated by ktest_kmalloc",
+				  p);
 }
 
 static void print_result(int indent, int number, const char *name,

@@ -41,11 +41,13 @@
 #define LIB_KTEST_KTEST_H
 
 #include "kernel/types.h"
+#include "mm/gfp.h"
 
 #define KTEST_DESC_SIZE		128
 #define KTEST_CAPTURE_SIZE	8192	/* text kept per capture */
 #define KTEST_MAX_REPORTS	3	/* unexpected reports kept per case */
 #define KTEST_REPORT_LEN	160
+#define KTEST_MAX_ACTIONS	16	/* deferred actions per case */
 
 struct ktest_capture;
 
@@ -53,6 +55,13 @@ enum ktest_status {
 	KTEST_SUCCESS,
 	KTEST_FAILURE,
 	KTEST_SKIPPED,
+};
+
+typedef void (*ktest_action_t)(void *arg);
+
+struct ktest_action {
+	ktest_action_t fn;
+	void *arg;
 };
 
 struct ktest {
@@ -72,6 +81,8 @@ struct ktest {
 	int depth;			/* nesting: 0 for a case the runner runs */
 	unsigned int nr_reports;	/* "BUG:"/"WARNING:" outside captures */
 	char reports[KTEST_MAX_REPORTS][KTEST_REPORT_LEN];
+	unsigned int nr_actions;	/* deferred, run last first */
+	struct ktest_action actions[KTEST_MAX_ACTIONS];
 };
 
 struct ktest_case {
@@ -129,6 +140,29 @@ int ktest_run(const char *glob);	/* returns the number of failures */
  */
 enum ktest_status ktest_run_nested(struct ktest *t, const char *name,
 				   void (*fn)(struct ktest *), void *priv);
+
+/*
+ * Deferred cleanup (KUnit's kunit_add_action): fn(arg) runs when the case
+ * ends, after the suite's exit and before the leak check, whether the
+ * case returned or an ASSERT ended it; actions run last registered
+ * first. The records live in struct ktest (KTEST_MAX_ACTIONS of them),
+ * so registering never allocates: a case may be testing allocation
+ * failure. Returns 0, or -ENOMEM when the records are used up, which
+ * also fails the case. The _or_reset form then runs fn(arg) at once.
+ */
+int ktest_add_action(struct ktest *t, ktest_action_t fn, void *arg);
+int ktest_add_action_or_reset(struct ktest *t, ktest_action_t fn, void *arg);
+/* Run a registered action now, and drop it (0, or -ENOENT). */
+int ktest_release_action(struct ktest *t, ktest_action_t fn, void *arg);
+
+/*
+ * kmalloc/kzalloc freed when the case ends (KUnit's kunit_kmalloc); NULL
+ * when the allocation fails or no action record is left (the case then
+ * fails). ktest_kfree frees such memory early.
+ */
+void *ktest_kmalloc(struct ktest *t, size_t size, gfp_t gfp);
+void *ktest_kzalloc(struct ktest *t, size_t size, gfp_t gfp);
+void ktest_kfree(struct ktest *t, const void *p);
 
 /* Diagnostic line "# case: message" in the case's KTAP block. */
 void ktest_info(struct ktest *t, const char *fmt, ...) __printf(2, 3);
