@@ -66,6 +66,36 @@ static void test_params_in_order(struct ktest *t)
 	KTEST_EXPECT_EQ(t, t->name[0], '0' + i);
 }
 
+/*
+ * Descriptions that would break KTAP: '#' starts a directive, a line
+ * break ends the result line. The runner prints, and names the case,
+ * a safe form.
+ */
+static const char *const unsafe_descs[] = {
+	"\"%#x\" -> \"0x1f\"",
+	"a # SKIP b",
+	"two\nlines",
+};
+
+static void unsafe_desc(const char *const *p, char *desc)
+{
+	strscpy(desc, *p, KTEST_DESC_SIZE);
+}
+KTEST_ARRAY_PARAM(unsafe_gen, unsafe_descs, unsafe_desc);
+
+static void test_names_ktap_safe(struct ktest *t)
+{
+	static const char *const safe[] = {
+		"\"%<hash>x\" -> \"0x1f\"",
+		"a <hash> SKIP b",
+		"two lines",
+	};
+	const char *const *p = t->param_value;
+
+	KTEST_EXPECT_STREQ(t, t->name, safe[p - unsafe_descs]);
+	KTEST_EXPECT_NULL(t, strchr(t->name, '#'));
+}
+
 static void test_capture_counts_lines(struct ktest *t)
 {
 	ktest_capture_start(t, "ktest-capture-marker");
@@ -669,6 +699,7 @@ static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(test_int_compare_signedness),
 	KTEST_CASE(test_ptr_and_str_compare),
 	KTEST_CASE_PARAM(test_params_in_order, square_gen),
+	KTEST_CASE_PARAM(test_names_ktap_safe, unsafe_gen),
 	KTEST_CASE(test_capture_counts_lines),
 	KTEST_CASE(test_capture_keeps_text),
 	KTEST_CASE(test_capture_overflow_noted),

@@ -81,6 +81,47 @@ static void ktest_print(int indent, const char *fmt, ...)
 	ktest_printing = false;
 }
 
+/* --- names in KTAP ------------------------------------------------- */
+
+/*
+ * KTAP forbids '#' in a test's description (it starts a directive, as in
+ * "ok 1 name # SKIP"), and a line break would end the result line:
+ * Linux's kunit_parser then drops the result. Every name the runner
+ * prints goes through here: '#' becomes KTAP_HASH, other control
+ * characters a space. (TAP 14 writes "\#", which kunit_parser reads as
+ * a directive all the same.)
+ */
+#define KTAP_HASH	"<hash>"
+
+static void ktap_safe_name(char *dst, const char *src, size_t size)
+{
+	size_t len = 0;
+
+	for (; *src && len + 1 < size; src++) {
+		if (*src == '#') {
+			if (len + sizeof(KTAP_HASH) > size)
+				break;
+			memcpy(dst + len, KTAP_HASH, sizeof(KTAP_HASH) - 1);
+			len += sizeof(KTAP_HASH) - 1;
+		} else {
+			dst[len++] = (unsigned char)*src < ' ' ? ' ' : *src;
+		}
+	}
+	dst[len] = '\0';
+}
+
+/* name itself when it is safe, else its safe form in buf. */
+static const char *ktap_name(const char *name, char *buf, size_t size)
+{
+	for (const char *p = name; *p; p++) {
+		if (*p == '#' || (unsigned char)*p < ' ') {
+			ktap_safe_name(buf, name, size);
+			return buf;
+		}
+	}
+	return name;
+}
+
 /* --- selection ---------------------------------------------------- */
 
 static void filter_init(struct ktest_filter *f, const char *glob)
@@ -454,18 +495,23 @@ enum ktest_status ktest_run_nested(struct ktest *t, const char *name,
 	return inner.status;
 }
 
-/* One parameter set per subtest; the case fails if any of them does. */
+/*
+ * One parameter set per subtest; the case fails if any of them does.
+ * The subtests are the leaves counted; a case that generates no
+ * parameter is a leaf itself, as kunit_parser counts it.
+ */
 static enum ktest_status run_param_case(const struct ktest_suite *suite,
-					const struct ktest_case *c, int indent,
+					const struct ktest_case *c,
+					const char *cname, int indent,
 					struct ktest_counts *leaves)
 {
 	struct ktest_counts counts = { 0 };
 	const void *param = NULL;
-	char desc[KTEST_DESC_SIZE];
+	char desc[KTEST_DESC_SIZE], name[KTEST_DESC_SIZE];
 	int number = 0;
 
 	ktest_print(indent + INDENT_STEP, "KTAP version 1\n");
-	ktest_print(indent + INDENT_STEP, "# Subtest: %s\n", c->name);
+	ktest_print(indent + INDENT_STEP, "# Subtest: %s\n", cname);
 	for (;;) {
 		struct ktest t;
 
@@ -476,14 +522,17 @@ static enum ktest_status run_param_case(const struct ktest_suite *suite,
 		number++;
 		if (!desc[0])
 			snprintf(desc, sizeof(desc), "param-%d", number - 1);
-		init_test(&t, desc, indent + INDENT_STEP);
+		ktap_safe_name(name, desc, sizeof(name));
+		init_test(&t, name, indent + INDENT_STEP);
 		t.param_value = param;
 		run_case_body(&t, suite, c);
-		print_result(indent + INDENT_STEP, number, desc, &t);
+		print_result(indent + INDENT_STEP, number, name, &t);
 		count_result(&counts, t.status);
 		count_result(leaves, t.status);
 	}
-	print_counts(indent, c->name, &counts);
+	print_counts(indent, cname, &counts);
+	if (!number)
+		count_result(leaves, KTEST_SUCCESS);
 	if (counts.fail)
 		return KTEST_FAILURE;
 	return counts.pass || !number ? KTEST_SUCCESS : KTEST_SKIPPED;
@@ -493,16 +542,18 @@ static void run_case(const struct ktest_suite *suite, const struct ktest_case *c
 		     int number, int indent, struct ktest_counts *counts,
 		     struct ktest_counts *leaves)
 {
+	char buf[KTEST_DESC_SIZE];
+	const char *name = ktap_name(c->name, buf, sizeof(buf));
 	struct ktest t;
 
-	init_test(&t, c->name, indent);
+	init_test(&t, name, indent);
 	if (c->generate_params) {
-		t.status = run_param_case(suite, c, indent, leaves);
+		t.status = run_param_case(suite, c, name, indent, leaves);
 	} else {
 		run_case_body(&t, suite, c);
 		count_result(leaves, t.status);
 	}
-	print_result(indent, number, c->name, &t);
+	print_result(indent, number, name, &t);
 	count_result(counts, t.status);
 }
 
@@ -512,30 +563,32 @@ static enum ktest_status run_suite(const struct ktest_suite *suite,
 {
 	struct ktest_counts counts = { 0 }, suite_leaves = { 0 };
 	int indent = INDENT_STEP, n = 0;
+	char buf[KTEST_DESC_SIZE];
+	const char *name = ktap_name(suite->name, buf, sizeof(buf));
 
 	ktest_print(indent, "KTAP version 1\n");
-	ktest_print(indent, "# Subtest: %s\n", suite->name);
+	ktest_print(indent, "# Subtest: %s\n", name);
 	ktest_print(indent, "1..%d\n", count_selected(f, suite));
 	for (const struct ktest_case *c = suite->cases; c->name; c++) {
 		if (case_selected(f, suite, c))
 			run_case(suite, c, ++n, indent, &counts, &suite_leaves);
 	}
-	print_counts(indent, suite->name, &counts);
+	print_counts(indent, name, &counts);
 	print_counts(indent, "Totals", &suite_leaves);
 	leaves->pass += suite_leaves.pass;
 	leaves->fail += suite_leaves.fail;
 	leaves->skip += suite_leaves.skip;
 
 	if (counts.fail) {
-		ktest_print(0, "not ok %d %s\n", number, suite->name);
+		ktest_print(0, "not ok %d %s\n", number, name);
 		return KTEST_FAILURE;
 	}
 	if (!counts.pass && counts.skip) {
 		ktest_print(0, "ok %d %s # SKIP all cases skipped\n", number,
-			    suite->name);
+			    name);
 		return KTEST_SKIPPED;
 	}
-	ktest_print(0, "ok %d %s\n", number, suite->name);
+	ktest_print(0, "ok %d %s\n", number, name);
 	return KTEST_SUCCESS;
 }
 
