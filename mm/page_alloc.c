@@ -49,6 +49,7 @@
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/report.h"
 #include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
@@ -259,11 +260,34 @@ void drain_all_pages(void)
  * The one reporter for page state errors: a BUG line a test can expect,
  * the page's words, the caller and the stack. The page is left alone.
  */
-static void bad_page(const struct page *page, unsigned int order,
-		     const char *reason, unsigned long caller)
+static const char *bad_page_reason(enum report_kind kind)
 {
+	switch (kind) {
+	case REPORT_BAD_PAGE_ORDER:
+		return "order too large";
+	case REPORT_BAD_PAGE_RESERVED:
+		return "freeing a reserved page";
+	case REPORT_BAD_PAGE_ALREADY_FREE:
+		return "double free: page is already free";
+	case REPORT_BAD_PAGE_TAIL:
+		return "freeing a tail page of a compound page";
+	case REPORT_BAD_PAGE_SLAB:
+		return "freeing a page that still belongs to a slab";
+	case REPORT_BAD_PAGE_REFCOUNT:
+		return "refcount already 0: double free, or not the first page of its block";
+	case REPORT_BAD_PAGE_WRONG_ORDER:
+		return "wrong order: not the order it was allocated with";
+	default:
+		return "free page in use or with flags set";
+	}
+}
+
+static void bad_page(const struct page *page, unsigned int order,
+		     enum report_kind kind, unsigned long caller)
+{
+	report_kind(kind);
 	pr_err("BUG: Bad page state: pfn:%#lx order:%u: %s\n",
-	       page_to_pfn(page), order, reason);
+	       page_to_pfn(page), order, bad_page_reason(kind));
 	pr_err("page:%px refcount:%d flags:%#lx alloc_order:%u private:%#lx\n",
 	       page, page_ref_count(page), page->flags, page->alloc_order,
 	       page->private);
@@ -281,26 +305,26 @@ static bool page_in_mem_map(const struct page *page)
 	       pfn_valid(offset / sizeof(struct page));
 }
 
-/* Why freeing page with order is wrong, or NULL if it is fine. */
-static const char *free_page_problem(const struct page *page,
-				     unsigned int order)
+/* What is wrong with freeing page at order (REPORT_NONE: nothing). */
+static enum report_kind free_page_problem(const struct page *page,
+					  unsigned int order)
 {
 	if (order >= MAX_ORDER)
-		return "order too large";
+		return REPORT_BAD_PAGE_ORDER;
 	if (PageReserved(page))
-		return "freeing a reserved page";
+		return REPORT_BAD_PAGE_RESERVED;
 	if (PageBuddy(page))
-		return "double free: page is already free";
+		return REPORT_BAD_PAGE_ALREADY_FREE;
 	if (PageTail(page))
-		return "freeing a tail page of a compound page";
+		return REPORT_BAD_PAGE_TAIL;
 	if (PageSlab(page))
-		return "freeing a page that still belongs to a slab";
+		return REPORT_BAD_PAGE_SLAB;
 	if (page_ref_count(page) <= 0)
-		return "refcount already 0: double free, or not the first page of its block";
+		return REPORT_BAD_PAGE_REFCOUNT;
 	if (PageHead(page) ? compound_order(page) != order :
 			     page->alloc_order != order)
-		return "wrong order: not the order it was allocated with";
-	return NULL;
+		return REPORT_BAD_PAGE_WRONG_ORDER;
+	return REPORT_NONE;
 }
 
 static void destroy_compound_page(struct page *page, unsigned int order)
@@ -320,16 +344,17 @@ static void destroy_compound_page(struct page *page, unsigned int order)
 static bool free_pages_prepare(struct page *page, unsigned int order,
 			       unsigned long caller)
 {
-	const char *problem;
+	enum report_kind problem;
 
 	if (!page_in_mem_map(page)) {
+		report_kind(REPORT_BAD_PAGE_NOT_RAM);
 			pr_err("BUG: Bad page state: %px is not a page of RAM (order:%u)\n",
 		       page, order);
 		pr_err("caller: %pS\n", (void *)caller);
 		return false;
 	}
 	problem = free_page_problem(page, order);
-	if (problem) {
+	if (problem != REPORT_NONE) {
 		bad_page(page, order, problem, caller);
 		return false;
 	}
@@ -353,8 +378,7 @@ static bool check_new_page(struct page *page, unsigned int order)
 
 		if (page_ref_count(p) || (p->flags & PAGE_FLAGS_MASK) ||
 		    PageTail(p)) {
-			bad_page(p, order, "free page in use or with flags set",
-				 _RET_IP_);
+			bad_page(p, order, REPORT_BAD_PAGE_NEW_IN_USE, _RET_IP_);
 			return false;
 		}
 	}
@@ -521,6 +545,7 @@ void free_pages(unsigned long addr, unsigned int order)
 	if (!addr)
 		return;
 	if (!IS_ALIGNED(addr, PAGE_SIZE) || !virt_addr_valid((void *)addr)) {
+		report_kind(REPORT_BAD_PAGE_NOT_DIRECT_MAP);
 			pr_err("BUG: Bad page state: free_pages(%#lx, %u): not a page of the direct map\n",
 		       addr, order);
 		pr_err("caller: %pS\n", (void *)_RET_IP_);

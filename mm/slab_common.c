@@ -28,6 +28,7 @@
 #include "kernel/params.h"
 #include "lib/prandom.h"
 #include "kernel/printk.h"
+#include "kernel/report.h"
 #include "lib/string.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"
@@ -598,6 +599,7 @@ static void report_live_objects(struct kmem_cache *cachep)
 	struct list_head *lists[] = { &n->slabs_full, &n->slabs_partial };
 	unsigned int shown = 0;
 
+	report_kind(REPORT_SLAB_CACHE_BUSY);
 	pr_err("BUG: kmem_cache_destroy %s: Slab cache still has objects: %lu in %lu slabs; cache kept\n",
 	       cachep->name, live, n->total_slabs);
 	for (int l = 0; l < 2; l++) {

@@ -11,6 +11,7 @@
  * (ktest_run_nested), named "deliberate...": their failure lines in the
  * log are expected, and captured and checked here.
  */
+#include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "lib/ktest/ktest.h"
 #include "kernel/printk.h"
@@ -519,6 +520,42 @@ static void test_leak_page_fails(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, "# deliberate-leak: leaked 1 pages (");
 }
 
+/* --- report kinds ------------------------------------------------- */
+
+static void warn_then_expect(struct ktest *t)
+{
+	ktest_capture_start(t, "WARNING:");
+	WARN(true, "ktest deliberate warning\n");
+	ktest_capture_stop(t);
+	KTEST_EXPECT_REPORTS(t, REPORT_WARN, 1);
+	KTEST_EXPECT_REPORT(t, REPORT_BAD_PAGE_WRONG_ORDER);
+}
+
+/* A capture window counts the reports by kind; a check names them. */
+static void test_report_kinds(struct ktest *t)
+{
+	ktest_capture_start(t, "WARNING:");
+	WARN(true, "ktest deliberate warning\n");
+	WARN(true, "ktest deliberate warning\n");
+	report_kind(REPORT_SLAB_POISON);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	KTEST_EXPECT_REPORTS(t, REPORT_WARN, 2);
+	KTEST_EXPECT_REPORT(t, REPORT_SLAB_POISON);
+	KTEST_EXPECT_EQ(t, ktest_reports(t, REPORT_BAD_PAGE_TAIL), 0U);
+	report_kind(REPORT_WARN);	/* outside the window: not counted */
+	KTEST_EXPECT_EQ(t, ktest_reports(t, REPORT_WARN), 2U);
+
+	ktest_capture_start(t, NULL);
+	KTEST_EXPECT_EQ(t, ktest_reports(t, REPORT_WARN), 0U);
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-kind", warn_then_expect,
+					    NULL), KTEST_FAILURE);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_EQ(t, ktest_reports(t, REPORT_WARN), 1U);
+	KTEST_EXPECT_CAPTURED(t, "Expected a report of kind REPORT_BAD_PAGE_WRONG_ORDER (bad_page_wrong_order), but\n"
+			      "        reports captured: warn x1\n");
+	KTEST_EXPECT_STREQ(t, report_kind_name(REPORT_BAD_PAGE_TAIL), "bad_page_tail");
+}
+
 /* --- deferred actions ---------------------------------------------- */
 
 struct action_log {
@@ -713,6 +750,7 @@ static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(test_leak_check_settles),
 	KTEST_CASE_PARAM(test_leak_names_any_size, leak_size_gen),
 	KTEST_CASE(test_leak_page_fails),
+	KTEST_CASE(test_report_kinds),
 	KTEST_CASE(test_actions_run_last_first),
 	KTEST_CASE(test_assert_runs_actions),
 	KTEST_CASE(test_kfree_early),

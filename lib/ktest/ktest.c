@@ -277,11 +277,23 @@ static void console_hook(const char *line, size_t len, void *data)
 		note_report(owner, line);
 }
 
-/* (Re)install the hook; printk's lock orders this against other CPUs. */
+/* Every test of the chain that is capturing counts the report's kind. */
+static void report_hook(enum report_kind kind, void *data)
+{
+	if ((unsigned int)kind >= NR_REPORT_KINDS)
+		kind = REPORT_NONE;
+	for (struct ktest *t = data; t; t = t->outer) {
+		if (t->capturing && t->report_kinds[kind] < (unsigned short)~0)
+			t->report_kinds[kind]++;
+	}
+}
+
+/* (Re)install the hooks; printk's lock orders this against other CPUs. */
 static void console_route(struct ktest *t)
 {
 	console_owner = t;
 	printk_set_hook(t ? console_hook : NULL, t);
+	report_set_hook(t ? report_hook : NULL, t);
 }
 
 static void console_push(struct ktest *t)
@@ -668,6 +680,7 @@ void ktest_capture_start(struct ktest *t, const char *needle)
 	}
 	t->capture_needle = needle;
 	t->capture_hits = 0;
+	memset(t->report_kinds, 0, sizeof(t->report_kinds));
 	if (t->capture)
 		capture_reset(t->capture);
 	t->capturing = true;
@@ -692,6 +705,11 @@ unsigned int ktest_capture_stop(struct ktest *t)
 const char *ktest_captured(struct ktest *t)
 {
 	return t->capture ? t->capture->text : "";
+}
+
+unsigned int ktest_reports(struct ktest *t, enum report_kind kind)
+{
+	return (unsigned int)kind < NR_REPORT_KINDS ? t->report_kinds[kind] : 0;
 }
 
 /* --- expectations ---------------------------------------------------- */
@@ -855,5 +873,39 @@ bool ktest_check_captured(struct ktest *t, const struct ktest_loc *loc,
 	if (ss[0] != '"')	/* KUnit shows the value of an expression only */
 		ktest_print(t->indent + 4, "%s == \"%s\"\n", ss, substr);
 	show_captured(t);
+	return finish_check(t, loc, false);
+}
+
+/* "bad_page_tail x1, warn x2", or that there was none. */
+static void show_report_kinds(struct ktest *t)
+{
+	char line[256];
+	int len = 0;
+
+	for (int k = 0; k < NR_REPORT_KINDS; k++) {
+		if (t->report_kinds[k])
+			len += scnprintf(line + len, sizeof(line) - len, "%s%s x%u",
+					 len ? ", " : "", report_kind_name(k),
+					 t->report_kinds[k]);
+	}
+	ktest_print(t->indent + 4, "reports captured: %s\n",
+		    len ? line : "none");
+}
+
+bool ktest_check_reports(struct ktest *t, const struct ktest_loc *loc,
+			 enum report_kind kind, int count, const char *ks)
+{
+	unsigned int seen = ktest_reports(t, kind);
+
+	if (count < 0 ? seen > 0 : seen == (unsigned int)count)
+		return true;
+	expectation_failed(t, loc);
+	if (count < 0)
+		ktest_print(t->indent, "Expected a report of kind %s (%s), but\n",
+			    ks, report_kind_name(kind));
+	else
+		ktest_print(t->indent, "Expected %d reports of kind %s (%s), but\n",
+			    count, ks, report_kind_name(kind));
+	show_report_kinds(t);
 	return finish_check(t, loc, false);
 }

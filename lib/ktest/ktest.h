@@ -30,16 +30,18 @@
  * (lib/ktest/leak.c).
  * A case also fails if the kernel prints a report ("BUG:", "WARNING:")
  * that it did not capture: a case that provokes one on purpose wraps it
- * in ktest_capture_start()/ktest_capture_stop() and checks its text:
+ * in ktest_capture_start()/ktest_capture_stop() and checks its kind (or
+ * its text):
  *
  *	ktest_capture_start(t, "BUG: Bad page state");
  *	__free_pages(page, 1);		(allocated at order 0)
  *	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
- *	KTEST_EXPECT_CAPTURED(t, "wrong order");
+ *	KTEST_EXPECT_REPORT(t, REPORT_BAD_PAGE_WRONG_ORDER);
  */
 #ifndef LIB_KTEST_KTEST_H
 #define LIB_KTEST_KTEST_H
 
+#include "kernel/report.h"
 #include "kernel/types.h"
 #include "mm/gfp.h"
 
@@ -81,6 +83,8 @@ struct ktest {
 	int depth;			/* nesting: 0 for a case the runner runs */
 	unsigned int nr_reports;	/* "BUG:"/"WARNING:" outside captures */
 	char reports[KTEST_MAX_REPORTS][KTEST_REPORT_LEN];
+	/* Reports of each kind (kernel/report.h) in the capture window. */
+	unsigned short report_kinds[NR_REPORT_KINDS];
 	unsigned int nr_actions;	/* deferred, run last first */
 	struct ktest_action actions[KTEST_MAX_ACTIONS];
 };
@@ -186,6 +190,13 @@ void ktest_capture_start(struct ktest *t, const char *needle);
 unsigned int ktest_capture_stop(struct ktest *t);
 /* The lines captured by the last capture window, each ending in '\n'. */
 const char *ktest_captured(struct ktest *t);
+/*
+ * Reports of a kind (kernel/report.h) in the last capture window: what
+ * a test of a bad free or a damaged object checks, rather than the
+ * wording of the report, which is for people (one test per kind pins
+ * the wording).
+ */
+unsigned int ktest_reports(struct ktest *t, enum report_kind kind);
 
 /* Comparison plumbing used by the macros below. */
 enum ktest_op { KTEST_OP_EQ, KTEST_OP_NE, KTEST_OP_LT, KTEST_OP_LE,
@@ -213,6 +224,8 @@ bool ktest_check_bool(struct ktest *t, const struct ktest_loc *loc,
 		      bool value, bool expected, const char *cond);
 bool ktest_check_captured(struct ktest *t, const struct ktest_loc *loc,
 			  bool expected, const char *substr, const char *ss);
+bool ktest_check_reports(struct ktest *t, const struct ktest_loc *loc,
+			 enum report_kind kind, int count, const char *ks);
 
 #define __KTEST_LOC(is_assert) \
 	(&(const struct ktest_loc){ __FILE__, __LINE__, is_assert })
@@ -271,6 +284,19 @@ bool ktest_check_captured(struct ktest *t, const struct ktest_loc *loc,
 #define KTEST_EXPECT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(false), true, s, #s)
 #define KTEST_EXPECT_NOT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(false), false, s, #s)
 #define KTEST_ASSERT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(true), true, s, #s)
+
+/*
+ * Did the last capture window see a report of kind (at least one), or
+ * exactly n of them? A failure lists the kinds it saw:
+ *
+ *	ktest_capture_start(t, "BUG:");
+ *	__free_pages(page, 1);		(allocated at order 0)
+ *	ktest_capture_stop(t);
+ *	KTEST_EXPECT_REPORT(t, REPORT_BAD_PAGE_WRONG_ORDER);
+ */
+#define KTEST_EXPECT_REPORT(t, k)	ktest_check_reports(t, __KTEST_LOC(false), k, -1, #k)
+#define KTEST_EXPECT_REPORTS(t, k, n)	ktest_check_reports(t, __KTEST_LOC(false), k, n, #k)
+#define KTEST_ASSERT_REPORT(t, k)	ktest_check_reports(t, __KTEST_LOC(true), k, -1, #k)
 
 #define KTEST_FAIL(t, fmt, ...)		ktest_fail(t, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
