@@ -30,7 +30,9 @@ enum report_kind {
 	REPORT_PAGE_ALLOC_CHECK,	/* page_alloc_check(): a broken list or counter */
 	/* slab_debug */
 	REPORT_SLAB_DOUBLE_FREE,
-	REPORT_SLAB_NOT_SLAB,		/* a pointer from no slab (or kmalloc) */
+	REPORT_SLAB_NOT_SLAB,		/* a free of a pointer from no slab */
+	REPORT_SLAB_WILD_POINTER,	/* not even in the direct map */
+	REPORT_SLAB_NOT_KMALLOC,	/* kfree of a page not from kmalloc */
 	REPORT_SLAB_WRONG_CACHE,
 	REPORT_SLAB_QUARANTINED,	/* free of an object in quarantine */
 	REPORT_SLAB_OUTSIDE_OBJECTS,	/* in a slab, but in no object */

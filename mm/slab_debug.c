@@ -907,6 +907,6 @@ bool slab_debug_ptr_ok(const void *objp, const char *what,
 	snprintf(problem, sizeof(problem),
 		 "%s of a pointer not from any slab (not in the direct map)",
 		 what);
-	slab_report_bad_ptr(objp, caller, REPORT_SLAB_NOT_SLAB, problem);
+	slab_report_bad_ptr(objp, caller, REPORT_SLAB_WILD_POINTER, problem);
 	return false;
 }
