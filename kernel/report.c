@@ -44,8 +44,9 @@ static const char *const report_kind_names[NR_REPORT_KINDS] = {
 
 void report_kind(enum report_kind kind)
 {
-	void (*hook)(enum report_kind kind, void *data) = READ_ONCE(report_hook);
+	void (*hook)(enum report_kind kind, void *data);
 
+	hook = READ_ONCE(report_hook);
 	if (hook)
 		hook(kind, report_hook_data);
 }

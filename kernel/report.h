@@ -19,18 +19,18 @@ enum report_kind {
 	REPORT_BAD_PAGE_ORDER,		/* order >= MAX_ORDER */
 	REPORT_BAD_PAGE_RESERVED,
 	REPORT_BAD_PAGE_ALREADY_FREE,
-	REPORT_BAD_PAGE_TAIL,		/* a tail page of a compound page */
+	REPORT_BAD_PAGE_TAIL,		/* a compound page's tail */
 	REPORT_BAD_PAGE_SLAB,		/* a page still in a slab */
 	REPORT_BAD_PAGE_REFCOUNT,	/* refcount already 0 */
 	REPORT_BAD_PAGE_WRONG_ORDER,
 	REPORT_BAD_PAGE_NOT_RAM,	/* not a struct page of RAM */
-	REPORT_BAD_PAGE_NOT_DIRECT_MAP,	/* free_pages() of another address */
-	REPORT_BAD_PAGE_NEW_IN_USE,	/* a free page in use, found on allocation */
+	REPORT_BAD_PAGE_NOT_DIRECT_MAP,	/* free_pages() of a wild address */
+	REPORT_BAD_PAGE_NEW_IN_USE,	/* allocating a "free" page in use */
 	REPORT_PAGE_POISON,		/* page_poison: written after free */
-	REPORT_PAGE_ALLOC_CHECK,	/* page_alloc_check(): a broken list or counter */
+	REPORT_PAGE_ALLOC_CHECK,	/* page_alloc_check(): lists, counters */
 	/* slab_debug */
 	REPORT_SLAB_DOUBLE_FREE,
-	REPORT_SLAB_NOT_SLAB,		/* a free of a pointer from no slab */
+	REPORT_SLAB_NOT_SLAB,		/* free of a pointer from no slab */
 	REPORT_SLAB_WILD_POINTER,	/* not even in the direct map */
 	REPORT_SLAB_NOT_KMALLOC,	/* kfree of a page not from kmalloc */
 	REPORT_SLAB_WRONG_CACHE,
@@ -38,11 +38,11 @@ enum report_kind {
 	REPORT_SLAB_OUTSIDE_OBJECTS,	/* in a slab, but in no object */
 	REPORT_SLAB_INSIDE_OBJECT,	/* not the start of the object */
 	REPORT_SLAB_INSIDE_LARGE,	/* kfree inside a large kmalloc */
-	REPORT_SLAB_RED_ZONE,		/* red zone before or after an object */
-	REPORT_SLAB_KMALLOC_RED_ZONE,	/* past the size kmalloc was asked for */
+	REPORT_SLAB_RED_ZONE,		/* before or after an object */
+	REPORT_SLAB_KMALLOC_RED_ZONE,	/* past the size asked of kmalloc */
 	REPORT_SLAB_POISON,		/* a free object written to */
-	REPORT_SLAB_CORRUPT,		/* kmem_cache_validate(): slab or counters */
-	REPORT_SLAB_CACHE_BUSY,		/* kmem_cache_destroy() with live objects */
+	REPORT_SLAB_CORRUPT,		/* kmem_cache_validate(): structure */
+	REPORT_SLAB_CACHE_BUSY,		/* destroy with live objects */
 	NR_REPORT_KINDS
 };
 

@@ -378,7 +378,8 @@ static bool check_new_page(struct page *page, unsigned int order)
 
 		if (page_ref_count(p) || (p->flags & PAGE_FLAGS_MASK) ||
 		    PageTail(p)) {
-			bad_page(p, order, REPORT_BAD_PAGE_NEW_IN_USE, _RET_IP_);
+			bad_page(p, order, REPORT_BAD_PAGE_NEW_IN_USE,
+				 _RET_IP_);
 			return false;
 		}
 	}

@@ -64,7 +64,8 @@ static void snap_cache(struct kmem_cache *cachep, long in_use, void *data)
 	leak_snap_nr++;
 }
 
-void ktest_leak_snapshot(const struct ktest *t, struct ktest_leak_snapshot *snap)
+void ktest_leak_snapshot(const struct ktest *t,
+			 struct ktest_leak_snapshot *snap)
 {
 	settle_allocators();
 	snap->pages = nr_allocated_pages();
