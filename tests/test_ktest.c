@@ -653,6 +653,7 @@ static void kfree_early(struct ktest *t)
 
 	KTEST_ASSERT_NOT_NULL(t, p);
 	ktest_kfree(t, p);
+	ktest_kfree(t, NULL);
 	KTEST_EXPECT_EQ(t, t->nr_actions, 0U);
 	KTEST_EXPECT_EQ(t, t->status, KTEST_SUCCESS);
 	other = kmalloc(100, GFP_KERNEL);

@@ -452,7 +452,7 @@ void *ktest_kzalloc(struct ktest *t, size_t size, gfp_t gfp)
 
 void ktest_kfree(struct ktest *t, const void *p)
 {
-	if (ktest_release_action(t, kfree_action, (void *)p))
+	if (p && ktest_release_action(t, kfree_action, (void *)p))
 		ktest_runner_fail(t, "ktest_kfree: %px was not allocated by ktest_kmalloc",
 				  p);
 }

@@ -162,7 +162,7 @@ int ktest_release_action(struct ktest *t, ktest_action_t fn, void *arg);
 /*
  * kmalloc/kzalloc freed when the case ends (KUnit's kunit_kmalloc); NULL
  * when the allocation fails or no action record is left (the case then
- * fails). ktest_kfree frees such memory early.
+ * fails). ktest_kfree frees such memory early (NULL: nothing).
  */
 void *ktest_kmalloc(struct ktest *t, size_t size, gfp_t gfp);
 void *ktest_kzalloc(struct ktest *t, size_t size, gfp_t gfp);
