@@ -205,10 +205,27 @@ FUZZ_CORPUS := $(sort $(wildcard fuzz/corpus/*.bin))
 FUZZ_STAGES := $(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS))') \
 	       --host '$(HB)/cram fuzz=$(FUZZ_SECONDS)' \
 	       --host-timeout $(shell expr $(FUZZ_SECONDS) + 120)
-test: $(B)/kernel.elf $(HB)/cram compile-checks
+# Linux's own KTAP parser reads every stage's log too (the harness
+# compares its counts): tools/testing/kunit/ from the linux-source
+# package, extracted once. Without the package the harness says the
+# check was skipped.
+KUNIT_TARBALL := /usr/src/linux-source-6.1.tar.xz
+KUNIT_DIR := $(B)/kunit
+KUNIT_PY := $(KUNIT_DIR)/tools/testing/kunit/kunit.py
+$(KUNIT_PY):
+	@if [ -f $(KUNIT_TARBALL) ]; then \
+		echo "  TAR     $(KUNIT_DIR)/tools/testing/kunit"; \
+		mkdir -p $(KUNIT_DIR) && \
+		tar -xJf $(KUNIT_TARBALL) -C $(KUNIT_DIR) --strip-components=1 \
+			--wildcards '*/tools/testing/kunit/*' && touch $@; \
+	else \
+		echo "kunit_parser: $(KUNIT_TARBALL) not found (make deps installs linux-source-6.1)"; \
+	fi
+
+test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY)
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
-	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' \
+	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
 		$(if $(KTEST),,$(FUZZ_STAGES)) \
 		$(call boot,$(MEM),$(TEST_CMDLINE)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES)) \
@@ -259,7 +276,8 @@ bench-ab:
 
 # --- tools --------------------------------------------------------------
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
-	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4
+	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 \
+	linux-source-6.1
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

@@ -9,6 +9,7 @@
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/report.h"
 #include "lib/sprintf.h"
 #include "arch/arch.h"
 
@@ -84,6 +85,7 @@ void __warn(const char *file, int line, unsigned long caller,
 	va_list args;
 
 	warn_count++;
+	report_kind(REPORT_WARN);
 	printk(KERN_WARNING "------------[ cut here ]------------\n");
 	if (fmt) {
 		char msg[256];

@@ -50,8 +50,8 @@
  *    fault_inject_verbose reports it instead).
  */
 #include "kernel/bug.h"
-#include "lib/ktest/ktest.h"
 #include "kernel/printk.h"
+#include "kernel/report.h"
 #include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
@@ -259,6 +259,33 @@ void drain_all_pages(void)
 
 /* --- checks and reports ------------------------------------------------ */
 
+/* The sentence a person reads for each kind of bad page state. */
+static const char *bad_page_reason(enum report_kind kind)
+{
+	switch (kind) {
+	case REPORT_BAD_PAGE_ORDER:
+		return "order too large";
+	case REPORT_BAD_PAGE_RESERVED:
+		return "freeing a reserved page";
+	case REPORT_BAD_PAGE_ALREADY_FREE:
+		return "double free: page is already free";
+	case REPORT_BAD_PAGE_TAIL:
+		return "freeing a tail page of a compound page";
+	case REPORT_BAD_PAGE_SLAB:
+		return "freeing a page that still belongs to a slab";
+	case REPORT_BAD_PAGE_REFCOUNT:
+		return "refcount already 0: double free, or not the first page of its block";
+	case REPORT_BAD_PAGE_WRONG_ORDER:
+		return "wrong order: not the order it was allocated with";
+	case REPORT_BAD_PAGE_NOT_RAM:
+		return "not a struct page of RAM";
+	case REPORT_BAD_PAGE_NOT_DIRECT_MAP:
+		return "free_pages() of an address that is not a page of the direct map";
+	default:
+		return "free page in use or with flags set";
+	}
+}
+
 /* Is page a real entry of mem_map for RAM? */
 static bool page_in_mem_map(const struct page *page)
 {
@@ -279,11 +306,13 @@ static bool page_in_mem_map(const struct page *page)
  * The page is left alone.
  */
 static void bad_page(const struct page *page, unsigned long addr,
-		     unsigned int order, const char *reason,
+		     unsigned int order, enum report_kind kind,
 		     unsigned long caller)
 {
 	bool in_mem_map = page_in_mem_map(page);
+	const char *reason = bad_page_reason(kind);
 
+	report_kind(kind);
 	if (in_mem_map)
 		pr_err("BUG: Bad page state: pfn:%#lx order:%u: %s\n",
 		       page_to_pfn(page), order, reason);
@@ -301,28 +330,28 @@ static void bad_page(const struct page *page, unsigned long addr,
 	dump_stack();
 }
 
-/* Why freeing page with order is wrong, or NULL if it is fine. */
-static const char *free_page_problem(const struct page *page,
-				     unsigned int order)
+/* What is wrong with freeing page at order (REPORT_NONE: nothing). */
+static enum report_kind free_page_problem(const struct page *page,
+					  unsigned int order)
 {
 	if (!page_in_mem_map(page))
-		return "not a struct page of RAM";
+		return REPORT_BAD_PAGE_NOT_RAM;
 	if (order >= MAX_ORDER)
-		return "order too large";
+		return REPORT_BAD_PAGE_ORDER;
 	if (PageReserved(page))
-		return "freeing a reserved page";
+		return REPORT_BAD_PAGE_RESERVED;
 	if (PageBuddy(page))
-		return "double free: page is already free";
+		return REPORT_BAD_PAGE_ALREADY_FREE;
 	if (PageTail(page))
-		return "freeing a tail page of a compound page";
+		return REPORT_BAD_PAGE_TAIL;
 	if (PageSlab(page))
-		return "freeing a page that still belongs to a slab";
+		return REPORT_BAD_PAGE_SLAB;
 	if (page_ref_count(page) <= 0)
-		return "refcount already 0: double free, or not the first page of its block";
+		return REPORT_BAD_PAGE_REFCOUNT;
 	if (PageHead(page) ? compound_order(page) != order :
 			     page->alloc_order != order)
-		return "wrong order: not the order it was allocated with";
-	return NULL;
+		return REPORT_BAD_PAGE_WRONG_ORDER;
+	return REPORT_NONE;
 }
 
 static void destroy_compound_page(struct page *page, unsigned int order)
@@ -342,9 +371,9 @@ static void destroy_compound_page(struct page *page, unsigned int order)
 static bool free_pages_prepare(struct page *page, unsigned int order,
 			       unsigned long caller)
 {
-	const char *problem = free_page_problem(page, order);
+	enum report_kind problem = free_page_problem(page, order);
 
-	if (problem) {
+	if (problem != REPORT_NONE) {
 		bad_page(page, 0, order, problem, caller);
 		return false;
 	}
@@ -368,7 +397,7 @@ static bool check_new_page(struct page *page, unsigned int order)
 
 		if (page_ref_count(p) || (p->flags & PAGE_FLAGS_MASK) ||
 		    PageTail(p)) {
-			bad_page(p, 0, order, "free page in use or with flags set",
+			bad_page(p, 0, order, REPORT_BAD_PAGE_NEW_IN_USE,
 				 _RET_IP_);
 			return false;
 		}
@@ -536,8 +565,7 @@ void free_pages(unsigned long addr, unsigned int order)
 	if (!addr)
 		return;
 	if (!IS_ALIGNED(addr, PAGE_SIZE) || !virt_addr_valid((void *)addr)) {
-		bad_page(NULL, addr, order,
-			 "free_pages() of an address that is not a page of the direct map",
+		bad_page(NULL, addr, order, REPORT_BAD_PAGE_NOT_DIRECT_MAP,
 			 _RET_IP_);
 		return;
 	}
@@ -714,4 +742,3 @@ long nr_allocated_pages(void)
 {
 	return (long)(totalram_pages - nr_free_pages() - nr_pcp_pages());
 }
-KTEST_RESOURCE("pages", nr_allocated_pages);

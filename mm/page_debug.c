@@ -32,6 +32,7 @@
 #include "kernel/bug.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/report.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
@@ -102,6 +103,7 @@ static void report_poison(const struct page *page, const u8 *mem,
 
 	for (unsigned long i = first; i <= last; i++)
 		bad += mem[i] != PAGE_POISON;
+	report_kind(REPORT_PAGE_POISON);
 	pr_err("BUG: page_poison: pfn 0x%lx corrupted at offset 0x%lx (byte 0x%02x, expected 0x%02x)\n",
 	       page_to_pfn(page), first, mem[first], PAGE_POISON);
 	pr_err("page_poison: %lu bad bytes in offsets 0x%lx-0x%lx%s\n", bad,
@@ -258,6 +260,7 @@ static void problem(struct check *c, const char *fmt, ...)
 
 	if (++c->problems > CHECK_MAX_REPORTS)
 		return;
+	report_kind(REPORT_PAGE_ALLOC_CHECK);
 	va_start(args, fmt);
 	vscnprintf(msg, sizeof(msg), fmt, args);
 	va_end(args);

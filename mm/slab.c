@@ -1003,12 +1003,12 @@ static void free_large_kmalloc(struct page *page, const void *objp,
 			       unsigned long caller)
 {
 	if (!PageHead(page)) {
-		slab_report_bad_ptr(objp, caller,
+		slab_report_bad_ptr(objp, caller, REPORT_SLAB_NOT_KMALLOC,
 				    "kfree of a pointer not from kmalloc (not a slab, not a large allocation)");
 		return;
 	}
 	if (objp != page_address(page)) {
-		slab_report_bad_ptr(objp, caller,
+		slab_report_bad_ptr(objp, caller, REPORT_SLAB_INSIDE_LARGE,
 				    "kfree of a pointer inside a large allocation");
 		return;
 	}

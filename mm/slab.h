@@ -62,8 +62,19 @@ void kmem_cache_destroy(struct kmem_cache *cachep);
 int kmem_cache_shrink(struct kmem_cache *cachep);
 /* The same for every cache (memory pressure, tests). */
 void kmem_cache_shrink_all(void);
-/* Objects allocated and not yet freed, over all caches. */
+/*
+ * Objects allocated and not yet freed, over all caches (the allocator's
+ * own off-slab index arrays are not counted).
+ */
 long slab_objects_in_use(void);
+/*
+ * Call fn for every cache, oldest first, with its objects in use as
+ * slab_objects_in_use() counts them, under the cache list's lock: fn
+ * must not create, destroy or shrink caches.
+ */
+void kmem_cache_walk(void (*fn)(struct kmem_cache *cachep, long in_use,
+				void *data), void *data);
+const char *kmem_cache_name(const struct kmem_cache *cachep);
 
 void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags) __malloc;
 void *kmem_cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int node)

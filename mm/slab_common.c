@@ -18,17 +18,17 @@
  *    fails with a warning (or panics under SLAB_PANIC); shrink drains
  *    every array and frees the free slabs; destroy refuses, with a
  *    report naming live objects, while any remain.
- * 4. Bootstrap, statistics (slabinfo, the leak-check counter).
+ * 4. Bootstrap, statistics (slabinfo, objects in use per cache).
  *
  * The cache list is guarded by slab_mutex.
  */
 #include "lib/bitops.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
-#include "lib/ktest/ktest.h"
 #include "kernel/params.h"
 #include "lib/prandom.h"
 #include "kernel/printk.h"
+#include "kernel/report.h"
 #include "lib/string.h"
 #include "mm/slab_internal.h"
 
@@ -598,6 +598,7 @@ static void report_live_objects(struct kmem_cache *cachep)
 	struct list_head *lists[] = { &n->slabs_full, &n->slabs_partial };
 	unsigned int shown = 0;
 
+	report_kind(REPORT_SLAB_CACHE_BUSY);
 	pr_err("BUG: kmem_cache_destroy %s: Slab cache still has objects: %lu in %lu slabs; cache kept\n",
 	       cachep->name, live, n->total_slabs);
 	for (int l = 0; l < 2; l++) {
@@ -770,89 +771,57 @@ unsigned long slab_pages(void)
 	return (unsigned long)sum_over_caches(cache_pages);
 }
 
-/* Objects handed out and not freed: in neither a slab nor an array. */
+/*
+ * Objects of cachep holding the off-slab index arrays of other caches'
+ * slabs: the allocator's own, one per slab of each such cache.
+ */
+static long cache_freelist_objects(const struct kmem_cache *cachep)
+{
+	struct kmem_cache *c;
+	long sum = 0;
+
+	list_for_each_entry(c, &slab_caches, list) {
+		if (c->freelist_place == FREELIST_OFF_SLAB &&
+		    c->freelist_cache == cachep)
+			sum += (long)get_node(c)->total_slabs;
+	}
+	return sum;
+}
+
+/*
+ * Objects handed out and not freed: in neither a slab nor an array, and
+ * not an index array of another cache's slab. Under slab_mutex.
+ */
 static long cache_objects_in_use(struct kmem_cache *cachep)
 {
 	struct slab_counts c;
 
 	cache_counts(cachep, &c);
 	return (long)(c.total_objs - c.free_objs - c.cached_objs -
-		      c.quarantined);
+		      c.quarantined) - cache_freelist_objects(cachep);
 }
 
-/* Over all caches (leak check). */
+/* Over all caches (leak checks). */
 long slab_objects_in_use(void)
 {
 	return sum_over_caches(cache_objects_in_use);
 }
 
-/*
- * The leak check's breakdown: objects in use per cache before a case, so
- * that a leak names the caches that grew. A static table, as a case may
- * be testing allocation failures. Keyed by the cache, and by its name
- * too: a cache destroyed during the case may leave its struct kmem_cache
- * to one created after it. A cache created during the case counts from 0.
- */
-#define LEAK_SNAP_CACHES	128
-#define LEAK_SNAP_NAME		32
-
-static struct leak_snap {
-	const struct kmem_cache *cachep;
-	char name[LEAK_SNAP_NAME];
-	long in_use;
-} leak_snap[LEAK_SNAP_CACHES];
-static unsigned int leak_snap_nr;
-static bool leak_snap_full;
-
-static void slab_objects_snapshot(void)
-{
-	struct kmem_cache *cachep;
-
-	leak_snap_nr = 0;
-	leak_snap_full = false;
-	spin_lock(&slab_mutex);
-	list_for_each_entry(cachep, &slab_caches, list) {
-		struct leak_snap *e = &leak_snap[leak_snap_nr];
-
-		if (leak_snap_nr == LEAK_SNAP_CACHES) {
-			leak_snap_full = true;
-			break;
-		}
-		e->cachep = cachep;
-		strscpy(e->name, cachep->name, sizeof(e->name));
-		e->in_use = cache_objects_in_use(cachep);
-		leak_snap_nr++;
-	}
-	spin_unlock(&slab_mutex);
-}
-
-static long snapshot_in_use(const struct kmem_cache *cachep)
-{
-	for (unsigned int i = 0; i < leak_snap_nr; i++) {
-		const struct leak_snap *e = &leak_snap[i];
-
-		if (e->cachep == cachep &&
-		    !strncmp(e->name, cachep->name, sizeof(e->name) - 1))
-			return e->in_use;
-	}
-	return 0;
-}
-
-/* The caches with more objects in use than before the case. */
-static void slab_objects_growth(struct ktest_growth *g)
+void kmem_cache_walk(void (*fn)(struct kmem_cache *cachep, long in_use,
+				void *data), void *data)
 {
 	struct kmem_cache *cachep;
 
 	spin_lock(&slab_mutex);
 	list_for_each_entry(cachep, &slab_caches, list)
-		ktest_growth_add(g, cachep->name, cache_objects_in_use(cachep) -
-						  snapshot_in_use(cachep));
+		fn(cachep, cache_objects_in_use(cachep), data);
 	spin_unlock(&slab_mutex);
-	if (leak_snap_full)
-		ktest_growth_note(g, "caches past the first 128 counted from 0");
 }
-KTEST_RESOURCE_DETAILED("slab objects", slab_objects_in_use,
-			slab_objects_snapshot, slab_objects_growth);
+
+const char *kmem_cache_name(const struct kmem_cache *cachep)
+{
+	return cachep->name;
+}
 
 /*
  * /proc/slabinfo, version 2.1. active_objs counts objects not free in

@@ -48,6 +48,7 @@
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/report.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/slab_internal.h"
@@ -270,6 +271,7 @@ void slab_debug_set_orig_size(struct kmem_cache *cachep, void *objp,
 
 struct region {
 	const char *name;
+	enum report_kind kind;		/* when it is found damaged */
 	u8 *start;
 	size_t len;
 	u8 value;
@@ -286,21 +288,24 @@ static unsigned int object_regions(const struct kmem_cache *cachep,
 
 	if (cache_red_zoned(cachep)) {
 		r[n++] = (struct region){ "red zone before the object",
+			REPORT_SLAB_RED_ZONE,
 			obj - cachep->obj_offset, cachep->obj_offset, red };
 		r[n++] = (struct region){ "red zone after the object",
+			REPORT_SLAB_RED_ZONE,
 			obj + cachep->object_size,
 			cachep->debug_offset - cachep->object_size, red };
 		if (allocated) {
 			size_t orig = debug_info(cachep, objp)->orig_size;
 
 			r[n++] = (struct region){ "kmalloc red zone past the size asked for",
+				REPORT_SLAB_KMALLOC_RED_ZONE,
 				obj + orig, cachep->object_size - orig, red };
 		}
 	}
 	if (!allocated && cache_poisoned(cachep)) {
-		r[n++] = (struct region){ "poison", obj,
+		r[n++] = (struct region){ "poison", REPORT_SLAB_POISON, obj,
 			cachep->object_size - 1, POISON_FREE };
-		r[n++] = (struct region){ "poison end",
+		r[n++] = (struct region){ "poison end", REPORT_SLAB_POISON,
 			obj + cachep->object_size - 1, 1, POISON_END };
 	}
 	return n;
@@ -362,6 +367,7 @@ struct slab_problem {
 	const struct region *region;	/* the damaged region, if any */
 	const u8 *bad;			/* its first bad byte */
 	unsigned long caller;
+	enum report_kind kind;
 };
 
 static void print_track(const char *what, const struct slab_track *t,
@@ -427,6 +433,7 @@ static void slab_report(const struct slab_problem *p, const char *problem,
 {
 	const char *name = p->cachep ? p->cachep->name : "kmalloc";
 
+	report_kind(p->kind);
 	pr_err("BUG: slab_debug: %s: %s\n", name, problem);
 	if (p->ptr)
 		pr_err("  pointer %px passed by %pS\n", p->ptr, (void *)p->caller);
@@ -436,9 +443,9 @@ static void slab_report(const struct slab_problem *p, const char *problem,
 }
 
 void slab_report_bad_ptr(const void *ptr, unsigned long caller,
-			 const char *problem)
+			 enum report_kind kind, const char *problem)
 {
-	struct slab_problem p = { .ptr = ptr, .caller = caller };
+	struct slab_problem p = { .ptr = ptr, .caller = caller, .kind = kind };
 
 	slab_report(&p, problem, "call ignored");
 	dump_stack();
@@ -460,6 +467,7 @@ static bool regions_intact(struct slab_problem *p, bool allocated,
 			continue;
 		p->region = &r[i];
 		p->bad = bad;
+		p->kind = r[i].kind;
 		snprintf(problem, sizeof(problem), "%s overwritten%s", r[i].name,
 			 when);
 		slab_report(p, problem, fix);
@@ -573,7 +581,8 @@ static void problem(struct validation *v, void *objp, const char *fix,
 static void problem(struct validation *v, void *objp, const char *fix,
 		    const char *fmt, ...)
 {
-	struct slab_problem p = { .cachep = v->cachep, .objp = objp };
+	struct slab_problem p = { .cachep = v->cachep, .objp = objp,
+				  .kind = REPORT_SLAB_CORRUPT };
 	char buf[128];
 	va_list args;
 
@@ -826,11 +835,14 @@ static const char *object_problem(struct slab_problem *p, struct slab *slab)
 {
 	long idx = obj_index(p->cachep, slab, p->ptr);
 
+	p->kind = REPORT_SLAB_OUTSIDE_OBJECTS;
 	if (idx < 0)
 		return "free of a pointer outside the slab's objects";
 	p->objp = index_to_obj(p->cachep, slab, (unsigned int)idx);
+	p->kind = REPORT_SLAB_INSIDE_OBJECT;
 	if (p->objp != p->ptr)
 		return "free of a pointer inside an object";
+	p->kind = REPORT_SLAB_DOUBLE_FREE;
 	if (red_zones_say_free(p->cachep, p->objp) ||
 	    free_in_slab(p->cachep, slab, (unsigned int)idx))
 		return "double free";
@@ -847,14 +859,17 @@ static bool free_ok(struct slab_problem *p)
 
 	slab = slab_of(p->ptr);
 	if (!slab) {
+		p->kind = REPORT_SLAB_NOT_SLAB;
 		problem = "free of a pointer not from any slab";
 	} else if (slab->slab_cache != cachep) {
+		p->kind = REPORT_SLAB_WRONG_CACHE;
 		snprintf(buf, sizeof(buf),
 			 "free to the wrong cache: the object belongs to %s",
 			 slab->slab_cache->name);
 		problem = buf;
 	} else if (slab_debug_quarantined(cachep, p->ptr)) {
 		p->objp = (void *)p->ptr;
+		p->kind = REPORT_SLAB_QUARANTINED;
 		problem = "free of an object in quarantine (freed before, then written to)";
 	} else {
 		problem = object_problem(p, slab);
@@ -891,6 +906,6 @@ bool slab_debug_ptr_ok(const void *objp, const char *what,
 	snprintf(problem, sizeof(problem),
 		 "%s of a pointer not from any slab (not in the direct map)",
 		 what);
-	slab_report_bad_ptr(objp, caller, problem);
+	slab_report_bad_ptr(objp, caller, REPORT_SLAB_WILD_POINTER, problem);
 	return false;
 }

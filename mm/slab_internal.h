@@ -12,6 +12,7 @@
 #ifndef MM_SLAB_INTERNAL_H
 #define MM_SLAB_INTERNAL_H
 
+#include "kernel/report.h"
 #include "kernel/spinlock.h"
 #include "lib/list.h"
 #include "mm/slab.h"
@@ -282,7 +283,7 @@ bool slab_debug_ptr_ok(const void *objp, const char *what,
 		       unsigned long caller);
 /* A kfree or ksize of a pointer that is not an object start. */
 void slab_report_bad_ptr(const void *ptr, unsigned long caller,
-			 const char *problem);
+			 enum report_kind kind, const char *problem);
 /* Bytes the caller asked for (kmalloc red zone), and resizing it. */
 size_t slab_debug_orig_size(struct kmem_cache *cachep, const void *objp);
 void slab_debug_set_orig_size(struct kmem_cache *cachep, void *objp,

@@ -189,7 +189,6 @@ static void failslab_exit(struct ktest *t)
 	(void)t;
 	fault_attr_disable(&failslab);
 	failslab_set_cache(NULL);
-	kmem_cache_shrink_all();
 }
 
 static const struct ktest_case failslab_cases[] = {

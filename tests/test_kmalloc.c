@@ -56,11 +56,6 @@ static bool is_power_of_2(unsigned long x)
 	return x && !(x & (x - 1));
 }
 
-static void kmalloc_suite_exit(struct ktest *t)
-{
-	kmem_cache_shrink_all();
-}
-
 /* --- size classes ---------------------------------------------------------- */
 
 static void test_class_table(struct ktest *t)
@@ -255,12 +250,14 @@ static void test_bad_kfree(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, big);
 	KTEST_ASSERT_NOT_NULL(t, plain);
 	before = pages_free();
-	ktest_capture_start(t, "pointer inside a large allocation");
+	ktest_capture_start(t, "BUG:");
 	kfree(big + PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	ktest_capture_start(t, "not from kmalloc");
+	KTEST_EXPECT_REPORTS(t, REPORT_SLAB_INSIDE_LARGE, 1);
+	ktest_capture_start(t, "BUG:");
 	kfree(page_address(plain));
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_REPORTS(t, REPORT_SLAB_NOT_KMALLOC, 1);
 	KTEST_EXPECT_EQ(t, pages_free(), before);
 	kfree(big);
 	__free_pages(plain, 0);
@@ -779,4 +776,4 @@ static const struct ktest_case kmalloc_cases[] = {
 	KTEST_CASE(test_stress),
 	{}
 };
-KTEST_SUITE(kmalloc, kmalloc_cases, .exit = kmalloc_suite_exit);
+KTEST_SUITE(kmalloc, kmalloc_cases);

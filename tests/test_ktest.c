@@ -11,10 +11,12 @@
  * (ktest_run_nested), named "deliberate...": their failure lines in the
  * log are expected, and captured and checked here.
  */
+#include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "lib/ktest/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
+#include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/slab.h"
 
@@ -63,6 +65,36 @@ static void test_params_in_order(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_EXPECT_EQ(t, *p, i * i);
 	KTEST_EXPECT_EQ(t, t->name[0], '0' + i);
+}
+
+/*
+ * Descriptions that would break KTAP: '#' starts a directive, a line
+ * break ends the result line. The runner prints, and names the case,
+ * a safe form.
+ */
+static const char *const unsafe_descs[] = {
+	"\"%#x\" -> \"0x1f\"",
+	"a # SKIP b",
+	"two\nlines",
+};
+
+static void unsafe_desc(const char *const *p, char *desc)
+{
+	strscpy(desc, *p, KTEST_DESC_SIZE);
+}
+KTEST_ARRAY_PARAM(unsafe_gen, unsafe_descs, unsafe_desc);
+
+static void test_names_ktap_safe(struct ktest *t)
+{
+	static const char *const safe[] = {
+		"\"%<hash>x\" -> \"0x1f\"",
+		"a <hash> SKIP b",
+		"two lines",
+	};
+	const char *const *p = t->param_value;
+
+	KTEST_EXPECT_STREQ(t, t->name, safe[p - unsafe_descs]);
+	KTEST_EXPECT_NULL(t, strchr(t->name, '#'));
 }
 
 static void test_capture_counts_lines(struct ktest *t)
@@ -222,7 +254,7 @@ static void test_assert_captured_ends_case(struct ktest *t)
 
 /*
  * Leaks in nested cases, named by cache. The outer case frees what they
- * left, and shrinks the caches so their new slabs are no leaked pages.
+ * left.
  */
 struct leak_test {
 	struct kmem_cache *old, *born;
@@ -239,7 +271,6 @@ static void leak_test_cleanup(struct leak_test *lt)
 		kmem_cache_destroy(lt->born);
 	if (lt->old)
 		kmem_cache_destroy(lt->old);
-	kmem_cache_shrink_all();
 }
 
 static void leak_one(struct ktest *t)
@@ -329,6 +360,348 @@ static void test_leak_breakdown_lost(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, " after) (no breakdown: a nested case replaced it)\n");
 }
 
+/*
+ * A case that frees everything passes the leak check, whatever the
+ * caches keep afterwards: free slabs, objects in per-CPU and shared
+ * arrays, pages on per-CPU lists, off-slab index arrays (caches of 512
+ * bytes and more keep them in kmalloc objects).
+ */
+#define SETTLE_OBJS	48
+
+static const size_t settle_sizes[] = {
+	8, 16, 24, 64, 96, 100, 192, 256, 500, 512, 700, 1024, 2048, 3000,
+	4096, 8192, 8193, 20000,
+};
+
+static void kmalloc_then_free(struct ktest *t, size_t size, void **objs)
+{
+	for (int i = 0; i < SETTLE_OBJS; i++) {
+		objs[i] = kmalloc(size, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, objs[i]);
+	}
+	/* Odd slots first, then the even ones from the last. */
+	for (int i = 1; i < SETTLE_OBJS; i += 2)
+		kfree(objs[i]);
+	for (int i = SETTLE_OBJS - 2; i >= 0; i -= 2)
+		kfree(objs[i]);
+}
+
+static void krealloc_up_and_down(struct ktest *t)
+{
+	static const size_t steps[] = { 8, 200, 1500, 9000, 600, 40, 5000, 16 };
+	void *p = NULL;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(steps); i++) {
+		void *q = krealloc(p, steps[i], GFP_KERNEL);
+
+		KTEST_ASSERT_NOT_NULL(t, q);
+		p = q;
+	}
+	kfree(p);
+}
+
+static void bulk_then_free(struct ktest *t, struct kmem_cache *c, void **objs)
+{
+	KTEST_ASSERT_EQ(t, kmem_cache_alloc_bulk(c, GFP_KERNEL, SETTLE_OBJS, objs),
+			SETTLE_OBJS);
+	kmem_cache_free_bulk(c, SETTLE_OBJS / 2, objs + SETTLE_OBJS / 2);
+	kmem_cache_free_bulk(c, SETTLE_OBJS / 2, objs);
+}
+
+static void free_everything(struct ktest *t)
+{
+	struct kmem_cache *outer_cache = t->priv, *c;
+	void *objs[SETTLE_OBJS];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(settle_sizes); i++)
+		kmalloc_then_free(t, settle_sizes[i], objs);
+	krealloc_up_and_down(t);
+	bulk_then_free(t, kmalloc_caches[0][6], objs);		/* 64 */
+	bulk_then_free(t, kmalloc_caches[0][10], objs);		/* 1024 */
+	bulk_then_free(t, outer_cache, objs);
+	c = kmem_cache_create("ktest-settle", 700, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	bulk_then_free(t, c, objs);
+	kmem_cache_destroy(c);
+}
+
+/* Its cache outlives the nested case, keeping what it was given back. */
+static void test_leak_check_settles(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("ktest-settle-kept", 600, 0,
+						 0, NULL);
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "frees-everything", free_everything,
+					    c), KTEST_SUCCESS);
+	kmem_cache_destroy(c);
+}
+
+/* A case that keeps one object fails, naming the object's cache. */
+struct leak_size {
+	const char *name;	/* the cache the leak must name */
+	size_t size;		/* kmalloc size, or a private cache's */
+	bool private;
+};
+
+static const struct leak_size leak_sizes[] = {
+	{ "kmalloc-8", 8 },
+	{ "kmalloc-64", 64 },
+	{ "kmalloc-512", 512 },		/* off-slab index arrays */
+	{ "kmalloc-1k", 1000 },
+	{ "kmalloc-8k", 8192 },
+	{ "ktest-leak-40", 40, true },
+	{ "ktest-leak-700", 700, true },	/* off-slab index arrays */
+};
+
+static void leak_size_desc(const struct leak_size *p, char *desc)
+{
+	strscpy(desc, p->name, KTEST_DESC_SIZE);
+}
+KTEST_ARRAY_PARAM(leak_size_gen, leak_sizes, leak_size_desc);
+
+struct leak_one_object {
+	struct kmem_cache *cache;	/* NULL: kmalloc */
+	size_t size;
+	void *obj;
+};
+
+static void leak_one_object(struct ktest *t)
+{
+	struct leak_one_object *l = t->priv;
+
+	l->obj = l->cache ? kmem_cache_alloc(l->cache, GFP_KERNEL) :
+			    kmalloc(l->size, GFP_KERNEL);
+}
+
+static void test_leak_names_any_size(struct ktest *t)
+{
+	const struct leak_size *p = t->param_value;
+	struct leak_one_object l = { .size = p->size };
+	char expected[80];
+	enum ktest_status status;
+
+	if (p->private) {
+		l.cache = kmem_cache_create(p->name, p->size, 0, 0, NULL);
+		KTEST_ASSERT_NOT_NULL(t, l.cache);
+	}
+	ktest_capture_start(t, "leaked");
+	status = ktest_run_nested(t, "deliberate-leak", leak_one_object, &l);
+	ktest_capture_stop(t);
+	if (l.cache) {
+		kmem_cache_free(l.cache, l.obj);
+		kmem_cache_destroy(l.cache);
+	} else {
+		kfree(l.obj);
+	}
+	KTEST_EXPECT_NOT_NULL(t, l.obj);
+	KTEST_EXPECT_EQ(t, status, KTEST_FAILURE);
+	snprintf(expected, sizeof(expected), " after): %s +1\n", p->name);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-leak: leaked 1 slab objects (");
+	KTEST_EXPECT_CAPTURED(t, expected);
+}
+
+static void leak_one_page(struct ktest *t)
+{
+	*(struct page **)t->priv = alloc_pages(GFP_KERNEL, 0);
+}
+
+static void test_leak_page_fails(struct ktest *t)
+{
+	struct page *page = NULL;
+	enum ktest_status status;
+
+	ktest_capture_start(t, "leaked");
+	status = ktest_run_nested(t, "deliberate-leak", leak_one_page, &page);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	__free_pages(page, 0);
+	KTEST_EXPECT_EQ(t, status, KTEST_FAILURE);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-leak: leaked 1 pages (");
+}
+
+/* --- report kinds ------------------------------------------------- */
+
+static void warn_then_expect(struct ktest *t)
+{
+	ktest_capture_start(t, "WARNING:");
+	WARN(true, "ktest deliberate warning\n");
+	ktest_capture_stop(t);
+	KTEST_EXPECT_REPORTS(t, REPORT_WARN, 1);
+	KTEST_EXPECT_REPORT(t, REPORT_BAD_PAGE_WRONG_ORDER);
+}
+
+/* A capture window counts the reports by kind; a check names them. */
+static void test_report_kinds(struct ktest *t)
+{
+	ktest_capture_start(t, "WARNING:");
+	WARN(true, "ktest deliberate warning\n");
+	WARN(true, "ktest deliberate warning\n");
+	report_kind(REPORT_SLAB_POISON);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	KTEST_EXPECT_REPORTS(t, REPORT_WARN, 2);
+	KTEST_EXPECT_REPORT(t, REPORT_SLAB_POISON);
+	KTEST_EXPECT_EQ(t, ktest_reports(t, REPORT_BAD_PAGE_TAIL), 0U);
+	report_kind(REPORT_WARN);	/* outside the window: not counted */
+	KTEST_EXPECT_EQ(t, ktest_reports(t, REPORT_WARN), 2U);
+
+	ktest_capture_start(t, NULL);
+	KTEST_EXPECT_EQ(t, ktest_reports(t, REPORT_WARN), 0U);
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-kind", warn_then_expect,
+					    NULL), KTEST_FAILURE);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_EQ(t, ktest_reports(t, REPORT_WARN), 1U);
+	KTEST_EXPECT_CAPTURED(t, "Expected a report of kind REPORT_BAD_PAGE_WRONG_ORDER (bad_page_wrong_order), but\n"
+			      "        reports captured: warn x1\n");
+	KTEST_EXPECT_STREQ(t, report_kind_name(REPORT_BAD_PAGE_TAIL), "bad_page_tail");
+}
+
+/* --- deferred actions ---------------------------------------------- */
+
+struct action_log {
+	char text[KTEST_MAX_ACTIONS + 2];
+	unsigned int len;
+};
+
+struct action_note {
+	struct action_log *log;
+	char c;
+};
+
+static void note_action(void *arg)
+{
+	struct action_note *n = arg;
+
+	n->log->text[n->log->len++] = n->c;
+}
+
+static void three_actions(struct ktest *t)
+{
+	static struct action_note notes[3];
+	struct action_log *log = t->priv;
+
+	for (int i = 0; i < 3; i++) {
+		notes[i] = (struct action_note){ log, (char)('a' + i) };
+		KTEST_EXPECT_EQ(t, ktest_add_action(t, note_action, &notes[i]), 0);
+	}
+	KTEST_EXPECT_EQ(t, ktest_release_action(t, note_action, &notes[1]), 0);
+	KTEST_EXPECT_EQ(t, ktest_release_action(t, note_action, &notes[1]), -ENOENT);
+	KTEST_EXPECT_STREQ(t, log->text, "b");
+}
+
+static void test_actions_run_last_first(struct ktest *t)
+{
+	struct action_log log = { .len = 0 };
+
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "actions", three_actions, &log),
+			KTEST_SUCCESS);
+	KTEST_EXPECT_STREQ(t, log.text, "bca");
+}
+
+static void destroy_cache_action(void *cachep)
+{
+	kmem_cache_destroy(cachep);
+}
+
+static void free_object_action(void *obj)
+{
+	kmem_cache_free(*(struct kmem_cache **)obj, obj);
+}
+
+/* Memory and a cache, then an ASSERT that fails: the actions free all. */
+static void assert_after_cleanup(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("ktest-action", 64, 0, 0, NULL);
+	struct kmem_cache **obj;
+	char *buf;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, destroy_cache_action, c), 0);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	*obj = c;
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, free_object_action, obj), 0);
+	buf = ktest_kzalloc(t, 3000, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, buf);
+	KTEST_EXPECT_EQ(t, buf[0] | buf[2999], 0);
+	KTEST_ASSERT_NOT_NULL(t, ktest_kmalloc(t, 40, GFP_KERNEL));
+	KTEST_ASSERT_NOT_NULL(t, ktest_kmalloc(t, 20000, GFP_KERNEL));
+	KTEST_ASSERT_EQ(t, 1, 2);
+	*(bool *)t->priv = true;
+}
+
+static void test_assert_runs_actions(struct ktest *t)
+{
+	bool reached = false;
+	enum ktest_status status;
+
+	ktest_capture_start(t, NULL);
+	status = ktest_run_nested(t, "deliberate-assert", assert_after_cleanup,
+				  &reached);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_EQ(t, status, KTEST_FAILURE);
+	KTEST_EXPECT_FALSE(t, reached);
+	KTEST_EXPECT_CAPTURED(t, "# deliberate-assert: ASSERTION FAILED at tests/test_ktest.c:");
+	KTEST_EXPECT_NOT_CAPTURED(t, "leaked");
+	KTEST_EXPECT_NOT_CAPTURED(t, "BUG:");
+}
+
+/* ktest_kfree frees early; a pointer ktest_kmalloc did not give fails. */
+static void kfree_early(struct ktest *t)
+{
+	void *p = ktest_kmalloc(t, 100, GFP_KERNEL), *other;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	ktest_kfree(t, p);
+	ktest_kfree(t, NULL);
+	KTEST_EXPECT_EQ(t, t->nr_actions, 0U);
+	KTEST_EXPECT_EQ(t, t->status, KTEST_SUCCESS);
+	other = kmalloc(100, GFP_KERNEL);
+	ktest_kfree(t, other);		/* not freed: the case frees it */
+	kfree(other);
+}
+
+static void test_kfree_early(struct ktest *t)
+{
+	ktest_capture_start(t, "ktest_kfree");
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-kfree", kfree_early, NULL),
+			KTEST_FAILURE);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "was not allocated by ktest_kmalloc");
+}
+
+/*
+ * One action more than there are records: it runs at once, the case
+ * fails saying why, and every registered action still runs at the end.
+ */
+static void too_many_actions(struct ktest *t)
+{
+	static struct action_note notes[KTEST_MAX_ACTIONS + 1];
+	struct action_log *log = t->priv;
+
+	for (int i = 0; i <= KTEST_MAX_ACTIONS; i++) {
+		notes[i] = (struct action_note){ log, (char)('a' + i) };
+		KTEST_EXPECT_EQ(t, ktest_add_action_or_reset(t, note_action, &notes[i]),
+				i < KTEST_MAX_ACTIONS ? 0 : -ENOMEM);
+	}
+	KTEST_EXPECT_EQ(t, log->len, 1U);
+	KTEST_EXPECT_NULL(t, ktest_kmalloc(t, 8, GFP_KERNEL));
+}
+
+static void test_action_records_run_out(struct ktest *t)
+{
+	struct action_log log = { .len = 0 };
+
+	ktest_capture_start(t, "action records in use");
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-actions", too_many_actions,
+					    &log), KTEST_FAILURE);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	KTEST_EXPECT_EQ(t, log.len, (unsigned int)KTEST_MAX_ACTIONS + 1);
+	KTEST_EXPECT_EQ(t, log.text[0], (char)('a' + KTEST_MAX_ACTIONS));
+	KTEST_EXPECT_EQ(t, log.text[1], (char)('a' + KTEST_MAX_ACTIONS - 1));
+	KTEST_EXPECT_NOT_CAPTURED(t, "leaked");
+}
+
 static void test_skip_reports_reason(struct ktest *t)
 {
 	ktest_skip(t, "skipping on purpose");
@@ -364,6 +737,7 @@ static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(test_int_compare_signedness),
 	KTEST_CASE(test_ptr_and_str_compare),
 	KTEST_CASE_PARAM(test_params_in_order, square_gen),
+	KTEST_CASE_PARAM(test_names_ktap_safe, unsafe_gen),
 	KTEST_CASE(test_capture_counts_lines),
 	KTEST_CASE(test_capture_keeps_text),
 	KTEST_CASE(test_capture_overflow_noted),
@@ -374,6 +748,14 @@ static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(test_leak_names_cache),
 	KTEST_CASE(test_leak_names_new_cache),
 	KTEST_CASE(test_leak_breakdown_lost),
+	KTEST_CASE(test_leak_check_settles),
+	KTEST_CASE_PARAM(test_leak_names_any_size, leak_size_gen),
+	KTEST_CASE(test_leak_page_fails),
+	KTEST_CASE(test_report_kinds),
+	KTEST_CASE(test_actions_run_last_first),
+	KTEST_CASE(test_assert_runs_actions),
+	KTEST_CASE(test_kfree_early),
+	KTEST_CASE(test_action_records_run_out),
 	KTEST_CASE(test_skip_reports_reason),
 	KTEST_CASE(test_shell_dispatch),
 	KTEST_CASE(test_shell_too_many_args),

@@ -944,30 +944,22 @@ static void test_watermarks_memalloc(struct ktest *t)
 #define NOT_DIRECT_MAP	"free_pages() of an address that is not a page of the direct map"
 
 /*
- * Expect exactly one console line containing "BUG: Bad page state: " and
- * the rest as formatted, between begin and end, with the free page counts
- * unchanged (a bad free is ignored).
+ * Expect exactly one "BUG: Bad page state: " report, of kind, between
+ * begin and end, with the free page counts unchanged (a bad free is
+ * ignored).
  */
 struct report {
-	char needle[192];
+	enum report_kind kind;
 	unsigned long free, pcp;
 };
 
-static void report_begin(struct ktest *t, struct report *r, const char *fmt, ...)
-	__printf(3, 4);
-
-static void report_begin(struct ktest *t, struct report *r, const char *fmt, ...)
+static void report_begin(struct ktest *t, struct report *r,
+			 enum report_kind kind)
 {
-	va_list args;
-	int len;
-
-	len = scnprintf(r->needle, sizeof(r->needle), "BUG: Bad page state: ");
-	va_start(args, fmt);
-	vscnprintf(r->needle + len, sizeof(r->needle) - len, fmt, args);
-	va_end(args);
+	r->kind = kind;
 	r->free = nr_free_pages();
 	r->pcp = nr_pcp_pages();
-	ktest_capture_start(t, r->needle);
+	ktest_capture_start(t, "BUG: Bad page state: ");
 }
 
 static void report_end(struct ktest *t, struct report *r)
@@ -975,10 +967,30 @@ static void report_end(struct ktest *t, struct report *r)
 	unsigned int hits = ktest_capture_stop(t);
 
 	if (hits != 1)
-		KTEST_FAIL(t, "%u console lines with \"%s\", expected 1",
-			   hits, r->needle);
+		KTEST_FAIL(t, "%u \"BUG: Bad page state\" lines, expected 1", hits);
+	KTEST_EXPECT_REPORTS(t, r->kind, 1);
 	KTEST_EXPECT_EQ(t, nr_free_pages(), r->free);
 	KTEST_EXPECT_EQ(t, nr_pcp_pages(), r->pcp);
+}
+
+/*
+ * The sentence a person reads, after "BUG: Bad page state: ", in the
+ * last report: one test per kind checks it, the others the kind.
+ */
+static void expect_sentence(struct ktest *t, const char *fmt, ...)
+	__printf(2, 3);
+
+static void expect_sentence(struct ktest *t, const char *fmt, ...)
+{
+	char sentence[192];
+	va_list args;
+	int len;
+
+	len = scnprintf(sentence, sizeof(sentence), "BUG: Bad page state: ");
+	va_start(args, fmt);
+	vscnprintf(sentence + len, sizeof(sentence) - len, fmt, args);
+	va_end(args);
+	KTEST_EXPECT_CAPTURED(t, sentence);
 }
 
 /* --- compound pages ------------------------------------------------------ */
@@ -1015,16 +1027,17 @@ static void test_compound(struct ktest *t)
 	memset(page_address(head), 0x3c, 8 * PAGE_SIZE);
 
 	memcpy(copy, head, sizeof(copy));
-	report_begin(t, &r, "pfn:%#lx order:0: " TAIL_PAGE, pfn + 1);
+	report_begin(t, &r, REPORT_BAD_PAGE_TAIL);
 	__free_pages(head + 1, 0);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:3: " TAIL_PAGE, pfn + 4);
+	expect_sentence(t, "pfn:%#lx order:0: " TAIL_PAGE, pfn + 1);
+	report_begin(t, &r, REPORT_BAD_PAGE_TAIL);
 	__free_pages(head + 4, 3);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:2: " WRONG_ORDER, pfn);
+	report_begin(t, &r, REPORT_BAD_PAGE_WRONG_ORDER);
 	__free_pages(head, 2);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:0: " WRONG_ORDER, pfn);
+	report_begin(t, &r, REPORT_BAD_PAGE_WRONG_ORDER);
 	free_page((unsigned long)page_address(head));
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, head, copy, sizeof(copy));
@@ -1471,10 +1484,10 @@ static void bad_double_free_pcp(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, page);
 	__free_page(page);
 	copy = *page;
-	report_begin(t, &r, "pfn:%#lx order:0: " REFCOUNT_0,
-		     page_to_pfn(page));
+	report_begin(t, &r, REPORT_BAD_PAGE_REFCOUNT);
 	__free_page(page);
 	report_end(t, &r);
+	expect_sentence(t, "pfn:%#lx order:0: " REFCOUNT_0, page_to_pfn(page));
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
 }
 
@@ -1489,10 +1502,10 @@ static void bad_double_free_buddy(struct ktest *t)
 	drain_all_pages();
 	KTEST_ASSERT_TRUE(t, PageBuddy(page));
 	copy = *page;
-	report_begin(t, &r, "pfn:%#lx order:3: " ALREADY_FREE,
-		     page_to_pfn(page));
+	report_begin(t, &r, REPORT_BAD_PAGE_ALREADY_FREE);
 	__free_pages(page, 3);
 	report_end(t, &r);
+	expect_sentence(t, "pfn:%#lx order:3: " ALREADY_FREE, page_to_pfn(page));
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
 }
 
@@ -1508,14 +1521,15 @@ static void bad_free_reserved(struct ktest *t)
 		KTEST_EXPECT_EQ(t, first, 0UL);
 	page = pfn_to_page(first);
 	copy = *page;
-	report_begin(t, &r, "pfn:%#lx order:0: freeing a reserved page", first);
+	report_begin(t, &r, REPORT_BAD_PAGE_RESERVED);
 	__free_pages(page, 0);
 	report_end(t, &r);
+	expect_sentence(t, "pfn:%#lx order:0: freeing a reserved page", first);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
 
 	page = pfn_to_page(last);
 	copy = *page;
-	report_begin(t, &r, "pfn:%#lx order:0: freeing a reserved page", last);
+	report_begin(t, &r, REPORT_BAD_PAGE_RESERVED);
 	free_page((unsigned long)page_address(page));
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
@@ -1528,9 +1542,10 @@ static void bad_free_not_a_page(struct ktest *t)
 	struct report r;
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(bogus); i++) {
-		report_begin(t, &r, "page:%px order:0: " NOT_A_PAGE, bogus[i]);
+		report_begin(t, &r, REPORT_BAD_PAGE_NOT_RAM);
 		__free_pages(bogus[i], 0);
 		report_end(t, &r);
+		expect_sentence(t, "page:%px order:0: " NOT_A_PAGE, bogus[i]);
 	}
 }
 
@@ -1543,7 +1558,7 @@ static void bad_free_misaligned_page(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, page);
 	copy = *page;
 	inside = (struct page *)((char *)page + 8);
-	report_begin(t, &r, "page:%px order:1: " NOT_A_PAGE, inside);
+	report_begin(t, &r, REPORT_BAD_PAGE_NOT_RAM);
 	__free_pages(inside, 1);
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
@@ -1558,8 +1573,7 @@ static void bad_free_hole(struct ktest *t)
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(pfns); i++) {
 		KTEST_ASSERT_FALSE(t, pfn_valid(pfns[i]));
-		report_begin(t, &r, "page:%px order:0: " NOT_A_PAGE,
-			     pfn_to_page(pfns[i]));
+		report_begin(t, &r, REPORT_BAD_PAGE_NOT_RAM);
 		__free_pages(pfn_to_page(pfns[i]), 0);
 		report_end(t, &r);
 	}
@@ -1576,10 +1590,10 @@ static void bad_free_not_direct_map(struct ktest *t)
 	struct report r;
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(addrs); i++) {
-		report_begin(t, &r, "addr:%#lx order:0: " NOT_DIRECT_MAP,
-			     addrs[i]);
+		report_begin(t, &r, REPORT_BAD_PAGE_NOT_DIRECT_MAP);
 		free_pages(addrs[i], 0);
 		report_end(t, &r);
+		expect_sentence(t, "addr:%#lx order:0: " NOT_DIRECT_MAP, addrs[i]);
 	}
 }
 
@@ -1593,12 +1607,10 @@ static void bad_free_unaligned_address(struct ktest *t)
 	KTEST_ASSERT_NE(t, addr, 0UL);
 	page = virt_to_page((void *)addr);
 	copy = *page;
-	report_begin(t, &r, "addr:%#lx order:2: " NOT_DIRECT_MAP,
-		     addr + 8);
+	report_begin(t, &r, REPORT_BAD_PAGE_NOT_DIRECT_MAP);
 	free_pages(addr + 8, 2);
 	report_end(t, &r);
-	report_begin(t, &r, "addr:%#lx order:2: " NOT_DIRECT_MAP,
-		     addr + PAGE_SIZE / 2);
+	report_begin(t, &r, REPORT_BAD_PAGE_NOT_DIRECT_MAP);
 	free_pages(addr + PAGE_SIZE / 2, 2);
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
@@ -1613,13 +1625,14 @@ static void bad_free_wrong_order(struct ktest *t)
 
 	KTEST_ASSERT_NOT_NULL(t, page);
 	copy = *page;
-	report_begin(t, &r, "pfn:%#lx order:1: " WRONG_ORDER, page_to_pfn(page));
+	report_begin(t, &r, REPORT_BAD_PAGE_WRONG_ORDER);
 	__free_pages(page, 1);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:3: " WRONG_ORDER, page_to_pfn(page));
+	expect_sentence(t, "pfn:%#lx order:1: " WRONG_ORDER, page_to_pfn(page));
+	report_begin(t, &r, REPORT_BAD_PAGE_WRONG_ORDER);
 	__free_pages(page, 3);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:0: " WRONG_ORDER, page_to_pfn(page));
+	report_begin(t, &r, REPORT_BAD_PAGE_WRONG_ORDER);
 	__free_pages(page, 0);
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
@@ -1634,16 +1647,13 @@ static void bad_free_inner_page(struct ktest *t)
 
 	KTEST_ASSERT_NOT_NULL(t, page);
 	memcpy(copy, page, sizeof(copy));
-	report_begin(t, &r, "pfn:%#lx order:0: " REFCOUNT_0,
-		     page_to_pfn(page + 1));
+	report_begin(t, &r, REPORT_BAD_PAGE_REFCOUNT);
 	__free_pages(page + 1, 0);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:1: " REFCOUNT_0,
-		     page_to_pfn(page + 2));
+	report_begin(t, &r, REPORT_BAD_PAGE_REFCOUNT);
 	__free_pages(page + 2, 1);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:0: " REFCOUNT_0,
-		     page_to_pfn(page + 3));
+	report_begin(t, &r, REPORT_BAD_PAGE_REFCOUNT);
 	free_page((unsigned long)page_address(page + 3));
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, page, copy, sizeof(copy));
@@ -1659,11 +1669,11 @@ static void bad_free_slab_page(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, page);
 	__SetPageSlab(page);
 	copy = *page;
-	report_begin(t, &r,
-		     "pfn:%#lx order:0: freeing a page that still belongs to a slab",
-		     page_to_pfn(page));
+	report_begin(t, &r, REPORT_BAD_PAGE_SLAB);
 	__free_page(page);
 	report_end(t, &r);
+	expect_sentence(t, "pfn:%#lx order:0: freeing a page that still belongs to a slab",
+			page_to_pfn(page));
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
 	__ClearPageSlab(page);
 	__free_page(page);
@@ -1677,12 +1687,12 @@ static void bad_free_order_too_large(struct ktest *t)
 
 	KTEST_ASSERT_NOT_NULL(t, page);
 	copy = *page;
-	report_begin(t, &r, "pfn:%#lx order:%u: order too large",
-		     page_to_pfn(page), MAX_ORDER);
+	report_begin(t, &r, REPORT_BAD_PAGE_ORDER);
 	__free_pages(page, MAX_ORDER);
 	report_end(t, &r);
-	report_begin(t, &r, "pfn:%#lx order:%u: order too large",
-		     page_to_pfn(page), 40U);
+	expect_sentence(t, "pfn:%#lx order:%u: order too large", page_to_pfn(page),
+			MAX_ORDER);
+	report_begin(t, &r, REPORT_BAD_PAGE_ORDER);
 	__free_pages(page, 40);
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));

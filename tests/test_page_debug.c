@@ -137,6 +137,7 @@ static void provoke_uaf(struct ktest *t, unsigned long off, int c,
 	again = alloc_page(GFP_KERNEL);
 	hits = ktest_capture_stop(t);
 	KTEST_EXPECT_EQ(t, hits, 1U);
+	KTEST_EXPECT_REPORTS(t, REPORT_PAGE_POISON, 1);
 	KTEST_ASSERT_NOT_NULL(t, again);
 	KTEST_EXPECT_PTR_EQ(t, again, page);
 	KTEST_EXPECT_EQ(t, page_debug_stats.corrupted, corrupted + 1);
@@ -621,7 +622,10 @@ static void test_fault_inject_stress(struct ktest *t)
 
 /* --- bad input -------------------------------------------------------- */
 
-/* Write 8 zero bytes at 0x18 of a free page: one report, exact. */
+/*
+ * Write 8 zero bytes at 0x18 of a free page: one report, exact (the one
+ * test of page_poison's wording).
+ */
 static void bad_use_after_free(struct ktest *t)
 {
 	struct capture c;
@@ -647,7 +651,7 @@ static void bad_poison_last_byte(struct ktest *t)
 
 	page_poisoning_set(true);
 	provoke_uaf(t, 0xfff, 0xab, 1, &pfn);
-	poison_needle(&c, pfn, 0xfff, 0xab);
+	needle_fmt(&c, "pfn 0x%lx corrupted at offset 0xfff (byte 0xab,", pfn);
 	KTEST_EXPECT_CAPTURED(t, c.needle);
 	KTEST_EXPECT_CAPTURED(t, "page_poison: 1 bad bytes in offsets 0xfff-0xfff (a single bit flip)\n");
 	KTEST_EXPECT_CAPTURED(t, "page_poison: fe0: aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa\n"
@@ -676,11 +680,13 @@ static void bad_poison_inside_block(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, PageBuddy(big + 8));
 	KTEST_EXPECT_EQ(t, big[8].private, 3UL);
 	free_page_memset(big + 13, 0x100, 0x55, 1);
-	poison_needle(&c, page_to_pfn(big + 13), 0x100, 0x55);
-	ktest_capture_start(t, c.needle);
+	ktest_capture_start(t, "BUG:");
 	again = alloc_pages(GFP_KERNEL, 3);
 	hits = ktest_capture_stop(t);
 	KTEST_EXPECT_EQ(t, hits, 1U);
+	KTEST_EXPECT_REPORTS(t, REPORT_PAGE_POISON, 1);
+	needle_fmt(&c, "pfn 0x%lx corrupted at offset 0x100 ", page_to_pfn(big + 13));
+	KTEST_EXPECT_CAPTURED(t, c.needle);
 	KTEST_EXPECT_PTR_EQ(t, again, big + 8);
 	if (again) {
 		KTEST_EXPECT_NULL(t, memchr_inv(page_address(again), PAGE_POISON,
@@ -703,17 +709,19 @@ static void bad_poison_found_by_check(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, page);
 	__free_page(page);
 	free_page_memset(page, 0x234, 0x00, 2);
-	needle_fmt(&c, "page_alloc_check: free pfn 0x%lx: poison overwritten at offset 0x234",
+	needle_fmt(&c, "free pfn 0x%lx: poison overwritten at offset 0x234",
 		   page_to_pfn(page));
-	ktest_capture_start(t, c.needle);
+	ktest_capture_start(t, "page_alloc_check: ");
 	KTEST_EXPECT_EQ(t, page_alloc_check(), 1);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_REPORTS(t, REPORT_PAGE_ALLOC_CHECK, 1);
+	KTEST_EXPECT_CAPTURED(t, c.needle);
 	/* Handed out, it is reported and repaired. */
-	poison_needle(&c, page_to_pfn(page), 0x234, 0x00);
-	ktest_capture_start(t, c.needle);
+	ktest_capture_start(t, "BUG:");
 	again = alloc_page(GFP_KERNEL);
 	hits = ktest_capture_stop(t);
 	KTEST_EXPECT_EQ(t, hits, 1U);
+	KTEST_EXPECT_REPORTS(t, REPORT_PAGE_POISON, 1);
 	KTEST_EXPECT_PTR_EQ(t, again, page);
 	if (again)
 		__free_page(again);
@@ -727,7 +735,7 @@ static void bad_poison_found_by_check(struct ktest *t)
 static void bad_double_free_poisoned(struct ktest *t, unsigned int order)
 {
 	struct page *page, *again;
-	struct capture c;
+	enum report_kind kind;
 
 	page_poisoning_set(true);
 	page = alloc_pages(GFP_KERNEL, order);
@@ -736,12 +744,12 @@ static void bad_double_free_poisoned(struct ktest *t, unsigned int order)
 	if (order)
 		drain_all_pages();
 	/* Still the head of a free block, or merged into a larger one. */
-	needle_fmt(&c, "BUG: Bad page state: pfn:%#lx order:%u: %s", page_to_pfn(page),
-		   order, PageBuddy(page) ? "double free: page is already free" :
-					   "refcount already 0");
-	ktest_capture_start(t, c.needle);
+	kind = PageBuddy(page) ? REPORT_BAD_PAGE_ALREADY_FREE :
+				 REPORT_BAD_PAGE_REFCOUNT;
+	ktest_capture_start(t, "BUG: Bad page state: ");
 	__free_pages(page, order);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_REPORTS(t, kind, 1);
 	KTEST_EXPECT_CAPTURED(t, "caller: bad_double_free_poisoned");
 	for (unsigned long i = 0; i < (1UL << order); i++)
 		KTEST_EXPECT_TRUE(t, free_page_poisoned(page + i));
@@ -972,7 +980,6 @@ static void bad_failslab_kmem_cache(struct ktest *t)
 	for (int i = 0; i < 30; i++)
 		kmem_cache_free(c, objs[i]);
 	kmem_cache_destroy(c);
-	kmem_cache_shrink_all();
 }
 
 /* Malformed specs: -EINVAL, and the attribute exactly as it was. */

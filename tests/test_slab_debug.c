@@ -253,6 +253,8 @@ struct bad_input {
 	const char *report[4];		/* substrings of the report */
 	unsigned int reports;		/* BUG: lines; 0 means 1 */
 	unsigned long quarantined;	/* objects c ends with in quarantine */
+	enum report_kind kind;		/* of the (last) report */
+	enum report_kind also;		/* of the first, when there are two */
 };
 
 static void *alloc_c(struct bad_ctx *x)
@@ -565,103 +567,124 @@ static void corrupt_freelist(struct bad_ctx *x)
 #define RZ	SLAB_RED_ZONE
 #define POI	SLAB_POISON
 
+/*
+ * Each bad input's report: its kind, and what it must say beyond that
+ * (offsets, callers, the fix). The first input of each kind also checks
+ * the sentence a person reads; the others only the kind.
+ */
 static const struct bad_input bad_inputs[] = {
 	{ "double free (red zones)", RZ, 64, double_free,
-	  { "BUG: slab_debug: t-bad: double free", "FIX t-bad: free ignored" } },
+	  { "BUG: slab_debug: t-bad: double free\n", "FIX t-bad: free ignored" },
+	  .kind = REPORT_SLAB_DOUBLE_FREE },
 	{ "double free (index array scan, no red zone)", SLAB_STORE_USER, 64,
-	  double_free, { "t-bad: double free", "last freed by double_free+" } },
+	  double_free, { "last freed by double_free+" },
+	  .kind = REPORT_SLAB_DOUBLE_FREE },
 	{ "double free (consistency checks)", SLAB_CONSISTENCY_CHECKS, 200,
-	  double_free, { "t-bad: double free", "free ignored" } },
-	{ "double kfree", ALL, 96, double_kfree,
-	  { "t-bad: double free", "passed by double_kfree+" } },
-	{ "double free after reuse", ALL, 128, double_free_later,
-	  { "t-bad: double free" } },
+	  double_free, { "free ignored" }, .kind = REPORT_SLAB_DOUBLE_FREE },
+	{ "double kfree", ALL, 96, double_kfree, { "passed by double_kfree+" },
+	  .kind = REPORT_SLAB_DOUBLE_FREE },
+	{ "double free after reuse", ALL, 128, double_free_later, { NULL },
+	  .kind = REPORT_SLAB_DOUBLE_FREE },
 	{ "free of a pointer inside an object", ALL, 64, free_inside,
-	  { "t-bad: free of a pointer inside an object", "free ignored" } },
+	  { "BUG: slab_debug: t-bad: free of a pointer inside an object\n",
+	    "free ignored" }, .kind = REPORT_SLAB_INSIDE_OBJECT },
 	{ "kfree of an object's last byte", SLAB_POISON, 512, free_last_byte,
-	  { "t-bad: free of a pointer inside an object" } },
+	  { NULL }, .kind = REPORT_SLAB_INSIDE_OBJECT },
 	{ "free of the slab's first byte", RZ, 32, free_slab_start,
-	  { "t-bad: free of a pointer outside the slab's objects" } },
+	  { "BUG: slab_debug: t-bad: free of a pointer outside the slab's objects\n" },
+	  .kind = REPORT_SLAB_OUTSIDE_OBJECTS },
 	{ "free of a stack address", ALL, 64, free_stack_ptr,
-	  { "BUG: slab_debug: t-bad: free of a pointer not from any slab",
-	    "FIX t-bad: free ignored" } },
+	  { "BUG: slab_debug: t-bad: free of a pointer not from any slab\n",
+	    "FIX t-bad: free ignored" }, .kind = REPORT_SLAB_NOT_SLAB },
 	{ "kfree of a static address", ALL, 64, kfree_static,
-	  { "kfree of a pointer not from any slab (not in the direct map)",
-	    "FIX kmalloc: call ignored" } },
+	  { "BUG: slab_debug: kmalloc: kfree of a pointer not from any slab (not in the direct map)\n",
+	    "FIX kmalloc: call ignored" }, .kind = REPORT_SLAB_WILD_POINTER },
 	{ "free of a page from the page allocator", ALL, 64, free_page_ptr,
-	  { "free of a pointer not from any slab" } },
+	  { NULL }, .kind = REPORT_SLAB_NOT_SLAB },
 	{ "kfree of a page from the page allocator", ALL, 64, kfree_page_ptr,
-	  { "kfree of a pointer not from kmalloc" } },
+	  { "BUG: slab_debug: kmalloc: kfree of a pointer not from kmalloc (not a slab, not a large allocation)\n" },
+	  .kind = REPORT_SLAB_NOT_KMALLOC },
 	{ "kfree of a large allocation's tail page", ALL, 64, kfree_large_tail,
-	  { "kfree of a pointer inside a large allocation" } },
+	  { "BUG: slab_debug: kmalloc: kfree of a pointer inside a large allocation\n" },
+	  .kind = REPORT_SLAB_INSIDE_LARGE },
 	{ "kfree inside a large allocation's first page", ALL, 64,
-	  kfree_large_inside, { "kfree of a pointer inside a large allocation" } },
+	  kfree_large_inside, { NULL }, .kind = REPORT_SLAB_INSIDE_LARGE },
 	{ "free to the wrong cache", ALL, 64, wrong_cache,
-	  { "t-bad: free to the wrong cache: the object belongs to t-other",
-	    "free ignored" } },
+	  { "BUG: slab_debug: t-bad: free to the wrong cache: the object belongs to t-other\n",
+	    "free ignored" }, .kind = REPORT_SLAB_WRONG_CACHE },
 	{ "free of a kmalloc object to a cache", RZ, 64, wrong_cache_kmalloc,
-	  { "t-bad: free to the wrong cache: the object belongs to kmalloc-64" } },
+	  { "kmalloc-64\n" }, .kind = REPORT_SLAB_WRONG_CACHE },
 	{ "red zone before the object", ALL, 64, red_zone_before,
-	  { "t-bad: red zone before the object overwritten",
+	  { "BUG: slab_debug: t-bad: red zone before the object overwritten\n",
 	    "first bad byte at offset -1 (red zone before the object): 0x41 instead of 0xcc",
-	    "FIX t-bad: red zone restored, object freed" } },
+	    "FIX t-bad: red zone restored, object freed" },
+	  .kind = REPORT_SLAB_RED_ZONE },
 	{ "red zone before, its first byte", RZ, 64, red_zone_before_far,
-	  { "first bad byte at offset -8 (red zone before the object)" } },
+	  { "first bad byte at offset -8 (red zone before the object)" },
+	  .kind = REPORT_SLAB_RED_ZONE },
 	{ "red zone after the object", ALL, 64, red_zone_after,
-	  { "t-bad: red zone after the object overwritten",
-	    "first bad byte at offset 64 (red zone after the object): 0x41 instead of 0xcc" } },
+	  { "first bad byte at offset 64 (red zone after the object): 0x41 instead of 0xcc" },
+	  .kind = REPORT_SLAB_RED_ZONE },
 	{ "red zone after an odd-sized object", RZ, 13, red_zone_after,
-	  { "first bad byte at offset 13 (red zone after the object)" } },
+	  { "first bad byte at offset 13 (red zone after the object)" },
+	  .kind = REPORT_SLAB_RED_ZONE },
 	{ "red zone after, its last byte", RZ, 64, red_zone_after_end,
-	  { "first bad byte at offset 71 (red zone after the object)" } },
+	  { "first bad byte at offset 71 (red zone after the object)" },
+	  .kind = REPORT_SLAB_RED_ZONE },
 	{ "kmalloc red zone: past the bytes asked for", ALL, 64,
 	  kmalloc_red_zone,
-	  { "t-bad: kmalloc red zone past the size asked for overwritten",
-	    "first bad byte at offset 60", "60 bytes asked for" } },
+	  { "BUG: slab_debug: t-bad: kmalloc red zone past the size asked for overwritten\n",
+	    "first bad byte at offset 60", "60 bytes asked for" },
+	  .kind = REPORT_SLAB_KMALLOC_RED_ZONE },
 	{ "overflow through the red zone", RZ, 24, overflow_to_next,
-	  { "first bad byte at offset 24 (red zone after the object)" } },
+	  { "first bad byte at offset 24 (red zone after the object)" },
+	  .kind = REPORT_SLAB_RED_ZONE },
 	{ "write after free", ALL, 64, write_after_free,
-	  { "t-bad: poison overwritten while the object was free (write after free)",
+	  { "BUG: slab_debug: t-bad: poison overwritten while the object was free (write after free)\n",
 	    "first bad byte at offset 0 (poison): 0x00 instead of 0x6b",
 	    "FIX t-bad: object quarantined, another one handed out" },
-	  .quarantined = 1 },
+	  .quarantined = 1, .kind = REPORT_SLAB_POISON },
 	{ "write after free, poison end", POI, 64, write_after_free_end,
 	  { "first bad byte at offset 63 (poison end): 0x6b instead of 0xa5" },
-	  .quarantined = 1 },
+	  .quarantined = 1, .kind = REPORT_SLAB_POISON },
 	{ "write after free, middle of 4 KiB", POI, 4096,
 	  write_after_free_middle,
 	  { "first bad byte at offset 2000 (poison): 0x99 instead of 0x6b" },
-	  .quarantined = 1 },
+	  .quarantined = 1, .kind = REPORT_SLAB_POISON },
 	{ "red zone written while free", RZ, 64, red_zone_while_free,
-	  { "red zone after the object overwritten while the object was free",
-	    "0x41 instead of 0xbb", "object quarantined" },
-	  .quarantined = 1 },
+	  { "(red zone after the object): 0x41 instead of 0xbb", "object quarantined" },
+	  .quarantined = 1, .kind = REPORT_SLAB_RED_ZONE },
 	{ "free of a quarantined object", ALL, 64, free_quarantined,
-	  { "write after free", "t-bad: free of an object in quarantine" },
-	  .reports = 2, .quarantined = 1 },
+	  { "BUG: slab_debug: t-bad: free of an object in quarantine (freed before, then written to)\n" },
+	  .reports = 2, .quarantined = 1, .kind = REPORT_SLAB_QUARANTINED,
+	  .also = REPORT_SLAB_POISON },
 	{ "bulk free with a bad pointer", ALL, 64, bulk_with_bad_pointer,
-	  { "t-bad: free of a pointer inside an object" } },
+	  { NULL }, .kind = REPORT_SLAB_INSIDE_OBJECT },
 	{ "bulk free with a pointer twice", ALL, 64, bulk_with_double,
-	  { "t-bad: double free" } },
+	  { NULL }, .kind = REPORT_SLAB_DOUBLE_FREE },
 	{ "ksize of a static address", ALL, 64, ksize_bad,
-	  { "ksize of a pointer not from any slab" } },
+	  { "ksize of a pointer" }, .kind = REPORT_SLAB_WILD_POINTER },
 	{ "krealloc of a static address", ALL, 64, krealloc_bad,
-	  { "kfree of a pointer not from any slab" } },
+	  { NULL }, .kind = REPORT_SLAB_WILD_POINTER },
 	{ "kfree_sensitive of a static address", ALL, 64, kfree_sensitive_bad,
-	  { "kfree of a pointer not from any slab" } },
+	  { NULL }, .kind = REPORT_SLAB_WILD_POINTER },
 	{ "double free, no debugging: found by validation", 0, 64,
 	  nodebug_double_free,
 	  { "t-bad: array cache entry", "twice in the array caches (double free)",
-	    "FIX t-bad: dropped from the array cache" } },
+	    "FIX t-bad: dropped from the array cache" },
+	  .kind = REPORT_SLAB_CORRUPT },
 	{ "double free after a drain, no debugging", 0, 64,
 	  nodebug_double_free_drained,
-	  { "also free in its slab (double free)", "dropped from the array cache" } },
+	  { "also free in its slab (double free)", "dropped from the array cache" },
+	  .kind = REPORT_SLAB_CORRUPT },
 	{ "another cache's object in the array, no debugging", 0, 64,
 	  nodebug_foreign_in_array,
-	  { "not an object of this cache", "dropped from the array cache" } },
+	  { "not an object of this cache", "dropped from the array cache" },
+	  .kind = REPORT_SLAB_CORRUPT },
 	{ "corrupted index array (consistency checks)",
 	  SLAB_CONSISTENCY_CHECKS, 64, corrupt_freelist,
-	  { "t-bad: slab", "object free twice in the index array" } },
+	  { "t-bad: slab", "object free twice in the index array" },
+	  .kind = REPORT_SLAB_CORRUPT },
 };
 
 #undef ALL
@@ -705,6 +728,9 @@ static void test_bad_input(struct ktest *t)
 	ktest_capture_start(t, "BUG:");
 	b->provoke(&x);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), reports);
+	KTEST_EXPECT_REPORTS(t, b->kind, b->also ? reports - 1 : reports);
+	if (b->also)
+		KTEST_EXPECT_REPORTS(t, b->also, 1);
 	for (unsigned int i = 0; i < ARRAY_SIZE(b->report) && b->report[i]; i++)
 		KTEST_EXPECT_CAPTURED(t, b->report[i]);
 	KTEST_EXPECT_EQ(t, x.c->nr_quarantined, b->quarantined);
@@ -841,7 +867,8 @@ static void test_kmalloc_overflow(struct ktest *t)
 	ktest_capture_start(t, "BUG:");
 	kfree(p);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	KTEST_EXPECT_CAPTURED(t, "kmalloc-64: kmalloc red zone past the size asked for overwritten");
+	KTEST_EXPECT_REPORTS(t, REPORT_SLAB_KMALLOC_RED_ZONE, 1);
+	KTEST_EXPECT_CAPTURED(t, "BUG: slab_debug: kmalloc-64: ");
 	KTEST_EXPECT_CAPTURED(t, "first bad byte at offset 60");
 	KTEST_EXPECT_CAPTURED(t, "passed by test_kmalloc_overflow+");
 	KTEST_EXPECT_EQ(t, slab_validate_all(), 0);
@@ -858,7 +885,8 @@ static void test_kmalloc_double_free(struct ktest *t)
 	ktest_capture_start(t, "BUG:");
 	kfree(p);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	KTEST_EXPECT_CAPTURED(t, "kmalloc-128: double free");
+	KTEST_EXPECT_REPORTS(t, REPORT_SLAB_DOUBLE_FREE, 1);
+	KTEST_EXPECT_CAPTURED(t, "BUG: slab_debug: kmalloc-128: ");
 	KTEST_EXPECT_EQ(t, slab_validate_all(), 0);
 }
 
@@ -977,11 +1005,4 @@ static const struct ktest_case slab_debug_cases[] = {
 	{}
 };
 
-/* Free slabs the cases left in kmalloc caches are not leaks. */
-static void slab_debug_suite_exit(struct ktest *t)
-{
-	(void)t;
-	kmem_cache_shrink_all();
-}
-
-KTEST_SUITE(slab_debug, slab_debug_cases, .exit = slab_debug_suite_exit);
+KTEST_SUITE(slab_debug, slab_debug_cases);

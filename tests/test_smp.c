@@ -131,18 +131,8 @@ static void test_cross_cpu_free(struct ktest *t)
 	kmem_cache_destroy(r->cache);
 }
 
-/*
- * The other CPU's caches keep slabs and pages; once it has stopped,
- * give them back so the leak check sees only real leaks.
- */
-static void smp_exit(struct ktest *t)
-{
-	kmem_cache_shrink_all();
-	drain_all_pages();
-}
-
 static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(test_cross_cpu_free),
 	{}
 };
-KTEST_SUITE(smp, smp_cases, .exit = smp_exit);
+KTEST_SUITE(smp, smp_cases);

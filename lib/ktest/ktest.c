@@ -19,10 +19,10 @@
  *	ok 1 <suite>
  *
  * A case ends early through ktest_abort(), a __builtin_longjmp back to the
- * runner (ASSERT failures, skips). Around each run the registered
- * resources are counted; growth is reported as a leak and fails the case:
- *
- *	    # <case>: leaked 3 slab objects (120 in use before, 123 after): kmalloc-64 +2, my_cache +1
+ * runner (ASSERT failures, skips). Then the suite's exit runs, then the
+ * case's deferred actions (ktest_add_action, ktest_kmalloc), last first;
+ * the pages and slab objects in use are counted before the case and
+ * after its actions (leak.c); growth fails the case.
  *
  * While a case runs, its printk hook sees every console line: capture
  * windows keep them, and outside one a "BUG:" or "WARNING:" line fails
@@ -30,14 +30,15 @@
  *
  *	    # <case>: unexpected report: BUG: Bad page state: ...
  */
-#include "lib/ktest/ktest.h"
+#include "lib/ktest/ktest_internal.h"
+#include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
+#include "mm/slab.h"
 
 #define INDENT_STEP	4
 #define MAX_GLOBS	16
-#define MAX_RESOURCES	16
 #define MAX_DEPTH	4	/* a case, a nested case, a private capture */
 #define SHOWN_LINES	16	/* of the captured text, in a failure */
 #define SHOWN_WIDTH	160
@@ -47,8 +48,6 @@
 
 extern const struct ktest_suite *const __start_ktest_suites[] __weak;
 extern const struct ktest_suite *const __stop_ktest_suites[] __weak;
-extern const struct ktest_resource *const __start_ktest_resources[] __weak;
-extern const struct ktest_resource *const __stop_ktest_resources[] __weak;
 
 struct ktest_counts {
 	unsigned int pass, fail, skip;
@@ -62,7 +61,7 @@ struct ktest_filter {
 
 static void ktest_print(int indent, const char *fmt, ...) __printf(2, 3);
 static void expectation_failed(struct ktest *t, const struct ktest_loc *loc);
-static void runner_fail(struct ktest *t, const char *fmt, ...) __printf(2, 3);
+static void run_actions(struct ktest *t);
 
 /* The framework's own output is never a report of the code under test. */
 static bool ktest_printing;
@@ -80,6 +79,47 @@ static void ktest_print(int indent, const char *fmt, ...)
 	ktest_printing = true;
 	console_write(line, len);
 	ktest_printing = false;
+}
+
+/* --- names in KTAP ------------------------------------------------- */
+
+/*
+ * KTAP forbids '#' in a test's description (it starts a directive, as in
+ * "ok 1 name # SKIP"), and a line break would end the result line:
+ * Linux's kunit_parser then drops the result. Every name the runner
+ * prints goes through here: '#' becomes KTAP_HASH, other control
+ * characters a space. (TAP 14 writes "\#", which kunit_parser reads as
+ * a directive all the same.)
+ */
+#define KTAP_HASH	"<hash>"
+
+static void ktap_safe_name(char *dst, const char *src, size_t size)
+{
+	size_t len = 0;
+
+	for (; *src && len + 1 < size; src++) {
+		if (*src == '#') {
+			if (len + sizeof(KTAP_HASH) > size)
+				break;
+			memcpy(dst + len, KTAP_HASH, sizeof(KTAP_HASH) - 1);
+			len += sizeof(KTAP_HASH) - 1;
+		} else {
+			dst[len++] = (unsigned char)*src < ' ' ? ' ' : *src;
+		}
+	}
+	dst[len] = '\0';
+}
+
+/* name itself when it is safe, else its safe form in buf. */
+static const char *ktap_name(const char *name, char *buf, size_t size)
+{
+	for (const char *p = name; *p; p++) {
+		if (*p == '#' || (unsigned char)*p < ' ') {
+			ktap_safe_name(buf, name, size);
+			return buf;
+		}
+	}
+	return name;
 }
 
 /* --- selection ---------------------------------------------------- */
@@ -237,11 +277,23 @@ static void console_hook(const char *line, size_t len, void *data)
 		note_report(owner, line);
 }
 
-/* (Re)install the hook; printk's lock orders this against other CPUs. */
+/* Every test of the chain that is capturing counts the report's kind. */
+static void report_hook(enum report_kind kind, void *data)
+{
+	if ((unsigned int)kind >= NR_REPORT_KINDS)
+		kind = REPORT_NONE;
+	for (struct ktest *t = data; t; t = t->outer) {
+		if (t->capturing && t->report_kinds[kind] < (unsigned short)~0)
+			t->report_kinds[kind]++;
+	}
+}
+
+/* (Re)install the hooks; printk's lock orders this against other CPUs. */
 static void console_route(struct ktest *t)
 {
 	console_owner = t;
 	printk_set_hook(t ? console_hook : NULL, t);
+	report_set_hook(t ? report_hook : NULL, t);
 }
 
 static void console_push(struct ktest *t)
@@ -270,116 +322,10 @@ static bool console_chain_has(const struct ktest *t)
 	return false;
 }
 
-/* --- leak check ---------------------------------------------------- */
-
-struct resource_snapshot {
-	long in_use[MAX_RESOURCES];
-};
-
-static int resource_count(void)
-{
-	return min((int)(__stop_ktest_resources - __start_ktest_resources),
-		   MAX_RESOURCES);
-}
-
-/*
- * The resources keep one breakdown each, so a nested run replaces the
- * outer case's: remember whose it is.
- */
-static const struct ktest *breakdown_owner;
-
-static void snapshot_resources(const struct ktest *t,
-			       struct resource_snapshot *snap)
-{
-	for (int i = 0; i < resource_count(); i++) {
-		const struct ktest_resource *res = __start_ktest_resources[i];
-
-		snap->in_use[i] = res->in_use();
-		if (res->snapshot)
-			res->snapshot();
-	}
-	breakdown_owner = t;
-}
-
-/* A resource's breakdown of a leak, as ": part +2, other +1 (note)". */
-struct ktest_growth {
-	char *buf;
-	size_t size, len;
-	unsigned int parts;
-	bool cut;		/* a part did not fit: ", ..." ends the list */
-};
-
-/* Truncated text fills the buffer (strscpy returns -E2BIG then). */
-static void growth_append(struct ktest_growth *g, const char *text)
-{
-	ssize_t n = strscpy(g->buf + g->len, text, g->size - g->len);
-
-	g->len += n < 0 ? g->size - g->len - 1 : (size_t)n;
-}
-
-void ktest_growth_add(struct ktest_growth *g, const char *part, long delta)
-{
-	static const char cut[] = ", ...";
-	char text[96];
-	int n;
-
-	if (delta <= 0 || g->cut)
-		return;
-	n = scnprintf(text, sizeof(text), "%s%s +%ld", g->parts ? ", " : ": ",
-		      part, delta);
-	if (g->len + n + sizeof(cut) > g->size) {
-		growth_append(g, cut);
-		g->cut = true;
-		return;
-	}
-	growth_append(g, text);
-	g->parts++;
-}
-
-void ktest_growth_note(struct ktest_growth *g, const char *note)
-{
-	growth_append(g, " (");
-	growth_append(g, note);
-	growth_append(g, ")");
-}
-
-/* What the resource can tell about a leak, or nothing. */
-static void describe_growth(const struct ktest *t,
-			    const struct ktest_resource *res,
-			    char *buf, size_t size)
-{
-	struct ktest_growth g = { .buf = buf, .size = size };
-
-	buf[0] = '\0';
-	if (!res->report_growth)
-		return;
-	if (breakdown_owner != t)
-		ktest_growth_note(&g, "no breakdown: a nested case replaced it");
-	else
-		res->report_growth(&g);
-}
-
-static void check_leaks(struct ktest *t, const struct resource_snapshot *before)
-{
-	char growth[192];
-
-	for (int i = 0; i < resource_count(); i++) {
-		const struct ktest_resource *res = __start_ktest_resources[i];
-		long now = res->in_use();
-
-		if (now <= before->in_use[i])
-			continue;
-		describe_growth(t, res, growth, sizeof(growth));
-		runner_fail(t, "leaked %ld %s (%ld in use before, %ld after)%s",
-			    now - before->in_use[i], res->name,
-			    before->in_use[i], now, growth);
-	}
-}
-
 /* --- running -------------------------------------------------------- */
 
 /* A failure of the case as a whole, found by the runner: no location. */
-static void runner_fail(struct ktest *t, const char *fmt, ...)
+void ktest_runner_fail(struct ktest *t, const char *fmt, ...)
 {
 	char msg[384];
 	va_list args;
@@ -396,7 +342,7 @@ static void check_reports(struct ktest *t)
 	unsigned int shown = min(t->nr_reports, (unsigned int)KTEST_MAX_REPORTS);
 
 	for (unsigned int i = 0; i < shown; i++)
-		runner_fail(t, "unexpected report: %s", t->reports[i]);
+		ktest_runner_fail(t, "unexpected report: %s", t->reports[i]);
 	if (t->nr_reports > shown)
 		ktest_info(t, "%u more unexpected report lines",
 			   t->nr_reports - shown);
@@ -405,9 +351,9 @@ static void check_reports(struct ktest *t)
 static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 			  const struct ktest_case *c)
 {
-	struct resource_snapshot before;
+	struct ktest_leak_snapshot before;
 
-	snapshot_resources(t, &before);
+	ktest_leak_snapshot(t, &before);
 	console_push(t);
 	if (__builtin_setjmp(t->abort_buf) == 0) {
 		if (suite->init && suite->init(t))
@@ -423,10 +369,92 @@ static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 	console_route(t);
 	if (suite->exit)
 		suite->exit(t);
+	run_actions(t);
 	console_pop(t);
 	check_reports(t);
 	if (t->status != KTEST_SKIPPED)
-		check_leaks(t, &before);
+		ktest_leak_check(t, &before);
+}
+
+/* --- deferred actions ------------------------------------------------ */
+
+int ktest_add_action(struct ktest *t, ktest_action_t fn, void *arg)
+{
+	if (t->nr_actions == KTEST_MAX_ACTIONS) {
+		ktest_runner_fail(t, "ktest_add_action: all %d action records in use",
+				  KTEST_MAX_ACTIONS);
+		return -ENOMEM;
+	}
+	t->actions[t->nr_actions].fn = fn;
+	t->actions[t->nr_actions].arg = arg;
+	t->nr_actions++;
+	return 0;
+}
+
+int ktest_add_action_or_reset(struct ktest *t, ktest_action_t fn, void *arg)
+{
+	int err = ktest_add_action(t, fn, arg);
+
+	if (err)
+		fn(arg);
+	return err;
+}
+
+/* Drop the latest record of fn(arg); false if there is none. */
+static bool remove_action(struct ktest *t, ktest_action_t fn, void *arg)
+{
+	for (unsigned int i = t->nr_actions; i-- > 0;) {
+		if (t->actions[i].fn != fn || t->actions[i].arg != arg)
+			continue;
+		memmove(&t->actions[i], &t->actions[i + 1],
+			(t->nr_actions - i - 1) * sizeof(t->actions[0]));
+		t->nr_actions--;
+		return true;
+	}
+	return false;
+}
+
+int ktest_release_action(struct ktest *t, ktest_action_t fn, void *arg)
+{
+	if (!remove_action(t, fn, arg))
+		return -ENOENT;
+	fn(arg);
+	return 0;
+}
+
+static void run_actions(struct ktest *t)
+{
+	while (t->nr_actions) {
+		const struct ktest_action *a = &t->actions[--t->nr_actions];
+
+		a->fn(a->arg);
+	}
+}
+
+static void kfree_action(void *p)
+{
+	kfree(p);
+}
+
+void *ktest_kmalloc(struct ktest *t, size_t size, gfp_t gfp)
+{
+	void *p = kmalloc(size, gfp);
+
+	if (p && ktest_add_action_or_reset(t, kfree_action, p))
+		return NULL;
+	return p;
+}
+
+void *ktest_kzalloc(struct ktest *t, size_t size, gfp_t gfp)
+{
+	return ktest_kmalloc(t, size, gfp | __GFP_ZERO);
+}
+
+void ktest_kfree(struct ktest *t, const void *p)
+{
+	if (p && ktest_release_action(t, kfree_action, (void *)p))
+		ktest_runner_fail(t, "ktest_kfree: %px was not allocated by ktest_kmalloc",
+				  p);
 }
 
 static void print_result(int indent, int number, const char *name,
@@ -479,18 +507,23 @@ enum ktest_status ktest_run_nested(struct ktest *t, const char *name,
 	return inner.status;
 }
 
-/* One parameter set per subtest; the case fails if any of them does. */
+/*
+ * One parameter set per subtest; the case fails if any of them does.
+ * The subtests are the leaves counted; a case that generates no
+ * parameter is a leaf itself, as kunit_parser counts it.
+ */
 static enum ktest_status run_param_case(const struct ktest_suite *suite,
-					const struct ktest_case *c, int indent,
+					const struct ktest_case *c,
+					const char *cname, int indent,
 					struct ktest_counts *leaves)
 {
 	struct ktest_counts counts = { 0 };
 	const void *param = NULL;
-	char desc[KTEST_DESC_SIZE];
+	char desc[KTEST_DESC_SIZE], name[KTEST_DESC_SIZE];
 	int number = 0;
 
 	ktest_print(indent + INDENT_STEP, "KTAP version 1\n");
-	ktest_print(indent + INDENT_STEP, "# Subtest: %s\n", c->name);
+	ktest_print(indent + INDENT_STEP, "# Subtest: %s\n", cname);
 	for (;;) {
 		struct ktest t;
 
@@ -501,14 +534,17 @@ static enum ktest_status run_param_case(const struct ktest_suite *suite,
 		number++;
 		if (!desc[0])
 			snprintf(desc, sizeof(desc), "param-%d", number - 1);
-		init_test(&t, desc, indent + INDENT_STEP);
+		ktap_safe_name(name, desc, sizeof(name));
+		init_test(&t, name, indent + INDENT_STEP);
 		t.param_value = param;
 		run_case_body(&t, suite, c);
-		print_result(indent + INDENT_STEP, number, desc, &t);
+		print_result(indent + INDENT_STEP, number, name, &t);
 		count_result(&counts, t.status);
 		count_result(leaves, t.status);
 	}
-	print_counts(indent, c->name, &counts);
+	print_counts(indent, cname, &counts);
+	if (!number)
+		count_result(leaves, KTEST_SUCCESS);
 	if (counts.fail)
 		return KTEST_FAILURE;
 	return counts.pass || !number ? KTEST_SUCCESS : KTEST_SKIPPED;
@@ -518,16 +554,18 @@ static void run_case(const struct ktest_suite *suite, const struct ktest_case *c
 		     int number, int indent, struct ktest_counts *counts,
 		     struct ktest_counts *leaves)
 {
+	char buf[KTEST_DESC_SIZE];
+	const char *name = ktap_name(c->name, buf, sizeof(buf));
 	struct ktest t;
 
-	init_test(&t, c->name, indent);
+	init_test(&t, name, indent);
 	if (c->generate_params) {
-		t.status = run_param_case(suite, c, indent, leaves);
+		t.status = run_param_case(suite, c, name, indent, leaves);
 	} else {
 		run_case_body(&t, suite, c);
 		count_result(leaves, t.status);
 	}
-	print_result(indent, number, c->name, &t);
+	print_result(indent, number, name, &t);
 	count_result(counts, t.status);
 }
 
@@ -537,30 +575,32 @@ static enum ktest_status run_suite(const struct ktest_suite *suite,
 {
 	struct ktest_counts counts = { 0 }, suite_leaves = { 0 };
 	int indent = INDENT_STEP, n = 0;
+	char buf[KTEST_DESC_SIZE];
+	const char *name = ktap_name(suite->name, buf, sizeof(buf));
 
 	ktest_print(indent, "KTAP version 1\n");
-	ktest_print(indent, "# Subtest: %s\n", suite->name);
+	ktest_print(indent, "# Subtest: %s\n", name);
 	ktest_print(indent, "1..%d\n", count_selected(f, suite));
 	for (const struct ktest_case *c = suite->cases; c->name; c++) {
 		if (case_selected(f, suite, c))
 			run_case(suite, c, ++n, indent, &counts, &suite_leaves);
 	}
-	print_counts(indent, suite->name, &counts);
+	print_counts(indent, name, &counts);
 	print_counts(indent, "Totals", &suite_leaves);
 	leaves->pass += suite_leaves.pass;
 	leaves->fail += suite_leaves.fail;
 	leaves->skip += suite_leaves.skip;
 
 	if (counts.fail) {
-		ktest_print(0, "not ok %d %s\n", number, suite->name);
+		ktest_print(0, "not ok %d %s\n", number, name);
 		return KTEST_FAILURE;
 	}
 	if (!counts.pass && counts.skip) {
 		ktest_print(0, "ok %d %s # SKIP all cases skipped\n", number,
-			    suite->name);
+			    name);
 		return KTEST_SKIPPED;
 	}
-	ktest_print(0, "ok %d %s\n", number, suite->name);
+	ktest_print(0, "ok %d %s\n", number, name);
 	return KTEST_SUCCESS;
 }
 
@@ -640,6 +680,7 @@ void ktest_capture_start(struct ktest *t, const char *needle)
 	}
 	t->capture_needle = needle;
 	t->capture_hits = 0;
+	memset(t->report_kinds, 0, sizeof(t->report_kinds));
 	if (t->capture)
 		capture_reset(t->capture);
 	t->capturing = true;
@@ -664,6 +705,11 @@ unsigned int ktest_capture_stop(struct ktest *t)
 const char *ktest_captured(struct ktest *t)
 {
 	return t->capture ? t->capture->text : "";
+}
+
+unsigned int ktest_reports(struct ktest *t, enum report_kind kind)
+{
+	return (unsigned int)kind < NR_REPORT_KINDS ? t->report_kinds[kind] : 0;
 }
 
 /* --- expectations ---------------------------------------------------- */
@@ -827,5 +873,39 @@ bool ktest_check_captured(struct ktest *t, const struct ktest_loc *loc,
 	if (ss[0] != '"')	/* KUnit shows the value of an expression only */
 		ktest_print(t->indent + 4, "%s == \"%s\"\n", ss, substr);
 	show_captured(t);
+	return finish_check(t, loc, false);
+}
+
+/* "bad_page_tail x1, warn x2", or that there was none. */
+static void show_report_kinds(struct ktest *t)
+{
+	char line[256];
+	int len = 0;
+
+	for (int k = 0; k < NR_REPORT_KINDS; k++) {
+		if (t->report_kinds[k])
+			len += scnprintf(line + len, sizeof(line) - len, "%s%s x%u",
+					 len ? ", " : "", report_kind_name(k),
+					 t->report_kinds[k]);
+	}
+	ktest_print(t->indent + 4, "reports captured: %s\n",
+		    len ? line : "none");
+}
+
+bool ktest_check_reports(struct ktest *t, const struct ktest_loc *loc,
+			 enum report_kind kind, int count, const char *ks)
+{
+	unsigned int seen = ktest_reports(t, kind);
+
+	if (count < 0 ? seen > 0 : seen == (unsigned int)count)
+		return true;
+	expectation_failed(t, loc);
+	if (count < 0)
+		ktest_print(t->indent, "Expected a report of kind %s (%s), but\n",
+			    ks, report_kind_name(kind));
+	else
+		ktest_print(t->indent, "Expected %d reports of kind %s (%s), but\n",
+			    count, ks, report_kind_name(kind));
+	show_report_kinds(t);
 	return finish_check(t, loc, false);
 }

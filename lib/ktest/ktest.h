@@ -23,27 +23,33 @@
  * selftests: cases that must fail, panic or hang).
  *
  * Output is KTAP version 1, as Linux's KUnit prints it. Around every case
- * the runner counts the resources registered with KTEST_RESOURCE (pages,
- * slab objects...) and fails a case that leaves more in use than before,
- * naming what grew when the resource can tell (KTEST_RESOURCE_DETAILED).
+ * the runner counts the pages and slab objects in use, with the
+ * allocators settled (caches shrunk, per-CPU arrays and page lists
+ * drained: what they keep for themselves is no leak), and fails a case
+ * that leaves more in use than before, naming the caches that grew
+ * (lib/ktest/leak.c).
  * A case also fails if the kernel prints a report ("BUG:", "WARNING:")
  * that it did not capture: a case that provokes one on purpose wraps it
- * in ktest_capture_start()/ktest_capture_stop() and checks its text:
+ * in ktest_capture_start()/ktest_capture_stop() and checks its kind (or
+ * its text):
  *
  *	ktest_capture_start(t, "BUG: Bad page state");
  *	__free_pages(page, 1);		(allocated at order 0)
  *	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
- *	KTEST_EXPECT_CAPTURED(t, "wrong order");
+ *	KTEST_EXPECT_REPORT(t, REPORT_BAD_PAGE_WRONG_ORDER);
  */
 #ifndef LIB_KTEST_KTEST_H
 #define LIB_KTEST_KTEST_H
 
+#include "kernel/report.h"
 #include "kernel/types.h"
+#include "mm/gfp.h"
 
 #define KTEST_DESC_SIZE		128
 #define KTEST_CAPTURE_SIZE	8192	/* text kept per capture */
 #define KTEST_MAX_REPORTS	3	/* unexpected reports kept per case */
 #define KTEST_REPORT_LEN	160
+#define KTEST_MAX_ACTIONS	16	/* deferred actions per case */
 
 struct ktest_capture;
 
@@ -51,6 +57,13 @@ enum ktest_status {
 	KTEST_SUCCESS,
 	KTEST_FAILURE,
 	KTEST_SKIPPED,
+};
+
+typedef void (*ktest_action_t)(void *arg);
+
+struct ktest_action {
+	ktest_action_t fn;
+	void *arg;
 };
 
 struct ktest {
@@ -70,6 +83,10 @@ struct ktest {
 	int depth;			/* nesting: 0 for a case the runner runs */
 	unsigned int nr_reports;	/* "BUG:"/"WARNING:" outside captures */
 	char reports[KTEST_MAX_REPORTS][KTEST_REPORT_LEN];
+	/* Reports of each kind (kernel/report.h) in the capture window. */
+	unsigned short report_kinds[NR_REPORT_KINDS];
+	unsigned int nr_actions;	/* deferred, run last first */
+	struct ktest_action actions[KTEST_MAX_ACTIONS];
 };
 
 struct ktest_case {
@@ -87,27 +104,6 @@ struct ktest_suite {
 	bool hidden;
 };
 
-/*
- * Something the leak check counts before and after every case. A resource
- * may also keep a breakdown: snapshot() records it with the count before
- * the case, and after a leak report_growth() names the parts that grew
- * since, calling ktest_growth_add() for each; the failure then reads
- * "leaked 3 slab objects (...): kmalloc-64 +2, my_cache +1".
- */
-struct ktest_growth;
-
-struct ktest_resource {
-	const char *name;
-	long (*in_use)(void);
-	void (*snapshot)(void);				/* optional */
-	void (*report_growth)(struct ktest_growth *g);	/* optional */
-};
-
-/* One part of a resource and how much it grew (ignored unless > 0). */
-void ktest_growth_add(struct ktest_growth *g, const char *part, long delta);
-/* A remark after the parts, e.g. that the breakdown is incomplete. */
-void ktest_growth_note(struct ktest_growth *g, const char *note);
-
 #define KTEST_CASE(fn)			{ .name = #fn, .run = fn }
 #define KTEST_CASE_PARAM(fn, gen)	{ .name = #fn, .run = fn, .generate_params = gen }
 
@@ -119,16 +115,6 @@ void ktest_growth_note(struct ktest_growth *g, const char *note);
 	__used __section("ktest_suites") = &__ktest_suite_##sname
 
 #define KTEST_HIDDEN	.hidden = true
-
-#define KTEST_RESOURCE_DETAILED(rname, fn, snap, growth)		\
-	static const struct ktest_resource __ktest_res_##fn = {	\
-		.name = rname, .in_use = fn,				\
-		.snapshot = snap, .report_growth = growth		\
-	};								\
-	static const struct ktest_resource *const __ktest_resptr_##fn	\
-	__used __section("ktest_resources") = &__ktest_res_##fn
-
-#define KTEST_RESOURCE(rname, fn)	KTEST_RESOURCE_DETAILED(rname, fn, NULL, NULL)
 
 /*
  * Parameters from an array: gen yields &array[0], &array[1], ...;
@@ -159,6 +145,29 @@ int ktest_run(const char *glob);	/* returns the number of failures */
 enum ktest_status ktest_run_nested(struct ktest *t, const char *name,
 				   void (*fn)(struct ktest *), void *priv);
 
+/*
+ * Deferred cleanup (KUnit's kunit_add_action): fn(arg) runs when the case
+ * ends, after the suite's exit and before the leak check, whether the
+ * case returned or an ASSERT ended it; actions run last registered
+ * first. The records live in struct ktest (KTEST_MAX_ACTIONS of them),
+ * so registering never allocates: a case may be testing allocation
+ * failure. Returns 0, or -ENOMEM when the records are used up, which
+ * also fails the case. The _or_reset form then runs fn(arg) at once.
+ */
+int ktest_add_action(struct ktest *t, ktest_action_t fn, void *arg);
+int ktest_add_action_or_reset(struct ktest *t, ktest_action_t fn, void *arg);
+/* Run a registered action now, and drop it (0, or -ENOENT). */
+int ktest_release_action(struct ktest *t, ktest_action_t fn, void *arg);
+
+/*
+ * kmalloc/kzalloc freed when the case ends (KUnit's kunit_kmalloc); NULL
+ * when the allocation fails or no action record is left (the case then
+ * fails). ktest_kfree frees such memory early (NULL: nothing).
+ */
+void *ktest_kmalloc(struct ktest *t, size_t size, gfp_t gfp);
+void *ktest_kzalloc(struct ktest *t, size_t size, gfp_t gfp);
+void ktest_kfree(struct ktest *t, const void *p);
+
 /* Diagnostic line "# case: message" in the case's KTAP block. */
 void ktest_info(struct ktest *t, const char *fmt, ...) __printf(2, 3);
 /* Fail the case with a message and go on. */
@@ -181,6 +190,13 @@ void ktest_capture_start(struct ktest *t, const char *needle);
 unsigned int ktest_capture_stop(struct ktest *t);
 /* The lines captured by the last capture window, each ending in '\n'. */
 const char *ktest_captured(struct ktest *t);
+/*
+ * Reports of a kind (kernel/report.h) in the last capture window: what
+ * a test of a bad free or a damaged object checks, rather than the
+ * wording of the report, which is for people (one test per kind pins
+ * the wording).
+ */
+unsigned int ktest_reports(struct ktest *t, enum report_kind kind);
 
 /* Comparison plumbing used by the macros below. */
 enum ktest_op { KTEST_OP_EQ, KTEST_OP_NE, KTEST_OP_LT, KTEST_OP_LE,
@@ -208,6 +224,8 @@ bool ktest_check_bool(struct ktest *t, const struct ktest_loc *loc,
 		      bool value, bool expected, const char *cond);
 bool ktest_check_captured(struct ktest *t, const struct ktest_loc *loc,
 			  bool expected, const char *substr, const char *ss);
+bool ktest_check_reports(struct ktest *t, const struct ktest_loc *loc,
+			 enum report_kind kind, int count, const char *ks);
 
 #define __KTEST_LOC(is_assert) \
 	(&(const struct ktest_loc){ __FILE__, __LINE__, is_assert })
@@ -266,6 +284,19 @@ bool ktest_check_captured(struct ktest *t, const struct ktest_loc *loc,
 #define KTEST_EXPECT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(false), true, s, #s)
 #define KTEST_EXPECT_NOT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(false), false, s, #s)
 #define KTEST_ASSERT_CAPTURED(t, s)	ktest_check_captured(t, __KTEST_LOC(true), true, s, #s)
+
+/*
+ * Did the last capture window see a report of kind (at least one), or
+ * exactly n of them? A failure lists the kinds it saw:
+ *
+ *	ktest_capture_start(t, "BUG:");
+ *	__free_pages(page, 1);		(allocated at order 0)
+ *	ktest_capture_stop(t);
+ *	KTEST_EXPECT_REPORT(t, REPORT_BAD_PAGE_WRONG_ORDER);
+ */
+#define KTEST_EXPECT_REPORT(t, k)	ktest_check_reports(t, __KTEST_LOC(false), k, -1, #k)
+#define KTEST_EXPECT_REPORTS(t, k, n)	ktest_check_reports(t, __KTEST_LOC(false), k, n, #k)
+#define KTEST_ASSERT_REPORT(t, k)	ktest_check_reports(t, __KTEST_LOC(true), k, -1, #k)
 
 #define KTEST_FAIL(t, fmt, ...)		ktest_fail(t, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 

@@ -20,12 +20,17 @@ as a Linux program.  For each stage ``run_stage``:
 
 ``judge`` then turns what was observed (exit status, kill reason, markers,
 KTAP report) into a verdict: a kind ('pass', 'failed', 'panic', 'exception',
-'hang', 'exit', 'sanitizer', 'ktap', 'mismatch', 'error') and a one-line
+'hang', 'exit', 'sanitizer', 'ktap', 'mismatch', 'error'; 'kunit' when
+only Linux's parser disagrees, see below) and a one-line
 reason.  It trusts neither the exit status nor the KTAP alone: the stage
 passes only if the process exited with its success status, the KTAP document
 is complete and well formed, at least one test ran, no test failed and no
 fatal marker appeared.  ``judge`` is a pure function, tested in
 test_harness.py.
+
+``--kunit-parser KUNIT_PY`` reads every completed stage's log again with
+Linux's tools/testing/kunit/kunit.py parse; a parser error or different
+counts fail the stage (see "Linux's KTAP parser" below).
 
 Counting: a stage contributes its KTAP leaf counts; a stage that crashed,
 hung or exited wrongly adds one failure, and every KTAP protocol error adds
@@ -470,6 +475,104 @@ def run_stage(stage, printer):
     return Outcome(stage, kind, reason, obs, passed, failed, skipped)
 
 
+# -- Linux's KTAP parser -----------------------------------------------------
+#
+# With --kunit-parser KUNIT_PY, each stage whose KTAP was complete (judged
+# 'pass' or 'failed') is read once more by Linux's own parser,
+# tools/testing/kunit/kunit.py parse (from the linux-source package), which
+# must report no error and the same passed, failed and skipped counts as
+# ktap.py.  The two count alike: only tests without subtests count, a test
+# with subtests is the sum of them.  So a parametrised case counts as its
+# parameters, and a suite printed "ok N suite # SKIP all cases skipped"
+# counts as its skipped cases, not as one more skip.  kunit_parser's
+# 'crashed' (a result line that never came) are failures here.  The kernel
+# makes its output readable to both: names carry no '#' (lib/ktest).
+
+KUNIT_SUMMARY_RE = re.compile(r'Testing complete\. Ran \d+ tests?:(.*)$')
+KUNIT_ERROR_RE = re.compile(r'\[ERROR\]\s*(.*)$')
+ANSI_RE = re.compile(r'\x1b\[[0-9;]*m')
+KUNIT_SHOWN_ERRORS = 5
+
+
+def parse_kunit_output(text):
+    """Return (counts dict or None, error lines) of `kunit.py parse` output."""
+    counts, errors = None, []
+    for line in ANSI_RE.sub('', text).splitlines():
+        error = KUNIT_ERROR_RE.search(line)
+        if error:
+            errors.append(error.group(1))
+        summary = KUNIT_SUMMARY_RE.search(line)
+        if summary:
+            counts = {name: int(value) for name, value in
+                      re.findall(r'(\w+): (\d+)', summary.group(1))}
+    return counts, errors
+
+
+def compare_with_kunit(report, counts, errors):
+    """None if kunit_parser agrees with ktap.py's `report`, else why not."""
+    if counts is None:
+        return 'kunit_parser printed no summary'
+    if errors or counts.get('errors'):
+        shown = '; '.join(errors[:KUNIT_SHOWN_ERRORS]) or 'no error text'
+        return 'kunit_parser found %d errors: %s' % (
+            max(len(errors), counts.get('errors', 0)), shown)
+    theirs = (counts.get('passed', 0),
+              counts.get('failed', 0) + counts.get('crashed', 0),
+              counts.get('skipped', 0))
+    ours = (report.passed, report.failed, report.skipped)
+    if theirs != ours:
+        return 'kunit_parser counts %s, the harness %s' % (
+            counts_text(*theirs), counts_text(*ours))
+    return None
+
+
+def run_kunit_parser(kunit_py, log_path):
+    """Return (counts, errors) from Linux's parser, or raise OSError."""
+    argv = [sys.executable, kunit_py, 'parse', os.path.abspath(log_path)]
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, errors='replace', timeout=120)
+    except subprocess.TimeoutExpired as err:
+        raise OSError('kunit_parser timed out') from err
+    counts, errors = parse_kunit_output(done.stdout)
+    if counts is None and done.stderr.strip():
+        errors.append(done.stderr.strip().splitlines()[-1])
+    return counts, errors
+
+
+def kunit_check(outcome, kunit_py, printer):
+    """Compare a judged stage with Linux's parser; a disagreement fails it."""
+    if outcome.kind not in ('pass', 'failed'):
+        return
+    try:
+        problem = compare_with_kunit(outcome.obs.report,
+                                     *run_kunit_parser(kunit_py, outcome.stage.log_path))
+    except OSError as err:
+        problem = 'could not run kunit_parser: %s' % err
+    if problem is None:
+        printer.info('harness: kunit_parser agrees: %s' % counts_text(
+            outcome.obs.report.passed, outcome.obs.report.failed,
+            outcome.obs.report.skipped))
+        return
+    outcome.failed += 1
+    if outcome.kind == 'pass':
+        outcome.kind, outcome.reason = 'kunit', problem
+    else:
+        outcome.reason += '; ' + problem
+    printer.always('harness: %s: %s' % (outcome.stage.title, problem))
+
+
+def kunit_parser_usable(kunit_py, printer):
+    """Is the check possible?  Say so loudly when it is not."""
+    if kunit_py and os.path.isfile(kunit_py):
+        return True
+    if kunit_py:
+        printer.always('harness: kunit_parser check SKIPPED: %s not found '
+                       '(Linux\'s parser comes from the Debian package '
+                       'linux-source-6.1: make deps)' % kunit_py)
+    return False
+
+
 # -- building commands --------------------------------------------------------------
 
 
@@ -648,12 +751,14 @@ def print_test_failures(outcome, printer):
         printer.always('  %s' % error)
 
 
-def run_stages(stages, printer):
+def run_stages(stages, printer, kunit_py=None):
     outcomes = []
     for stage in stages:
         printer.info('harness: %s' % stage.title)
         outcome = run_stage(stage, printer)
         printer.info(stage_line(outcome))
+        if kunit_py:
+            kunit_check(outcome, kunit_py, printer)
         if not outcome.ok:
             if printer.quiet:
                 printer.always('harness: FAIL %s' % stage.title)
@@ -907,6 +1012,11 @@ def main_parser():
                         help='test the harness: unit tests, then boot the selftest '
                              'suite cases of ELF (pass, fail, panic, exception, '
                              'hang, triple) and check each verdict')
+    parser.add_argument('--kunit-parser', metavar='KUNIT_PY',
+                        help="check each stage's log with Linux's parser "
+                             "(tools/testing/kunit/kunit.py): no errors and the "
+                             'same counts, or the stage fails; a missing file '
+                             'skips the check with a message')
     parser.add_argument('--hang-timeout', type=positive_float, default=8.0,
                         metavar='S', help='time limit for the selftest.hang boot '
                                           '(default: 8)')
@@ -973,7 +1083,9 @@ def cmd_test(argv):
     except ValueError as err:
         parser.error(str(err))
     printer = Printer(quiet=args.quiet)
-    outcomes = run_stages(stages, printer)
+    kunit_py = args.kunit_parser if kunit_parser_usable(args.kunit_parser,
+                                                         printer) else None
+    outcomes = run_stages(stages, printer, kunit_py)
     passed = sum(o.passed for o in outcomes)
     failed = sum(o.failed for o in outcomes)
     skipped = sum(o.skipped for o in outcomes)

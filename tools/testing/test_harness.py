@@ -21,6 +21,8 @@ import unittest
 
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 DATA_DIR = os.path.join(TESTS_DIR, 'data')
+KUNIT_PY = os.path.join(os.path.dirname(os.path.dirname(TESTS_DIR)),
+                        'build', 'kunit', 'tools', 'testing', 'kunit', 'kunit.py')
 sys.path.insert(0, TESTS_DIR)
 sys.dont_write_bytecode = True   # keep tests/ free of __pycache__
 
@@ -598,7 +600,75 @@ class JudgeTests(unittest.TestCase):
         self.assertEqual(harness.counts_text(3, 1, 2), '3 passed, 1 failed, 2 skipped')
 
 
-PURE_TEST_CASES = [KtapParserTests, JudgeTests]
+KUNIT_OUTPUT = """\
+[20:01:33] ============================================================
+[20:01:33] ==================== test_int_formats  =====================
+[20:01:33] [ERROR] Test: "%08o" -> "00000010": Expected test number 7 but found 8
+[20:01:33] [SKIPPED] test_cross_cpu_free
+[20:01:33] ============================================================
+[20:01:33] Testing complete. Ran 423 tests: passed: 414, skipped: 9, errors: 1
+"""
+
+# A parametrised case and a suite whose only case is skipped: both
+# parsers count leaves (2 params + 1 case passed, 1 skipped).
+PARAM_AND_SKIPPED_SUITE = """
+    KTAP version 1
+    1..2
+        KTAP version 1
+        # Subtest: params
+        1..2
+            KTAP version 1
+            # Subtest: test_p
+            ok 1 a
+            ok 2 b
+        # test_p: pass:2 fail:0 skip:0 total:2
+        ok 1 test_p
+        ok 2 test_q
+    ok 1 params
+        KTAP version 1
+        # Subtest: smp
+        1..1
+        ok 1 test_cross_cpu_free # SKIP one CPU
+    ok 2 smp # SKIP all cases skipped
+"""
+
+
+class KunitParserTests(unittest.TestCase):
+    """Reading Linux's kunit.py parse output and comparing its counts."""
+
+    def test_summary_and_errors(self):
+        counts, errors = harness.parse_kunit_output(KUNIT_OUTPUT)
+        self.assertEqual(counts, {'passed': 414, 'skipped': 9, 'errors': 1})
+        self.assertEqual(errors, ['Test: "%08o" -> "00000010": Expected test '
+                                  'number 7 but found 8'])
+
+    def test_colours_ignored(self):
+        text = '\x1b[1;32m[20:01:33]\x1b[0m Testing complete. Ran 3 tests: passed: 3\n'
+        self.assertEqual(harness.parse_kunit_output(text)[0], {'passed': 3})
+
+    def test_agrees(self):
+        report = parse(PARAM_AND_SKIPPED_SUITE)
+        self.assertEqual((report.passed, report.failed, report.skipped), (3, 0, 1))
+        self.assertIsNone(harness.compare_with_kunit(
+            report, {'passed': 3, 'skipped': 1}, []))
+
+    def test_errors_fail(self):
+        problem = harness.compare_with_kunit(parse(SIMPLE_PASS), {'passed': 2},
+                                             ['Test: x: Expected test number 7'])
+        self.assertIn('kunit_parser found 1 errors: Test: x: Expected', problem)
+
+    def test_count_mismatch_fails(self):
+        problem = harness.compare_with_kunit(parse(SIMPLE_PASS),
+                                             {'passed': 1, 'crashed': 1}, [])
+        self.assertEqual(problem, 'kunit_parser counts 1 passed, 1 failed, '
+                                  'the harness 2 passed, 0 failed')
+
+    def test_no_summary_fails(self):
+        self.assertEqual(harness.compare_with_kunit(parse(SIMPLE_PASS), None, []),
+                         'kunit_parser printed no summary')
+
+
+PURE_TEST_CASES = [KtapParserTests, JudgeTests, KunitParserTests]
 
 PY = sys.executable
 
@@ -717,6 +787,20 @@ class CommandLineTests(unittest.TestCase):
         self.assertIn('  FAIL vsprintf.test_param.value 1', lines)
         self.assertTrue(os.path.exists(os.path.join(self.tmp, 'logs', 'kernel-ktest.log')))
 
+    def test_kunit_parser_missing_is_said(self):
+        done = self.harness('--quiet', '--kunit-parser', os.path.join(self.tmp, 'none.py'),
+                            '--kernel', self.kernel, '--cmdline', 'ktest=selftest.pass')
+        self.assertEqual(done.returncode, 0, done.stdout)
+        self.assertIn('harness: kunit_parser check SKIPPED: ', done.stdout)
+        self.assertEqual(done.stdout.splitlines()[-1], '1 passed, 0 failed')
+
+    @unittest.skipUnless(os.path.isfile(KUNIT_PY), 'Linux\'s kunit.py not extracted')
+    def test_kunit_parser_agrees(self):
+        done = self.harness('--kunit-parser', KUNIT_PY, '--kernel', self.kernel,
+                            '--cmdline', 'ktest=selftest.pass')
+        self.assertIn('harness: kunit_parser agrees: 1 passed, 0 failed', done.stdout)
+        self.assertEqual(done.returncode, 0, done.stdout)
+
     def test_quiet_pass(self):
         done = self.harness('--quiet', '--kernel', self.kernel,
                             '--cmdline', 'ktest=selftest.pass')
@@ -776,6 +860,32 @@ class CommandLineTests(unittest.TestCase):
                              '--cmdline', 'ktest=status:7')
         self.assertEqual(other.returncode, 7)
 
+
+
+
+@unittest.skipUnless(os.path.isfile(KUNIT_PY), 'Linux\'s kunit.py not extracted '
+                     '(make test does it)')
+class RealKunitParserTests(unittest.TestCase):
+    """Linux's own parser on synthetic logs, through run_kunit_parser."""
+
+    def run_parser(self, text):
+        with tempfile.NamedTemporaryFile('w', suffix='.log', delete=False) as log:
+            log.write(ktap_text(text))
+        try:
+            return harness.run_kunit_parser(KUNIT_PY, log.name)
+        finally:
+            os.unlink(log.name)
+
+    def test_counts_agree_with_ktap_py(self):
+        counts, errors = self.run_parser(PARAM_AND_SKIPPED_SUITE)
+        self.assertEqual(errors, [])
+        self.assertIsNone(harness.compare_with_kunit(
+            parse(PARAM_AND_SKIPPED_SUITE), counts, errors))
+
+    def test_hash_in_a_name_is_an_error(self):
+        text = SIMPLE_PASS.replace('ok 1 test_memcpy', 'ok 1 "%#x" -> "0x1"')
+        problem = harness.compare_with_kunit(parse(text), *self.run_parser(text))
+        self.assertIsNotNone(problem)
 
 if __name__ == '__main__':
     unittest.main()

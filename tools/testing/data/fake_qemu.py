@@ -53,6 +53,12 @@ def play(scenario):
         out(BOOT + HEAD + 'CPU exception 14 (#PF Page Fault) at rip 0xffffffff80101234\n'
             'Kernel panic - not syncing: unhandled CPU exception\n')
         sys.exit(35)
+    if scenario == 'ktest=selftest.pagealloc_fault debug_pagealloc=on':
+        out(BOOT + HEAD + 'CPU exception 14 (#PF Page Fault), error code 0x2\n'
+            'BUG: unable to handle page fault for address: ffff888000123000 '
+            '(debug_pagealloc: pfn 0x123 is free)\n'
+            'Kernel panic - not syncing: unhandled CPU exception\n')
+        sys.exit(35)
     if scenario == 'ktest=selftest.hang':
         out(BOOT + HEAD)
         halt_forever()

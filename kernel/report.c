@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_kind(): the one hook reporters call, and the kinds' names
+ * (kernel/report.h). The hook is installed and removed by the one CPU
+ * that runs the tests; reporters only read it.
+ */
+#include "kernel/report.h"
+#include "kernel/compiler.h"
+#include "kernel/types.h"
+
+static void (*report_hook)(enum report_kind kind, void *data);
+static void *report_hook_data;
+
+static const char *const report_kind_names[NR_REPORT_KINDS] = {
+	[REPORT_NONE]			= "none",
+	[REPORT_WARN]			= "warn",
+	[REPORT_BAD_PAGE_ORDER]		= "bad_page_order",
+	[REPORT_BAD_PAGE_RESERVED]	= "bad_page_reserved",
+	[REPORT_BAD_PAGE_ALREADY_FREE]	= "bad_page_already_free",
+	[REPORT_BAD_PAGE_TAIL]		= "bad_page_tail",
+	[REPORT_BAD_PAGE_SLAB]		= "bad_page_slab",
+	[REPORT_BAD_PAGE_REFCOUNT]	= "bad_page_refcount",
+	[REPORT_BAD_PAGE_WRONG_ORDER]	= "bad_page_wrong_order",
+	[REPORT_BAD_PAGE_NOT_RAM]	= "bad_page_not_ram",
+	[REPORT_BAD_PAGE_NOT_DIRECT_MAP] = "bad_page_not_direct_map",
+	[REPORT_BAD_PAGE_NEW_IN_USE]	= "bad_page_new_in_use",
+	[REPORT_PAGE_POISON]		= "page_poison",
+	[REPORT_PAGE_ALLOC_CHECK]	= "page_alloc_check",
+	[REPORT_SLAB_DOUBLE_FREE]	= "slab_double_free",
+	[REPORT_SLAB_NOT_SLAB]		= "slab_not_slab",
+	[REPORT_SLAB_WILD_POINTER]	= "slab_wild_pointer",
+	[REPORT_SLAB_NOT_KMALLOC]	= "slab_not_kmalloc",
+	[REPORT_SLAB_WRONG_CACHE]	= "slab_wrong_cache",
+	[REPORT_SLAB_QUARANTINED]	= "slab_quarantined",
+	[REPORT_SLAB_OUTSIDE_OBJECTS]	= "slab_outside_objects",
+	[REPORT_SLAB_INSIDE_OBJECT]	= "slab_inside_object",
+	[REPORT_SLAB_INSIDE_LARGE]	= "slab_inside_large",
+	[REPORT_SLAB_RED_ZONE]		= "slab_red_zone",
+	[REPORT_SLAB_KMALLOC_RED_ZONE]	= "slab_kmalloc_red_zone",
+	[REPORT_SLAB_POISON]		= "slab_poison",
+	[REPORT_SLAB_CORRUPT]		= "slab_corrupt",
+	[REPORT_SLAB_CACHE_BUSY]	= "slab_cache_busy",
+};
+
+void report_kind(enum report_kind kind)
+{
+	void (*hook)(enum report_kind kind, void *data);
+
+	hook = READ_ONCE(report_hook);
+	if (hook)
+		hook(kind, report_hook_data);
+}
+
+void report_set_hook(void (*hook)(enum report_kind kind, void *data),
+		     void *data)
+{
+	report_hook_data = data;
+	WRITE_ONCE(report_hook, hook);
+}
+
+const char *report_kind_name(enum report_kind kind)
+{
+	if ((unsigned int)kind >= NR_REPORT_KINDS || !report_kind_names[kind])
+		return "unknown";
+	return report_kind_names[kind];
+}

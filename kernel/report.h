@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kinds of report. Every report the kernel prints ("BUG: Bad page state:
+ * ...", "BUG: slab_debug: ...", a WARN) also says what kind it is through
+ * report_kind(), so that a test can expect a kind of report rather than
+ * a sentence. The sentence is for people and may change; the kind is
+ * what a test of a bad free or a damaged red zone is about.
+ *
+ * One hook may listen (the test framework installs it while a case
+ * runs); without one, report_kind() does nothing.
+ */
+#ifndef KERNEL_REPORT_H
+#define KERNEL_REPORT_H
+
+enum report_kind {
+	REPORT_NONE,
+	REPORT_WARN,			/* WARN(), WARN_ON() */
+	/* bad_page(): a free the page allocator refuses */
+	REPORT_BAD_PAGE_ORDER,		/* order >= MAX_ORDER */
+	REPORT_BAD_PAGE_RESERVED,
+	REPORT_BAD_PAGE_ALREADY_FREE,
+	REPORT_BAD_PAGE_TAIL,		/* a compound page's tail */
+	REPORT_BAD_PAGE_SLAB,		/* a page still in a slab */
+	REPORT_BAD_PAGE_REFCOUNT,	/* refcount already 0 */
+	REPORT_BAD_PAGE_WRONG_ORDER,
+	REPORT_BAD_PAGE_NOT_RAM,	/* not a struct page of RAM */
+	REPORT_BAD_PAGE_NOT_DIRECT_MAP,	/* free_pages() of a wild address */
+	REPORT_BAD_PAGE_NEW_IN_USE,	/* allocating a "free" page in use */
+	REPORT_PAGE_POISON,		/* page_poison: written after free */
+	REPORT_PAGE_ALLOC_CHECK,	/* page_alloc_check(): lists, counters */
+	/* slab_debug */
+	REPORT_SLAB_DOUBLE_FREE,
+	REPORT_SLAB_NOT_SLAB,		/* free of a pointer from no slab */
+	REPORT_SLAB_WILD_POINTER,	/* not even in the direct map */
+	REPORT_SLAB_NOT_KMALLOC,	/* kfree of a page not from kmalloc */
+	REPORT_SLAB_WRONG_CACHE,
+	REPORT_SLAB_QUARANTINED,	/* free of an object in quarantine */
+	REPORT_SLAB_OUTSIDE_OBJECTS,	/* in a slab, but in no object */
+	REPORT_SLAB_INSIDE_OBJECT,	/* not the start of the object */
+	REPORT_SLAB_INSIDE_LARGE,	/* kfree inside a large kmalloc */
+	REPORT_SLAB_RED_ZONE,		/* before or after an object */
+	REPORT_SLAB_KMALLOC_RED_ZONE,	/* past the size asked of kmalloc */
+	REPORT_SLAB_POISON,		/* a free object written to */
+	REPORT_SLAB_CORRUPT,		/* kmem_cache_validate(): structure */
+	REPORT_SLAB_CACHE_BUSY,		/* destroy with live objects */
+	NR_REPORT_KINDS
+};
+
+/* Say what kind of report is being printed (once per report). */
+void report_kind(enum report_kind kind);
+/* Install the listener (NULL: none); data is passed back to it. */
+void report_set_hook(void (*hook)(enum report_kind kind, void *data),
+		     void *data);
+/* "bad_page_wrong_order": the kind's name, for messages. */
+const char *report_kind_name(enum report_kind kind);
+
+#endif /* KERNEL_REPORT_H */
