@@ -114,4 +114,27 @@ void lockdep_reset_for_test(void);
 /* The number of locks this CPU holds, as the validator sees it (tests). */
 unsigned int lockdep_depth(void);
 
+/*
+ * The proof that a lockdep_assert_held() fires: run() calls the function
+ * holding the assertion without its lock, in a way that changes nothing
+ * else (an empty private zone, a private cache, a count of 0). The
+ * lockdep suite runs each one and expects exactly one report naming the
+ * lock class. Registered next to the function with LOCKDEP_ASSERT_TEST().
+ */
+struct lockdep_assert_test {
+	const char *func;	/* the function asserting */
+	const char *lock;	/* its lock, as the report names the class */
+	void (*run)(void);
+	const char *run_name;
+};
+
+#define LOCKDEP_ASSERT_TEST(fn, lockname, runner)			\
+	static const struct lockdep_assert_test __lockdep_assert_##fn = { \
+		.func = #fn, .lock = lockname,				\
+		.run = runner, .run_name = #runner			\
+	};								\
+	static const struct lockdep_assert_test *const			\
+	__lockdep_assert_ptr_##fn __used					\
+	__section("lockdep_assert_tests") = &__lockdep_assert_##fn
+
 #endif /* KERNEL_LOCKDEP_H */
