@@ -13,6 +13,8 @@
 #include "kernel/lockdep.h"
 #include "kernel/spinlock.h"
 #include "lib/ktest/ktest.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 
 static DEFINE_SPINLOCK(ld_lock_a);
 static DEFINE_SPINLOCK(ld_lock_b);
@@ -33,8 +35,11 @@ static __noinline void ld_take_pair(spinlock_t *outer, spinlock_t *inner)
 	spin_unlock(outer);
 }
 
+/* Every case but the first needs the validator (LOCKDEP=1). */
 static void ld_setup(struct ktest *t)
 {
+	if (!IS_ENABLED(CONFIG_PROVE_LOCKING))
+		ktest_skip(t, "the lock validator is not built in (LOCKDEP=0)");
 	lockdep_reset_for_test();
 	KTEST_ASSERT_EQ(t, lockdep_depth(), 0U);
 }
@@ -217,6 +222,63 @@ static void test_assert_held(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, "at ld_needs_lock_a+");
 }
 
+extern const struct lockdep_assert_test *const __start_lockdep_assert_tests[] __weak;
+extern const struct lockdep_assert_test *const __stop_lockdep_assert_tests[] __weak;
+
+/*
+ * Does text name the function in site (" at fn") as a %pS does: followed
+ * by "+0x" or by a compiler suffix such as ".constprop.0"?
+ */
+static bool names_site(const char *text, const char *site)
+{
+	size_t len = strlen(site);
+
+	for (const char *p = strstr(text, site); p; p = strstr(p + 1, site))
+		if (p[len] == '+' || p[len] == '.')
+			return true;
+	return false;
+}
+
+/*
+ * Every lockdep_assert_held() in the kernel's functions that registered
+ * a proof (LOCKDEP_ASSERT_TEST): called without its lock, each gives one
+ * report, naming its lock, at a site in its function or the proof that
+ * called it (a static function may be inlined there).
+ */
+static void test_kernel_asserts_fire(struct ktest *t)
+{
+	const struct lockdep_assert_test *const *p;
+	unsigned int n = 0;
+	char text[96];
+
+	ld_setup(t);
+	for (p = __start_lockdep_assert_tests; p < __stop_lockdep_assert_tests; p++) {
+		const struct lockdep_assert_test *at = *p;
+		char func_site[64], proof_site[64];
+		unsigned int reports;
+
+		lockdep_reset_for_test();
+		ktest_capture_start(t, "WARNING:");
+		at->run();
+		reports = ktest_capture_stop(t);
+		if (reports != 1)
+			KTEST_FAIL(t, "%s: %u reports instead of 1", at->func,
+				   reports);
+		snprintf(text, sizeof(text), "does not hold %s (", at->lock);
+		KTEST_EXPECT_CAPTURED(t, text);
+		snprintf(func_site, sizeof(func_site), " at %s", at->func);
+		snprintf(proof_site, sizeof(proof_site), " at %s", at->run_name);
+		if (!names_site(ktest_captured(t), func_site) &&
+		    !names_site(ktest_captured(t), proof_site))
+			KTEST_FAIL(t, "%s: the report names neither%s nor%s",
+				   at->func, func_site, proof_site);
+		n++;
+	}
+	ktest_info(t, "%u lock assertions fired", n);
+	KTEST_EXPECT_GE(t, n, 15U);
+	KTEST_EXPECT_EQ(t, lockdep_depth(), 0U);
+}
+
 static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(test_lockdep_built_in),
 	KTEST_CASE(test_order_inversion),
@@ -227,6 +289,7 @@ static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(test_recursion_same_lock),
 	KTEST_CASE(test_bad_unlock),
 	KTEST_CASE(test_assert_held),
+	KTEST_CASE(test_kernel_asserts_fire),
 	{}
 };
 KTEST_SUITE(lockdep, lockdep_cases);
