@@ -92,7 +92,7 @@ QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARG
 all: $(B)/kernel.elf $(ISO)
 
 # --- kernel -------------------------------------------------------------
-$(B)/%.o: %.c
+$(B)/%.o: %.c $(B)/lockdep.conf
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	@$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
@@ -108,6 +108,11 @@ $(B)/kobjs.list $(HB)/hobjs.list: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' | cmp -s - $@ || \
 		echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' > $@
+
+# The LOCKDEP setting the objects were built with: a change rebuilds them.
+$(B)/lockdep.conf $(HB)/lockdep.conf: FORCE
+	@mkdir -p $(dir $@)
+	@echo 'LOCKDEP=$(LOCKDEP)' | cmp -s - $@ || echo 'LOCKDEP=$(LOCKDEP)' > $@
 
 # Two link passes: the first image's symbols become the kallsyms table
 # linked into the second. The table sits after .text, so no function
@@ -131,12 +136,12 @@ $(ISO): $(B)/kernel.elf iso/grub.cfg tools/mkiso.sh
 	sh tools/mkiso.sh $< $@ '$(RUN_CMDLINE)'
 
 # --- host build -----------------------------------------------------------
-$(HB)/arch/host/%.o: arch/host/%.c
+$(HB)/arch/host/%.o: arch/host/%.c $(HB)/lockdep.conf
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	@$(HOSTCC) $(HCFLAGS) -MMD -MP -c $< -o $@
 
-$(HB)/%.o: %.c
+$(HB)/%.o: %.c $(HB)/lockdep.conf
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	@$(HOSTCC) $(HKCFLAGS) -MMD -MP -c $< -o $@
