@@ -128,7 +128,7 @@ struct lockdep_assert_test {
 	const char *run_name;
 };
 
-#define LOCKDEP_ASSERT_TEST(fn, lockname, runner)			\
+#define __LOCKDEP_ASSERT_TEST(fn, lockname, runner)			\
 	static const struct lockdep_assert_test __lockdep_assert_##fn = { \
 		.func = #fn, .lock = lockname,				\
 		.run = runner, .run_name = #runner			\
@@ -136,5 +136,13 @@ struct lockdep_assert_test {
 	static const struct lockdep_assert_test *const			\
 	__lockdep_assert_ptr_##fn __used					\
 	__section("lockdep_assert_tests") = &__lockdep_assert_##fn
+
+/*
+ * Without the validator nothing is registered and the runners (mark them
+ * __maybe_unused) are dropped: no extra caller changes how the compiler
+ * treats the functions they call.
+ */
+#define LOCKDEP_ASSERT_TEST(fn, lockname, runner)			\
+	LOCKDEP_ONLY(__LOCKDEP_ASSERT_TEST(fn, lockname, runner))
 
 #endif /* KERNEL_LOCKDEP_H */

@@ -355,7 +355,7 @@ kernel_param("fault_inject_verbose", fault_inject_verbose_setup);
 /* --- lock assertions, proven by tests/test_lockdep.c ------------------- */
 
 /* A private point that never fails: only its own state changes. */
-static void decide_unlocked(void)
+static __maybe_unused void decide_unlocked(void)
 {
 	struct fault_attr attr = { .name = "lockdep-test", .interval = 1 };
 
@@ -363,7 +363,7 @@ static void decide_unlocked(void)
 }
 LOCKDEP_ASSERT_TEST(decide, "fault_lock", decide_unlocked);
 
-static void failslab_cache_match_unlocked(void)
+static __maybe_unused void failslab_cache_match_unlocked(void)
 {
 	static struct kmem_cache cache = { .name = "lockdep-test" };
 

@@ -719,7 +719,7 @@ KTEST_RESOURCE("pages", nr_allocated_pages);
  * A zone of no pages (spanning none): its lists stay empty. Its locks
  * are classes of their own, named as the real ones.
  */
-static struct zone *empty_test_zone(void)
+static __maybe_unused struct zone *empty_test_zone(void)
 {
 	static struct zone test_zone;
 	struct zone *zone = &test_zone;
@@ -739,7 +739,7 @@ static struct zone *empty_test_zone(void)
 }
 
 /* An allocated page goes on the empty zone's list and comes back. */
-static void free_one_page_unlocked(void)
+static __maybe_unused void free_one_page_unlocked(void)
 {
 	struct zone *zone = empty_test_zone();
 	struct page *page = alloc_page(GFP_KERNEL);
@@ -752,14 +752,14 @@ static void free_one_page_unlocked(void)
 }
 LOCKDEP_ASSERT_TEST(__free_one_page, "&zone->lock", free_one_page_unlocked);
 
-static void rmqueue_smallest_unlocked(void)
+static __maybe_unused void rmqueue_smallest_unlocked(void)
 {
 	__rmqueue_smallest(empty_test_zone(), 0);
 }
 LOCKDEP_ASSERT_TEST(__rmqueue_smallest, "&zone->lock", rmqueue_smallest_unlocked);
 
 /* Zero pages to move; the zone lock is taken as usual. */
-static void free_pcppages_bulk_unlocked(void)
+static __maybe_unused void free_pcppages_bulk_unlocked(void)
 {
 	struct zone *zone = empty_test_zone();
 
@@ -768,7 +768,7 @@ static void free_pcppages_bulk_unlocked(void)
 LOCKDEP_ASSERT_TEST(free_pcppages_bulk, "&pcp->lock", free_pcppages_bulk_unlocked);
 
 /* A batch of 0 from an empty zone. */
-static void rmqueue_bulk_unlocked(void)
+static __maybe_unused void rmqueue_bulk_unlocked(void)
 {
 	struct zone *zone = empty_test_zone();
 

@@ -510,7 +510,7 @@ int page_alloc_check(void)
 /* --- lock assertions, proven by tests/test_lockdep.c ------------------- */
 
 /* The free lists of a zone of no pages: empty, so nothing to report. */
-static void check_free_list_unlocked(void)
+static __maybe_unused void check_free_list_unlocked(void)
 {
 	static struct zone test_zone;
 	struct zone *zone = &test_zone;

@@ -1196,7 +1196,7 @@ void slab_failslab_changed(void)
  * A cache never used: one empty node, no slabs, no arrays. Its node's
  * lock is a class of its own, named as the real ones.
  */
-static struct kmem_cache *empty_test_cache(void)
+static __maybe_unused struct kmem_cache *empty_test_cache(void)
 {
 	static struct kmem_cache_node test_node;
 	static struct kmem_cache test_cache;
@@ -1214,7 +1214,7 @@ static struct kmem_cache *empty_test_cache(void)
 }
 
 /* Nothing to free, and the node has no free slabs to release. */
-static void free_block_unlocked(void)
+static __maybe_unused void free_block_unlocked(void)
 {
 	LIST_HEAD(list);
 
@@ -1223,7 +1223,7 @@ static void free_block_unlocked(void)
 LOCKDEP_ASSERT_TEST(free_block, "&n->list_lock", free_block_unlocked);
 
 /* An empty array has no reserve objects to give back. */
-static void evict_pfmemalloc_unlocked(void)
+static __maybe_unused void evict_pfmemalloc_unlocked(void)
 {
 	struct array_cache ac = { 0 };
 	LIST_HEAD(list);
@@ -1233,14 +1233,14 @@ static void evict_pfmemalloc_unlocked(void)
 LOCKDEP_ASSERT_TEST(evict_pfmemalloc, "&n->list_lock",
 		    evict_pfmemalloc_unlocked);
 
-static void get_first_slab_unlocked(void)
+static __maybe_unused void get_first_slab_unlocked(void)
 {
 	get_first_slab(get_node(empty_test_cache()), false);
 }
 LOCKDEP_ASSERT_TEST(get_first_slab, "&n->list_lock", get_first_slab_unlocked);
 
 /* Recomputes the mode words from the state they summarise: no change. */
-static void slab_fastpath_update_unlocked(void)
+static __maybe_unused void slab_fastpath_update_unlocked(void)
 {
 	__slab_fastpath_update();
 }

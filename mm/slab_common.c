@@ -929,7 +929,7 @@ int slab_validate_all(void)
 /* --- lock assertions, proven by tests/test_lockdep.c ------------------- */
 
 /* A cache without debugging changes no count. */
-static void account_debug_cache_unlocked(void)
+static __maybe_unused void account_debug_cache_unlocked(void)
 {
 	static struct kmem_cache cache = { .name = "lockdep-test" };
 

@@ -927,8 +927,8 @@ bool slab_debug_ptr_ok(const void *objp, const char *what,
  * report or drop. A small size, whose cache has a slab already (boot
  * allocates from it), so no page is taken. f picks the function.
  */
-static void with_test_slab(void (*f)(struct kmem_cache *cachep,
-				     struct slab *slab))
+static __maybe_unused void
+with_test_slab(void (*f)(struct kmem_cache *cachep, struct slab *slab))
 {
 	void *objp = kmalloc(16, GFP_KERNEL);
 
@@ -937,39 +937,42 @@ static void with_test_slab(void (*f)(struct kmem_cache *cachep,
 	kfree(objp);
 }
 
-static void index_is_free_of(struct kmem_cache *cachep, struct slab *slab)
+static __maybe_unused void index_is_free_of(struct kmem_cache *cachep,
+					struct slab *slab)
 {
 	index_is_free(cachep, slab, 0);
 }
 
-static void index_is_free_unlocked(void)
+static __maybe_unused void index_is_free_unlocked(void)
 {
 	with_test_slab(index_is_free_of);
 }
 LOCKDEP_ASSERT_TEST(index_is_free, "&n->list_lock", index_is_free_unlocked);
 
-static void validate_freelist_of(struct kmem_cache *cachep, struct slab *slab)
+static __maybe_unused void validate_freelist_of(struct kmem_cache *cachep,
+					struct slab *slab)
 {
 	struct validation v = { .cachep = cachep };
 
 	validate_freelist(&v, slab);
 }
 
-static void validate_freelist_unlocked(void)
+static __maybe_unused void validate_freelist_unlocked(void)
 {
 	with_test_slab(validate_freelist_of);
 }
 LOCKDEP_ASSERT_TEST(validate_freelist, "validate_lock",
 		    validate_freelist_unlocked);
 
-static void validate_arrays_of(struct kmem_cache *cachep, struct slab *slab)
+static __maybe_unused void validate_arrays_of(struct kmem_cache *cachep,
+					struct slab *slab)
 {
 	struct validation v = { .cachep = cachep };
 
 	validate_arrays(&v);
 }
 
-static void validate_arrays_unlocked(void)
+static __maybe_unused void validate_arrays_unlocked(void)
 {
 	with_test_slab(validate_arrays_of);
 }
