@@ -202,7 +202,7 @@ static struct lock_class *lookup_class(struct lockdep_map *map,
 	return class;
 }
 
-/* --- dependencies ----------------------------------------------------------- */
+/* --- dependencies ------------------------------------------------------- */
 
 /*
  * Is there a path from class `from` to class `to` in the dependency
@@ -288,9 +288,10 @@ static void add_dependency(const struct held_lock *held,
 	__atomic_fetch_or(&dep_matrix[a], class_bit(b), __ATOMIC_RELEASE);
 }
 
-/* --- acquire and release ---------------------------------------------------- */
+/* --- acquire and release ------------------------------------------------ */
 
-static void report_recursion(struct lockdep_cpu *lc, const struct held_lock *held,
+static void report_recursion(struct lockdep_cpu *lc,
+			     const struct held_lock *held,
 			     struct lock_class *class,
 			     const struct lockdep_map *map, unsigned long ip)
 {
@@ -368,7 +369,8 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock)
 	lc->running = false;
 }
 
-static int find_held(const struct lockdep_cpu *lc, const struct lockdep_map *map)
+static int find_held(const struct lockdep_cpu *lc,
+		     const struct lockdep_map *map)
 {
 	for (int i = (int)lc->depth - 1; i >= 0; i--)
 		if (lc->held[i].instance == map)

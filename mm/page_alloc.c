@@ -159,7 +159,10 @@ static void expand(struct zone *zone, struct page *page, unsigned int low,
 	}
 }
 
-/* Take a block of order from the smallest list that has one. zone->lock held. */
+/*
+ * Take a block of order from the smallest list that has one. zone->lock
+ * held.
+ */
 static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
 {
 	lockdep_assert_held(&zone->lock);
@@ -756,7 +759,8 @@ static __maybe_unused void rmqueue_smallest_unlocked(void)
 {
 	__rmqueue_smallest(empty_test_zone(), 0);
 }
-LOCKDEP_ASSERT_TEST(__rmqueue_smallest, "&zone->lock", rmqueue_smallest_unlocked);
+LOCKDEP_ASSERT_TEST(__rmqueue_smallest, "&zone->lock",
+		    rmqueue_smallest_unlocked);
 
 /* Zero pages to move; the zone lock is taken as usual. */
 static __maybe_unused void free_pcppages_bulk_unlocked(void)
@@ -765,7 +769,8 @@ static __maybe_unused void free_pcppages_bulk_unlocked(void)
 
 	free_pcppages_bulk(zone, 0, &zone->pcp[0]);
 }
-LOCKDEP_ASSERT_TEST(free_pcppages_bulk, "&pcp->lock", free_pcppages_bulk_unlocked);
+LOCKDEP_ASSERT_TEST(free_pcppages_bulk, "&pcp->lock",
+		    free_pcppages_bulk_unlocked);
 
 /* A batch of 0 from an empty zone. */
 static __maybe_unused void rmqueue_bulk_unlocked(void)

@@ -222,8 +222,10 @@ static void test_assert_held(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, "at ld_needs_lock_a+");
 }
 
-extern const struct lockdep_assert_test *const __start_lockdep_assert_tests[] __weak;
-extern const struct lockdep_assert_test *const __stop_lockdep_assert_tests[] __weak;
+extern const struct lockdep_assert_test *const
+	__start_lockdep_assert_tests[] __weak;
+extern const struct lockdep_assert_test *const
+	__stop_lockdep_assert_tests[] __weak;
 
 /*
  * Does text name the function in site (" at fn") as a %pS does: followed
@@ -252,7 +254,8 @@ static void test_kernel_asserts_fire(struct ktest *t)
 	char text[96];
 
 	ld_setup(t);
-	for (p = __start_lockdep_assert_tests; p < __stop_lockdep_assert_tests; p++) {
+	for (p = __start_lockdep_assert_tests;
+	     p < __stop_lockdep_assert_tests; p++) {
 		const struct lockdep_assert_test *at = *p;
 		char func_site[64], proof_site[64];
 		unsigned int reports;
