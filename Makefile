@@ -27,6 +27,9 @@ KTEST ?=
 TIMEOUT ?= 300
 FUZZ_SECONDS ?= 30
 FUZZ_SEED ?=
+# The lock validator (kernel/lockdep.h): 1 builds it in, 0 leaves the
+# locks bare. The benchmark builds always set 0.
+LOCKDEP ?= 1
 
 B := build
 HB := $(B)/host
@@ -50,7 +53,7 @@ KCFLAGS := -std=gnu11 -O2 -g -I. -Iarch/x86_64/include -ffreestanding -fno-built
 	   -mcmodel=kernel -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno-avx \
 	   -mno-80387 -fno-stack-protector -fno-omit-frame-pointer \
 	   -fno-strict-aliasing -fno-common -fno-asynchronous-unwind-tables \
-	   $(WARNINGS) $(EXTRA_CFLAGS)
+	   -DCONFIG_PROVE_LOCKING=$(LOCKDEP) $(WARNINGS) $(EXTRA_CFLAGS)
 ifeq ($(IS_CLANG),y)
 KCFLAGS += --target=x86_64-pc-none-elf
 else
@@ -68,7 +71,8 @@ SANITIZE ?= -fsanitize=address,undefined -fno-sanitize-recover=all
 HOST_OPT ?= -O1
 FRAME_POINTER ?= -fno-omit-frame-pointer
 HCFLAGS := -std=gnu11 $(HOST_OPT) -g -I. -Iarch/host/include $(FRAME_POINTER) \
-	   -fno-strict-aliasing -fno-common $(SANITIZE) $(WARNINGS)
+	   -fno-strict-aliasing -fno-common $(SANITIZE) \
+	   -DCONFIG_PROVE_LOCKING=$(LOCKDEP) $(WARNINGS)
 # Kernel code in the host build: its own string functions, not libc's.
 HOST_IS_CLANG := $(shell $(HOSTCC) --version 2>/dev/null | grep -q clang && echo y)
 HKCFLAGS := $(HCFLAGS) -ffreestanding -fno-builtin \
@@ -88,7 +92,7 @@ QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARG
 all: $(B)/kernel.elf $(ISO)
 
 # --- kernel -------------------------------------------------------------
-$(B)/%.o: %.c
+$(B)/%.o: %.c $(B)/lockdep.conf
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	@$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
@@ -104,6 +108,11 @@ $(B)/kobjs.list $(HB)/hobjs.list: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' | cmp -s - $@ || \
 		echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' > $@
+
+# The LOCKDEP setting the objects were built with: a change rebuilds them.
+$(B)/lockdep.conf $(HB)/lockdep.conf: FORCE
+	@mkdir -p $(dir $@)
+	@echo 'LOCKDEP=$(LOCKDEP)' | cmp -s - $@ || echo 'LOCKDEP=$(LOCKDEP)' > $@
 
 # Two link passes: the first image's symbols become the kallsyms table
 # linked into the second. The table sits after .text, so no function
@@ -127,12 +136,12 @@ $(ISO): $(B)/kernel.elf iso/grub.cfg tools/mkiso.sh
 	sh tools/mkiso.sh $< $@ '$(RUN_CMDLINE)'
 
 # --- host build -----------------------------------------------------------
-$(HB)/arch/host/%.o: arch/host/%.c
+$(HB)/arch/host/%.o: arch/host/%.c $(HB)/lockdep.conf
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	@$(HOSTCC) $(HCFLAGS) -MMD -MP -c $< -o $@
 
-$(HB)/%.o: %.c
+$(HB)/%.o: %.c $(HB)/lockdep.conf
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	@$(HOSTCC) $(HKCFLAGS) -MMD -MP -c $< -o $@
@@ -246,6 +255,7 @@ fuzz: $(HB)/cram
 # Benchmarks: the host build at -O2 without sanitizers or frame pointers
 # (as a production kernel built with Linux's ORC unwinder would run),
 # beside the same workloads on glibc, jemalloc, mimalloc and tcmalloc.
+# The lock validator is off there (LOCKDEP=0): the fast paths as shipped.
 BB := $(B)/bench
 BENCH_ROUNDS ?= 5
 BENCH_REPS ?= 3
@@ -255,7 +265,7 @@ $(BB)/peer: bench/peer.c bench/workloads.h
 
 bench: $(BB)/peer
 	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= \
-		FRAME_POINTER=-fomit-frame-pointer host
+		FRAME_POINTER=-fomit-frame-pointer LOCKDEP=0 host
 	$(PYTHON) bench/run.py --cram $(BB)/cram --peer $(BB)/peer --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
 
 # The allocators of this tree against those of BASELINE (a commit), built
@@ -264,12 +274,12 @@ BASELINE ?= HEAD
 BENCH_GLOB ?= *
 bench-ab:
 	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= \
-		FRAME_POINTER=-fomit-frame-pointer $(BB)/cram
+		FRAME_POINTER=-fomit-frame-pointer LOCKDEP=0 $(BB)/cram
 	rm -rf $(B)/baseline && git worktree prune && \
 		git worktree add --detach $(B)/baseline $(BASELINE)
 	$(MAKE) --no-print-directory -C $(B)/baseline HB=build/bench \
 		HOST_OPT=-O2 SANITIZE= FRAME_POINTER=-fomit-frame-pointer \
-		build/bench/cram
+		LOCKDEP=0 build/bench/cram
 	$(PYTHON) bench/ab.py $(B)/baseline/build/bench/cram $(BB)/cram \
 		--glob '$(BENCH_GLOB)' --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
 	git worktree remove --force $(B)/baseline
@@ -297,6 +307,6 @@ clean:
 
 help:
 	@echo "targets: all (default) run debug test check compile-checks fuzz deps clean iso host compile_commands.json"
-	@echo "variables: MEM=$(MEM) SMP=$(SMP) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED="
+	@echo "variables: MEM=$(MEM) SMP=$(SMP) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d)

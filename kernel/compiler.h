@@ -54,6 +54,12 @@
 #define _RET_IP_		((unsigned long)__builtin_return_address(0))
 #define _THIS_IP_		({ __label__ __here; __here: (unsigned long)&&__here; })
 
+/*
+ * A build option set to 0 or 1 by the Makefile (-DCONFIG_...=1), tested
+ * as a constant so both sides always compile and the dead one vanishes.
+ */
+#define IS_ENABLED(option)	((option) != 0)
+
 #define __stringify_1(x)	#x
 #define __stringify(x)		__stringify_1(x)
 

@@ -8,6 +8,7 @@
  * panic while panicking stops the CPU at once.
  */
 #include "kernel/bug.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/report.h"
 #include "lib/sprintf.h"
@@ -57,6 +58,7 @@ __noreturn void panic(const char *fmt, ...)
 	va_list args;
 
 	arch_irq_save();
+	debug_locks_off();	/* the locks held now are never released */
 	printk_bust_lock();
 	if (in_panic) {
 		printk(KERN_EMERG "Kernel panic - not syncing: recursive panic\n");

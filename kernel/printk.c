@@ -10,7 +10,11 @@
  * optional capture hook that the test framework installs.
  *
  * Locking: logbuf_lock, with interrupts off, around the shared buffers,
- * so lines from several CPUs do not tear.
+ * so lines from several CPUs do not tear. It is the innermost lock of
+ * all (any code may print while holding its own). A printk from a CPU
+ * that already holds it (the lock validator reporting a misuse of
+ * logbuf_lock itself, say) cannot take it again: it goes straight to the
+ * console, unlogged, instead of deadlocking.
  */
 #include "kernel/printk.h"
 #include "kernel/errno.h"
@@ -29,6 +33,7 @@ static char log_buf[LOG_BUF_SIZE];
 static size_t log_head;		/* total bytes ever written */
 
 static DEFINE_SPINLOCK(logbuf_lock);	/* log, hook line, console order */
+static int logbuf_cpu = -1;		/* the CPU holding logbuf_lock */
 static printk_hook_fn hook_fn;
 static void *hook_data;
 
@@ -37,15 +42,35 @@ static char hook_line[LINE_MAX];
 static size_t hook_len;
 static bool at_line_start = true;
 
-void printk_set_hook(printk_hook_fn fn, void *data)
+static __always_inline unsigned long logbuf_lock_irqsave(void)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&logbuf_lock, flags);
+	WRITE_ONCE(logbuf_cpu, (int)arch_cpu_id());
+	return flags;
+}
+
+static __always_inline void logbuf_unlock_irqrestore(unsigned long flags)
+{
+	WRITE_ONCE(logbuf_cpu, -1);
+	spin_unlock_irqrestore(&logbuf_lock, flags);
+}
+
+/* Is this a printk from inside printk (this CPU holds logbuf_lock)? */
+static bool printk_recursion(void)
+{
+	return READ_ONCE(logbuf_cpu) == (int)arch_cpu_id();
+}
+
+void printk_set_hook(printk_hook_fn fn, void *data)
+{
+	unsigned long flags = logbuf_lock_irqsave();
+
 	hook_fn = fn;
 	hook_data = data;
 	hook_len = 0;
-	spin_unlock_irqrestore(&logbuf_lock, flags);
+	logbuf_unlock_irqrestore(flags);
 }
 
 static void log_store(const char *s, size_t len)
@@ -55,9 +80,11 @@ static void log_store(const char *s, size_t len)
 	log_head += len;
 }
 
+/* Panic: whoever held the lock will not give it back. Same class. */
 void printk_bust_lock(void)
 {
-	spin_lock_init(&logbuf_lock);
+	logbuf_lock = (spinlock_t)__SPIN_LOCK_UNLOCKED(logbuf_lock);
+	WRITE_ONCE(logbuf_cpu, -1);
 }
 
 size_t log_buf_copy(char *buf, size_t size)
@@ -99,9 +126,13 @@ void console_write(const char *s, size_t len)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&logbuf_lock, flags);
+	if (printk_recursion()) {
+		arch_console_write(s, len);
+		return;
+	}
+	flags = logbuf_lock_irqsave();
 	emit(s, len, true);
-	spin_unlock_irqrestore(&logbuf_lock, flags);
+	logbuf_unlock_irqrestore(flags);
 }
 
 int console_printf(const char *fmt, ...)
@@ -156,7 +187,11 @@ int vprintk(const char *fmt, va_list args)
 	level = parse_level(&text);
 	len -= text - line;
 
-	spin_lock_irqsave(&logbuf_lock, flags);
+	if (printk_recursion()) {
+		arch_console_write(text, len);
+		return len;
+	}
+	flags = logbuf_lock_irqsave();
 	if (level < 0) {
 		level = cont_level;
 	} else {
@@ -167,7 +202,7 @@ int vprintk(const char *fmt, va_list args)
 	if (at_line_start && len)
 		emit_timestamp(level < console_loglevel);
 	emit(text, len, level < console_loglevel);
-	spin_unlock_irqrestore(&logbuf_lock, flags);
+	logbuf_unlock_irqrestore(flags);
 	return len;
 }
 

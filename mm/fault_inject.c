@@ -187,6 +187,7 @@ static void fail_dump(const struct fault_attr *attr, unsigned long caller)
 /* Steps 1-3 of the decision (top of file); fault_lock held. */
 static bool decide(struct fault_attr *attr, size_t size)
 {
+	lockdep_assert_held(&fault_lock);
 	if (attr->space > 0 && (unsigned long)attr->space > size) {
 		attr->space -= (long)size;
 		return false;
@@ -232,6 +233,7 @@ bool should_fail(struct fault_attr *attr, size_t size)
 /* Does the failslab_cache= filter let cachep through? fault_lock held. */
 static bool failslab_cache_match(const struct kmem_cache *cachep)
 {
+	lockdep_assert_held(&fault_lock);
 	return !failslab_cache[0] ||
 	       (cachep->name && !strcmp(cachep->name, failslab_cache));
 }
@@ -349,3 +351,23 @@ static int fault_inject_verbose_setup(char *val)
 	return 0;
 }
 kernel_param("fault_inject_verbose", fault_inject_verbose_setup);
+
+/* --- lock assertions, proven by tests/test_lockdep.c ------------------- */
+
+/* A private point that never fails: only its own state changes. */
+static __maybe_unused void decide_unlocked(void)
+{
+	struct fault_attr attr = { .name = "lockdep-test", .interval = 1 };
+
+	decide(&attr, 0);
+}
+LOCKDEP_ASSERT_TEST(decide, "fault_lock", decide_unlocked);
+
+static __maybe_unused void failslab_cache_match_unlocked(void)
+{
+	static struct kmem_cache cache = { .name = "lockdep-test" };
+
+	failslab_cache_match(&cache);
+}
+LOCKDEP_ASSERT_TEST(failslab_cache_match, "fault_lock",
+		    failslab_cache_match_unlocked);

@@ -38,7 +38,14 @@
  *
  * 6. Locking. zone->lock guards the free lists and counters; each
  *    per-CPU list has its own lock (uncontended but for drains), taken
- *    with interrupts off. Never take a zone lock while holding another.
+ *    with interrupts off. Lock order (the end of the one in mm/slab.c,
+ *    whose locks may all be held by a caller; kernel/lockdep.c checks):
+ *
+ *      ... slab_lock, validate_lock, n->list_lock, fastpath_lock,
+ *          fault_lock (a fail_page_alloc decision, before any below)
+ *      6. pcp->lock: one CPU's list (its own, or another's to drain)
+ *      7. zone->lock: never two zones' at once, nor two pcp locks
+ *      8. logbuf_lock (kernel/printk.c): a report under either
  *
  * 7. Debugging (mm/page_debug.c, mm/fault_inject.c). A block about to go
  *    to the free lists or a per-CPU list, and a block about to be handed
@@ -122,6 +129,7 @@ static bool page_is_buddy(const struct zone *zone, unsigned long buddy_pfn,
 static void __free_one_page(struct page *page, unsigned long pfn,
 			    struct zone *zone, unsigned int order)
 {
+	lockdep_assert_held(&zone->lock);
 	while (order < MAX_ORDER - 1) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 
@@ -154,9 +162,13 @@ static void expand(struct zone *zone, struct page *page, unsigned int low,
 	}
 }
 
-/* Take a block of order from the smallest list that has one. */
+/*
+ * Take a block of order from the smallest list that has one. zone->lock
+ * held.
+ */
 static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
 {
+	lockdep_assert_held(&zone->lock);
 	for (unsigned int o = order; o < MAX_ORDER; o++) {
 		struct page *page = list_first_entry_or_null(
 			&zone->free_area[o].free_list, struct page, lru);
@@ -181,6 +193,7 @@ static struct per_cpu_pages *this_cpu_pcp(struct zone *zone)
 static void free_pcppages_bulk(struct zone *zone, int count,
 			       struct per_cpu_pages *pcp)
 {
+	lockdep_assert_held(&pcp->lock);
 	spin_lock(&zone->lock);
 	while (count-- > 0 && pcp->count) {
 		struct page *page = list_last_entry(&pcp->list, struct page, lru);
@@ -195,6 +208,7 @@ static void free_pcppages_bulk(struct zone *zone, int count,
 /* Refill pcp with up to batch order-0 pages. pcp->lock held. */
 static void rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
 {
+	lockdep_assert_held(&pcp->lock);
 	spin_lock(&zone->lock);
 	for (int i = 0; i < pcp->batch; i++) {
 		struct page *page = __rmqueue_smallest(zone, 0);
@@ -742,3 +756,67 @@ long nr_allocated_pages(void)
 {
 	return (long)(totalram_pages - nr_free_pages() - nr_pcp_pages());
 }
+/* --- lock assertions, proven by tests/test_lockdep.c ------------------- */
+
+/*
+ * A zone of no pages (spanning none): its lists stay empty. Its locks
+ * are classes of their own, named as the real ones.
+ */
+static __maybe_unused struct zone *empty_test_zone(void)
+{
+	static struct zone test_zone;
+	struct zone *zone = &test_zone;
+
+	memset(zone, 0, sizeof(*zone));
+	zone->name = "lockdep-test";
+	spin_lock_init(&zone->lock);
+	for (unsigned int o = 0; o < MAX_ORDER; o++)
+		INIT_LIST_HEAD(&zone->free_area[o].free_list);
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct per_cpu_pages *pcp = &zone->pcp[cpu];
+
+		spin_lock_init(&pcp->lock);
+		INIT_LIST_HEAD(&pcp->list);
+	}
+	return zone;
+}
+
+/* An allocated page goes on the empty zone's list and comes back. */
+static __maybe_unused void free_one_page_unlocked(void)
+{
+	struct zone *zone = empty_test_zone();
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	if (!page)
+		return;
+	__free_one_page(page, page_to_pfn(page), zone, 0);
+	del_from_free_list(page, zone, 0);
+	__free_pages(page, 0);
+}
+LOCKDEP_ASSERT_TEST(__free_one_page, "&zone->lock", free_one_page_unlocked);
+
+static __maybe_unused void rmqueue_smallest_unlocked(void)
+{
+	__rmqueue_smallest(empty_test_zone(), 0);
+}
+LOCKDEP_ASSERT_TEST(__rmqueue_smallest, "&zone->lock",
+		    rmqueue_smallest_unlocked);
+
+/* Zero pages to move; the zone lock is taken as usual. */
+static __maybe_unused void free_pcppages_bulk_unlocked(void)
+{
+	struct zone *zone = empty_test_zone();
+
+	free_pcppages_bulk(zone, 0, &zone->pcp[0]);
+}
+LOCKDEP_ASSERT_TEST(free_pcppages_bulk, "&pcp->lock",
+		    free_pcppages_bulk_unlocked);
+
+/* A batch of 0 from an empty zone. */
+static __maybe_unused void rmqueue_bulk_unlocked(void)
+{
+	struct zone *zone = empty_test_zone();
+
+	rmqueue_bulk(zone, &zone->pcp[0]);
+}
+LOCKDEP_ASSERT_TEST(rmqueue_bulk, "&pcp->lock", rmqueue_bulk_unlocked);

@@ -427,6 +427,7 @@ static unsigned long check_free_list(struct check *c, struct zone *zone,
 	unsigned long n;
 	char what[48];
 
+	lockdep_assert_held(&zone->lock);
 	scnprintf(what, sizeof(what), "zone %s order %u", zone->name, order);
 	n = walk_list(c, &area->free_list, limit, what, free_list_entry, &arg);
 	if (n != area->nr_free)
@@ -509,3 +510,20 @@ int page_alloc_check(void)
 		       c.problems - CHECK_MAX_REPORTS);
 	return c.problems;
 }
+
+/* --- lock assertions, proven by tests/test_lockdep.c ------------------- */
+
+/* The free lists of a zone of no pages: empty, so nothing to report. */
+static __maybe_unused void check_free_list_unlocked(void)
+{
+	static struct zone test_zone;
+	struct zone *zone = &test_zone;
+	struct check c = { 0 };
+
+	memset(zone, 0, sizeof(*zone));
+	zone->name = "lockdep-test";
+	spin_lock_init(&zone->lock);
+	INIT_LIST_HEAD(&zone->free_area[0].free_list);
+	check_free_list(&c, zone, 0);
+}
+LOCKDEP_ASSERT_TEST(check_free_list, "&zone->lock", check_free_list_unlocked);

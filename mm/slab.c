@@ -53,9 +53,29 @@
  *
  * 6. Locking. Per-CPU arrays are touched only by their CPU with
  *    interrupts off; node lists, counters and the shared array under
- *    n->list_lock; the cache list under slab_mutex. Draining other CPUs'
+ *    n->list_lock; the cache list under slab_lock. Draining other CPUs'
  *    arrays (shrink, destroy) assumes they are not allocating from that
  *    cache at the same moment.
+ *
+ *    Lock order (kernel/lockdep.c checks it at run time): a lock may be
+ *    taken while holding only locks above it in this list.
+ *
+ *      1. slab_lock (mm/slab_common.c; Linux's slab_mutex, but a
+ *         spinlock, hence the name): the cache list. Held while a cache
+ *         is made or destroyed and by every walk over the caches, which
+ *         then take the locks below (shrink_all frees pages).
+ *      2. validate_lock (mm/slab_debug.c): validation's scratch bitmap.
+ *      3. n->list_lock: one cache's node. Never two at once: whatever
+ *         a cache frees into another (an off-slab index array) or into
+ *         the page allocator is freed after the lock is dropped
+ *         (slabs_destroy), and nothing allocates under it.
+ *      4. fastpath_lock (this file): the fast paths' mode words.
+ *      5. fault_lock (mm/fault_inject.c): a fault-injection decision,
+ *         made inside an allocation before the allocator's own locks.
+ *      6. pcp->lock, then 7. zone->lock: the page allocator's
+ *         (mm/page_alloc.c, the same list from there).
+ *      8. logbuf_lock (kernel/printk.c): innermost; a report may be
+ *         printed under any of the above.
  *
  * 7. Debugging stays off the fast paths. A debugged cache (mm/slab_debug.c)
  *    has per-CPU arrays of limit 0, so its allocations and frees always
@@ -110,11 +130,14 @@ static inline bool pfmemalloc_active(void)
 static unsigned int kfree_checks;
 static gfp_t slab_slowpath_gfp = __GFP_ZERO;
 
+/* fastpath_lock held. */
 static void __slab_fastpath_update(void)
 {
 	bool all_slow = READ_ONCE(failslab.enabled) || pfmemalloc_active();
 
-	WRITE_ONCE(kfree_checks, slab_nr_debug_caches | pfmemalloc_active());
+	lockdep_assert_held(&fastpath_lock);
+	WRITE_ONCE(kfree_checks, READ_ONCE(slab_nr_debug_caches) |
+				 pfmemalloc_active());
 	WRITE_ONCE(slab_slowpath_gfp, all_slow ? ~0u : __GFP_ZERO);
 }
 
@@ -456,6 +479,8 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 {
 	struct kmem_cache_node *n = get_node(cachep);
 
+	lockdep_assert_held(&n->list_lock);
+
 	for (unsigned int i = 0; i < nr; i++) {
 		void *objp = clear_obj_pfmemalloc(objpp[i]);
 		struct slab *slab = virt_to_slab(objp);
@@ -480,10 +505,15 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 	}
 }
 
-/* First slab with free objects that this caller may use, or NULL. */
+/*
+ * First slab with free objects that this caller may use, or NULL.
+ * n->list_lock held.
+ */
 static struct slab *get_first_slab(struct kmem_cache_node *n, bool pfmemalloc)
 {
 	struct list_head *lists[] = { &n->slabs_partial, &n->slabs_free };
+
+	lockdep_assert_held(&n->list_lock);
 
 	for (int i = 0; i < 2; i++) {
 		struct slab *slab;
@@ -550,6 +580,8 @@ static void evict_pfmemalloc(struct kmem_cache *cachep, struct array_cache *ac,
 			     struct list_head *list)
 {
 	unsigned int kept = 0;
+
+	lockdep_assert_held(&get_node(cachep)->list_lock);
 
 	for (unsigned int i = 0; i < ac->avail; i++) {
 		void *objp = ac->entry[i];
@@ -1173,3 +1205,60 @@ void slab_failslab_changed(void)
 {
 	slab_fastpath_update();
 }
+
+/* --- lock assertions, proven by tests/test_lockdep.c ------------------- */
+
+/*
+ * A cache never used: one empty node, no slabs, no arrays. Its node's
+ * lock is a class of its own, named as the real ones.
+ */
+static __maybe_unused struct kmem_cache *empty_test_cache(void)
+{
+	static struct kmem_cache_node test_node;
+	static struct kmem_cache test_cache;
+	struct kmem_cache_node *n = &test_node;
+
+	memset(n, 0, sizeof(*n));
+	spin_lock_init(&n->list_lock);
+	INIT_LIST_HEAD(&n->slabs_partial);
+	INIT_LIST_HEAD(&n->slabs_full);
+	INIT_LIST_HEAD(&n->slabs_free);
+	memset(&test_cache, 0, sizeof(test_cache));
+	test_cache.name = "lockdep-test";
+	test_cache.node[0] = n;
+	return &test_cache;
+}
+
+/* Nothing to free, and the node has no free slabs to release. */
+static __maybe_unused void free_block_unlocked(void)
+{
+	LIST_HEAD(list);
+
+	free_block(empty_test_cache(), NULL, 0, &list);
+}
+LOCKDEP_ASSERT_TEST(free_block, "&n->list_lock", free_block_unlocked);
+
+/* An empty array has no reserve objects to give back. */
+static __maybe_unused void evict_pfmemalloc_unlocked(void)
+{
+	struct array_cache ac = { 0 };
+	LIST_HEAD(list);
+
+	evict_pfmemalloc(empty_test_cache(), &ac, &list);
+}
+LOCKDEP_ASSERT_TEST(evict_pfmemalloc, "&n->list_lock",
+		    evict_pfmemalloc_unlocked);
+
+static __maybe_unused void get_first_slab_unlocked(void)
+{
+	get_first_slab(get_node(empty_test_cache()), false);
+}
+LOCKDEP_ASSERT_TEST(get_first_slab, "&n->list_lock", get_first_slab_unlocked);
+
+/* Recomputes the mode words from the state they summarise: no change. */
+static __maybe_unused void slab_fastpath_update_unlocked(void)
+{
+	__slab_fastpath_update();
+}
+LOCKDEP_ASSERT_TEST(__slab_fastpath_update, "fastpath_lock",
+		    slab_fastpath_update_unlocked);

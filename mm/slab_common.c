@@ -20,7 +20,11 @@
  *    report naming live objects, while any remain.
  * 4. Bootstrap, statistics (slabinfo, objects in use per cache).
  *
- * The cache list is guarded by slab_mutex.
+ * Locking: slab_lock (a spinlock; Linux's slab_mutex, renamed for what
+ * it is) guards the cache list and slab_nr_debug_caches, and is held
+ * while a cache is worked out and inserted (kmem_cache_create), taken
+ * out (kmem_cache_destroy), and by every walk over the caches. It is the
+ * outermost lock of the allocators: see the lock order in mm/slab.c.
  */
 #include "lib/bitops.h"
 #include "kernel/bug.h"
@@ -44,7 +48,7 @@ enum slab_state { DOWN, PARTIAL, UP, FULL };
 
 static enum slab_state slab_state;
 static LIST_HEAD(slab_caches);
-static DEFINE_SPINLOCK(slab_mutex);
+static DEFINE_SPINLOCK(slab_lock);	/* outermost: mm/slab.c, "Lock order" */
 static unsigned int slab_max_order;
 
 static bool freelist_random_all;	/* slab_freelist_random */
@@ -436,7 +440,21 @@ static int set_freelist_random(char *val)
 }
 kernel_param("slab_freelist_random", set_freelist_random);
 
-/* Fill in a cache's geometry and per-CPU parts; 0 or -errno. */
+/*
+ * A debugged cache comes (+1) or goes (-1): kfree's fast path test
+ * follows slab_nr_debug_caches. slab_lock held, so two caches created
+ * or destroyed at once cannot lose an update.
+ */
+static void account_debug_cache(struct kmem_cache *cachep, int delta)
+{
+	lockdep_assert_held(&slab_lock);
+	if (!cache_debug(cachep))
+		return;
+	WRITE_ONCE(slab_nr_debug_caches, slab_nr_debug_caches + delta);
+	slab_fastpath_update();
+}
+
+/* Fill in a cache's geometry and per-CPU parts; 0 or -errno. slab_lock held. */
 static int __kmem_cache_create(struct kmem_cache *cachep)
 {
 	cachep->flags |= slab_debug_boot_flags(cachep->name);
@@ -471,10 +489,7 @@ static int __kmem_cache_create(struct kmem_cache *cachep)
 		kfree(cachep->random_seq);
 		return -ENOMEM;
 	}
-	if (cache_debug(cachep)) {
-		slab_nr_debug_caches++;
-		slab_fastpath_update();
-	}
+	account_debug_cache(cachep, 1);
 	return 0;
 }
 
@@ -506,6 +521,25 @@ static const char *create_error(const char *name, unsigned int size,
 	return NULL;
 }
 
+/*
+ * Work the cache out and put it on the list under slab_lock, as one
+ * step: the debug cache count and the boot options it reads stay
+ * consistent with the list, and walks over the caches never see a
+ * cache half made. Allocating under slab_lock is fine (it is above
+ * every allocator lock in the order).
+ */
+static int insert_cache(struct kmem_cache *cachep)
+{
+	int err;
+
+	spin_lock(&slab_lock);
+	err = __kmem_cache_create(cachep);
+	if (!err)
+		list_add_tail(&cachep->list, &slab_caches);
+	spin_unlock(&slab_lock);
+	return err;
+}
+
 struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 				     unsigned int align, slab_flags_t flags,
 				     void (*ctor)(void *))
@@ -525,7 +559,7 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 		cachep->flags = flags;
 		cachep->ctor = ctor;
 		cachep->name = kstrdup_name(name);
-		if (!cachep->name || __kmem_cache_create(cachep))
+		if (!cachep->name || insert_cache(cachep))
 			err = "out of memory, or no slab order fits the object";
 	}
 	if (err) {
@@ -540,9 +574,6 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 			name ? name : "(null)", err);
 		return NULL;
 	}
-	spin_lock(&slab_mutex);
-	list_add_tail(&cachep->list, &slab_caches);
-	spin_unlock(&slab_mutex);
 	return cachep;
 }
 
@@ -584,10 +615,10 @@ void kmem_cache_shrink_all(void)
 {
 	struct kmem_cache *cachep;
 
-	spin_lock(&slab_mutex);
+	spin_lock(&slab_lock);
 	list_for_each_entry_reverse(cachep, &slab_caches, list)
 		drain_cache(cachep);
-	spin_unlock(&slab_mutex);
+	spin_unlock(&slab_lock);
 }
 
 /* Name the first objects still allocated in a cache that is going away. */
@@ -620,28 +651,32 @@ static void report_live_objects(struct kmem_cache *cachep)
 	}
 }
 
+/*
+ * The last objects are checked for and the cache taken off the list under
+ * slab_lock, as one step: no walk over the caches (shrink_all,
+ * validate_all) works on it meanwhile or after. Its arrays are freed
+ * once it is off the list.
+ */
 void kmem_cache_destroy(struct kmem_cache *cachep)
 {
 	if (!cachep)
 		return;
 	kmem_cache_release_quarantine(cachep);
+	spin_lock(&slab_lock);
 	if (kmem_cache_shrink(cachep)) {
 		report_live_objects(cachep);
+		spin_unlock(&slab_lock);
 		WARN_ON(1);
 		return;
 	}
-	spin_lock(&slab_mutex);
 	list_del(&cachep->list);
-	spin_unlock(&slab_mutex);
+	account_debug_cache(cachep, -1);
+	spin_unlock(&slab_lock);
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
 		free_array(cachep->cpu_cache[cpu]);
 	free_array(get_node(cachep)->shared);
 	if (!is_boot_node(get_node(cachep)))
 		kfree(get_node(cachep));
-	if (cache_debug(cachep)) {
-		slab_nr_debug_caches--;
-		slab_fastpath_update();
-	}
 	kfree(cachep->random_seq);
 	kfree(cachep->name);
 	kmem_cache_free(kmem_cache, cachep);
@@ -675,9 +710,8 @@ static void create_boot_cache(struct kmem_cache *cachep, const char *name,
 	cachep->object_size = size;
 	cachep->align = align;
 	cachep->flags = flags;
-	if (__kmem_cache_create(cachep))
+	if (insert_cache(cachep))
 		panic("slab: cannot create boot cache %s", name);
-	list_add_tail(&cachep->list, &slab_caches);
 }
 
 static void create_kmalloc_caches(void)
@@ -748,16 +782,16 @@ static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
 		c->cached_objs += cachep->cpu_cache[cpu]->avail;
 }
 
-/* fn summed over every cache, under slab_mutex. */
+/* fn summed over every cache, under slab_lock. */
 static long sum_over_caches(long (*fn)(struct kmem_cache *cachep))
 {
 	struct kmem_cache *cachep;
 	long sum = 0;
 
-	spin_lock(&slab_mutex);
+	spin_lock(&slab_lock);
 	list_for_each_entry(cachep, &slab_caches, list)
 		sum += fn(cachep);
-	spin_unlock(&slab_mutex);
+	spin_unlock(&slab_lock);
 	return sum;
 }
 
@@ -790,7 +824,7 @@ static long cache_freelist_objects(const struct kmem_cache *cachep)
 
 /*
  * Objects handed out and not freed: in neither a slab nor an array, and
- * not an index array of another cache's slab. Under slab_mutex.
+ * not an index array of another cache's slab. Under slab_lock.
  */
 static long cache_objects_in_use(struct kmem_cache *cachep)
 {
@@ -812,10 +846,10 @@ void kmem_cache_walk(void (*fn)(struct kmem_cache *cachep, long in_use,
 {
 	struct kmem_cache *cachep;
 
-	spin_lock(&slab_mutex);
+	spin_lock(&slab_lock);
 	list_for_each_entry(cachep, &slab_caches, list)
 		fn(cachep, cache_objects_in_use(cachep), data);
-	spin_unlock(&slab_mutex);
+	spin_unlock(&slab_lock);
 }
 
 const char *kmem_cache_name(const struct kmem_cache *cachep)
@@ -833,7 +867,7 @@ void slabinfo_show(void)
 
 	console_printf("slabinfo - version: 2.1\n");
 	console_printf("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
-	spin_lock(&slab_mutex);
+	spin_lock(&slab_lock);
 	list_for_each_entry(cachep, &slab_caches, list) {
 		struct kmem_cache_node *n = get_node(cachep);
 		struct slab_counts c;
@@ -847,7 +881,7 @@ void slabinfo_show(void)
 			       c.slabs - c.free_slabs, c.slabs,
 			       n->shared ? n->shared->avail : 0);
 	}
-	spin_unlock(&slab_mutex);
+	spin_unlock(&slab_lock);
 }
 
 static long cache_problems(struct kmem_cache *cachep)
@@ -859,3 +893,15 @@ int slab_validate_all(void)
 {
 	return (int)sum_over_caches(cache_problems);
 }
+
+/* --- lock assertions, proven by tests/test_lockdep.c ------------------- */
+
+/* A cache without debugging changes no count. */
+static __maybe_unused void account_debug_cache_unlocked(void)
+{
+	static struct kmem_cache cache = { .name = "lockdep-test" };
+
+	account_debug_cache(&cache, 0);
+}
+LOCKDEP_ASSERT_TEST(account_debug_cache, "slab_lock",
+		    account_debug_cache_unlocked);

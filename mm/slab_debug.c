@@ -73,7 +73,7 @@ struct slab_debug_info {
 	struct slab_track free;
 };
 
-unsigned int slab_nr_debug_caches;
+unsigned int slab_nr_debug_caches;	/* under slab_lock (slab_common.c) */
 atomic_long_t slab_debug_checks;	/* atomic: CPUs check at once */
 
 /* --- slab_debug= ------------------------------------------------------- */
@@ -555,9 +555,10 @@ static long obj_index(const struct kmem_cache *cachep, const struct slab *slab,
  * Is object idx in the free part of its slab's index array (the seed
  * patch set's double-free scan)? n->list_lock held.
  */
-static bool index_is_free(const struct kmem_cache *cachep,
+static bool index_is_free(struct kmem_cache *cachep,
 			  const struct slab *slab, unsigned int idx)
 {
+	lockdep_assert_held(&get_node(cachep)->list_lock);
 	for (unsigned int i = slab->active; i < cachep->num; i++)
 		if (get_free_obj(cachep, slab, i) == idx)
 			return true;
@@ -601,11 +602,12 @@ static bool test_and_set_seen(unsigned int idx)
 	return was;
 }
 
-/* The free part of the index array: distinct, in range. */
+/* The free part of the index array: distinct, in range. validate_lock held. */
 static void validate_freelist(struct validation *v, struct slab *slab)
 {
 	struct kmem_cache *cachep = v->cachep;
 
+	lockdep_assert_held(&validate_lock);
 	memset(seen, 0, DIV_ROUND_UP(cachep->num, 8));
 	for (unsigned int i = slab->active; i < cachep->num; i++) {
 		unsigned int idx = get_free_obj(cachep, slab, i);
@@ -694,8 +696,9 @@ static bool cached_before(struct array_cache **acs, unsigned int a,
 			  unsigned int kept, void *entry)
 {
 	for (unsigned int b = 0; b <= a; b++)
-		for (unsigned int j = 0; j < (b == a ? kept : acs[b]->avail); j++)
-			if (acs[b]->entry[j] == entry)
+		for (unsigned int j = 0;
+		     j < (b == a ? kept : READ_ONCE(acs[b]->avail)); j++)
+			if (READ_ONCE(acs[b]->entry[j]) == entry)
 				return true;
 	return false;
 }
@@ -703,37 +706,58 @@ static bool cached_before(struct array_cache **acs, unsigned int a,
 /*
  * Every object in the per-CPU and shared arrays must be an allocated
  * object of this cache, once. This is how a double free into a cache
- * without debugging is found, after the fact; the bad entry is dropped
- * so the object is not handed out twice.
+ * without debugging is found, after the fact. n->list_lock held.
+ *
+ * Who may change which array: this CPU's own (interrupts off here) and
+ * the shared one (under n->list_lock) lose their bad entries, so the
+ * object is not handed out twice. Another CPU's array is pushed and
+ * popped by that CPU on its fast path without any lock, so rewriting
+ * its entries or its avail from here could lose an object or hand one
+ * out twice: its problems are reported and left in place, for that CPU
+ * to find (kmem_cache_validate() there) or a drain to clear. Reading it
+ * is safe (its entry array never moves, avail never exceeds its size,
+ * and every entry is checked before it is followed) but not exact while
+ * that CPU allocates: the scan may see a stale entry, as shrink and
+ * destroy assume the other CPUs quiet (mm/slab.c, "Locking").
  */
 static void validate_arrays(struct validation *v)
 {
 	struct kmem_cache *cachep = v->cachep;
-	struct array_cache *acs[NR_CPUS + 1];
+	struct array_cache *acs[NR_CPUS + 1], *own, *shared;
+	unsigned long irqflags = arch_irq_save();
 	unsigned int nr = 0;
 
+	lockdep_assert_held(&get_node(cachep)->list_lock);
+	own = cachep->cpu_cache[arch_cpu_id()];
+	shared = get_node(cachep)->shared;
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
 		acs[nr++] = cachep->cpu_cache[cpu];
-	if (get_node(cachep)->shared)
-		acs[nr++] = get_node(cachep)->shared;
+	if (shared)
+		acs[nr++] = shared;
 	for (unsigned int a = 0; a < nr; a++) {
-		unsigned int kept = 0;
+		bool writable = acs[a] == own || acs[a] == shared;
+		unsigned int avail = READ_ONCE(acs[a]->avail), kept = 0;
 
-		for (unsigned int i = 0; i < acs[a]->avail; i++) {
-			void *entry = acs[a]->entry[i];
+		for (unsigned int i = 0; i < avail; i++) {
+			void *entry = READ_ONCE(acs[a]->entry[i]);
 			void *objp = (void *)((unsigned long)entry & ~1UL);
 			const char *why = cached_problem(v, objp);
 
-			if (!why && cached_before(acs, a, kept, entry))
+			if (!why && cached_before(acs, a, writable ? kept : i,
+						  entry))
 				why = "twice in the array caches (double free)";
 			if (why)
-				problem(v, NULL, "dropped from the array cache",
+				problem(v, NULL, writable ?
+					"dropped from the array cache" :
+					"left in place (another CPU's array)",
 					"array cache entry %px: %s", objp, why);
-			else
+			else if (writable)
 				acs[a]->entry[kept++] = entry;
 		}
-		acs[a]->avail = kept;
+		if (writable)
+			acs[a]->avail = kept;
 	}
+	arch_irq_restore(irqflags);
 }
 
 /* SLAB_CONSISTENCY_CHECKS on every alloc and free: the object's slab. */
@@ -909,3 +933,61 @@ bool slab_debug_ptr_ok(const void *objp, const char *what,
 	slab_report_bad_ptr(objp, caller, REPORT_SLAB_WILD_POINTER, problem);
 	return false;
 }
+
+/* --- lock assertions, proven by tests/test_lockdep.c ------------------- */
+
+/*
+ * A kmalloc object and its slab: healthy, so the checks find nothing to
+ * report or drop. A small size, whose cache has a slab already (boot
+ * allocates from it), so no page is taken. f picks the function.
+ */
+static __maybe_unused void
+with_test_slab(void (*f)(struct kmem_cache *cachep, struct slab *slab))
+{
+	void *objp = kmalloc(16, GFP_KERNEL);
+
+	if (objp)
+		f(virt_to_slab(objp)->slab_cache, virt_to_slab(objp));
+	kfree(objp);
+}
+
+static __maybe_unused void index_is_free_of(struct kmem_cache *cachep,
+					struct slab *slab)
+{
+	index_is_free(cachep, slab, 0);
+}
+
+static __maybe_unused void index_is_free_unlocked(void)
+{
+	with_test_slab(index_is_free_of);
+}
+LOCKDEP_ASSERT_TEST(index_is_free, "&n->list_lock", index_is_free_unlocked);
+
+static __maybe_unused void validate_freelist_of(struct kmem_cache *cachep,
+					struct slab *slab)
+{
+	struct validation v = { .cachep = cachep };
+
+	validate_freelist(&v, slab);
+}
+
+static __maybe_unused void validate_freelist_unlocked(void)
+{
+	with_test_slab(validate_freelist_of);
+}
+LOCKDEP_ASSERT_TEST(validate_freelist, "validate_lock",
+		    validate_freelist_unlocked);
+
+static __maybe_unused void validate_arrays_of(struct kmem_cache *cachep,
+					struct slab *slab)
+{
+	struct validation v = { .cachep = cachep };
+
+	validate_arrays(&v);
+}
+
+static __maybe_unused void validate_arrays_unlocked(void)
+{
+	with_test_slab(validate_arrays_of);
+}
+LOCKDEP_ASSERT_TEST(validate_arrays, "&n->list_lock", validate_arrays_unlocked);

@@ -290,6 +290,10 @@ void slab_debug_set_orig_size(struct kmem_cache *cachep, void *objp,
 			      size_t size);
 /* Is objp in the cache's quarantine? */
 bool slab_debug_quarantined(struct kmem_cache *cachep, const void *objp);
+/*
+ * Debugged caches that exist. Changed only under slab_lock (creating and
+ * destroying a cache, mm/slab_common.c); read without it.
+ */
 extern unsigned int slab_nr_debug_caches;
 /* slab_nr_debug_caches changed: kfree's fast path test follows it. */
 void slab_fastpath_update(void);

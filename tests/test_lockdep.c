@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lock validator (kernel/lockdep.c): it is built in, each misuse
+ * gives its one report (order inversion, directly and through a third
+ * class; recursion on one lock and within one class; unlock of a lock
+ * not held; lockdep_assert_held on a lock not held), correct nesting
+ * gives none, and a report comes once until lockdep_reset_for_test().
+ *
+ * The locks here are this file's own, so their classes are too. Each
+ * case starts from a clean dependency graph (lockdep_reset_for_test());
+ * the locks of the rest of the kernel keep their classes.
+ */
+#include "kernel/lockdep.h"
+#include "kernel/spinlock.h"
+#include "lib/ktest/ktest.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
+
+static DEFINE_SPINLOCK(ld_lock_a);
+static DEFINE_SPINLOCK(ld_lock_b);
+static DEFINE_SPINLOCK(ld_lock_c);
+static DEFINE_SPINLOCK(ld_lock_d);
+
+/* One spin_lock_init() site: every lock initialised here is one class. */
+static void ld_init_same_class(spinlock_t *lock)
+{
+	spin_lock_init(lock);
+}
+
+static __noinline void ld_take_pair(spinlock_t *outer, spinlock_t *inner)
+{
+	spin_lock(outer);
+	spin_lock(inner);
+	spin_unlock(inner);
+	spin_unlock(outer);
+}
+
+/* Every case but the first needs the validator (LOCKDEP=1). */
+static void ld_setup(struct ktest *t)
+{
+	if (!IS_ENABLED(CONFIG_PROVE_LOCKING))
+		ktest_skip(t, "the lock validator is not built in (LOCKDEP=0)");
+	lockdep_reset_for_test();
+	KTEST_ASSERT_EQ(t, lockdep_depth(), 0U);
+}
+
+/* The build `make test` uses has the validator in, and on. */
+static void test_lockdep_built_in(struct ktest *t)
+{
+	unsigned long before = lockdep_reports;
+
+	KTEST_ASSERT_TRUE(t, IS_ENABLED(CONFIG_PROVE_LOCKING));
+	KTEST_ASSERT_TRUE(t, debug_locks);
+	ld_setup(t);
+	spin_lock(&ld_lock_a);
+	KTEST_EXPECT_EQ(t, lockdep_depth(), 1U);
+	KTEST_EXPECT_TRUE(t, lock_is_held(spin_dep_map(&ld_lock_a)));
+	KTEST_EXPECT_FALSE(t, lock_is_held(spin_dep_map(&ld_lock_b)));
+	spin_unlock(&ld_lock_a);
+	KTEST_EXPECT_EQ(t, lockdep_depth(), 0U);
+	KTEST_EXPECT_EQ(t, lockdep_reports, before);
+}
+
+/* A then B, later B then A: one report naming both locks and sites. */
+static void test_order_inversion(struct ktest *t)
+{
+	ld_setup(t);
+	ld_take_pair(&ld_lock_a, &ld_lock_b);
+	ktest_capture_start(t, "WARNING:");
+	ld_take_pair(&ld_lock_b, &ld_lock_a);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "WARNING: possible circular locking dependency detected");
+	KTEST_EXPECT_CAPTURED(t, "is trying to acquire ld_lock_a");
+	KTEST_EXPECT_CAPTURED(t, "while holding ld_lock_b");
+	KTEST_EXPECT_CAPTURED(t, "ld_lock_a held (taken at ld_take_pair+");
+	KTEST_EXPECT_CAPTURED(t, "then ld_lock_b taken at ld_take_pair+");
+	KTEST_EXPECT_CAPTURED(t, "cpu 0 ");
+	KTEST_EXPECT_EQ(t, lockdep_depth(), 0U);
+}
+
+/* The same inversion again: no second report, until a reset. */
+static void test_order_inversion_once(struct ktest *t)
+{
+	ld_setup(t);
+	ld_take_pair(&ld_lock_a, &ld_lock_b);
+	ktest_capture_start(t, "WARNING:");
+	ld_take_pair(&ld_lock_b, &ld_lock_a);
+	ld_take_pair(&ld_lock_b, &ld_lock_a);
+	ld_take_pair(&ld_lock_b, &ld_lock_a);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	lockdep_reset_for_test();
+	ld_take_pair(&ld_lock_a, &ld_lock_b);
+	ktest_capture_start(t, "WARNING: possible circular");
+	ld_take_pair(&ld_lock_b, &ld_lock_a);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+}
+
+/* A -> B and B -> C make C -> A a cycle through a third class. */
+static void test_order_inversion_chain(struct ktest *t)
+{
+	ld_setup(t);
+	ld_take_pair(&ld_lock_a, &ld_lock_b);
+	ld_take_pair(&ld_lock_b, &ld_lock_c);
+	ktest_capture_start(t, "WARNING:");
+	ld_take_pair(&ld_lock_c, &ld_lock_a);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "possible circular locking dependency");
+	KTEST_EXPECT_CAPTURED(t, "ld_lock_a held (taken at");
+	KTEST_EXPECT_CAPTURED(t, "ld_lock_b held (taken at");
+	KTEST_EXPECT_CAPTURED(t, "then ld_lock_c taken at");
+}
+
+/* A consistent order, repeated, and unrelated locks: silence. */
+static void test_correct_nesting(struct ktest *t)
+{
+	unsigned long before = lockdep_reports;
+
+	ld_setup(t);
+	ktest_capture_start(t, "WARNING:");
+	for (int i = 0; i < 100; i++) {
+		ld_take_pair(&ld_lock_a, &ld_lock_b);
+		ld_take_pair(&ld_lock_b, &ld_lock_c);
+		spin_lock(&ld_lock_a);
+		spin_lock(&ld_lock_b);
+		spin_lock(&ld_lock_c);
+		spin_unlock(&ld_lock_b);	/* out of order is fine */
+		spin_unlock(&ld_lock_c);
+		spin_unlock(&ld_lock_a);
+		spin_lock(&ld_lock_d);
+		spin_unlock(&ld_lock_d);
+		ld_take_pair(&ld_lock_d, &ld_lock_a);
+	}
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+	KTEST_EXPECT_EQ(t, lockdep_reports, before);
+	KTEST_EXPECT_EQ(t, lockdep_depth(), 0U);
+}
+
+/* Two locks of one class, nested without an annotation. */
+static void test_recursion_same_class(struct ktest *t)
+{
+	spinlock_t x, y;
+
+	ld_setup(t);
+	ld_init_same_class(&x);
+	ld_init_same_class(&y);
+	ktest_capture_start(t, "WARNING:");
+	ld_take_pair(&x, &y);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "WARNING: possible recursive locking detected");
+	KTEST_EXPECT_CAPTURED(t, "is trying to acquire lock");
+	KTEST_EXPECT_CAPTURED(t, "taken at ld_take_pair+");
+	KTEST_EXPECT_CAPTURED(t, "another lock of the same class");
+	KTEST_EXPECT_EQ(t, lockdep_depth(), 0U);
+
+	/* Said to be ordered: a subclass of its own, no report. */
+	lockdep_reset_for_test();
+	ktest_capture_start(t, "WARNING:");
+	spin_lock(&x);
+	spin_lock_nested(&y, SINGLE_DEPTH_NESTING);
+	spin_unlock(&y);
+	spin_unlock(&x);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+}
+
+/*
+ * The same lock twice would spin forever, so the second acquisition is
+ * told to the validator alone (what spin_lock does before it spins).
+ */
+static void test_recursion_same_lock(struct ktest *t)
+{
+	ld_setup(t);
+	spin_lock(&ld_lock_a);
+	ktest_capture_start(t, "WARNING:");
+	lock_acquire(spin_dep_map(&ld_lock_a), 0, false);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "WARNING: possible recursive locking detected");
+	KTEST_EXPECT_CAPTURED(t, "is trying to acquire ld_lock_a");
+	KTEST_EXPECT_CAPTURED(t, "test_recursion_same_lock+");
+	KTEST_EXPECT_CAPTURED(t, "the same lock");
+	lock_release(spin_dep_map(&ld_lock_a));
+	spin_unlock(&ld_lock_a);
+	KTEST_EXPECT_EQ(t, lockdep_depth(), 0U);
+}
+
+/* Unlocking a lock this CPU does not hold changes nothing else. */
+static void test_bad_unlock(struct ktest *t)
+{
+	ld_setup(t);
+	spin_lock(&ld_lock_b);
+	ktest_capture_start(t, "WARNING:");
+	spin_unlock(&ld_lock_a);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "WARNING: bad unlock balance detected");
+	KTEST_EXPECT_CAPTURED(t, "is trying to release ld_lock_a");
+	KTEST_EXPECT_CAPTURED(t, "test_bad_unlock+");
+	KTEST_EXPECT_CAPTURED(t, "ld_lock_b");
+	KTEST_EXPECT_EQ(t, lockdep_depth(), 1U);
+	spin_unlock(&ld_lock_b);
+	KTEST_EXPECT_EQ(t, lockdep_depth(), 0U);
+}
+
+static __noinline void ld_needs_lock_a(void)
+{
+	lockdep_assert_held(&ld_lock_a);
+}
+
+static void test_assert_held(struct ktest *t)
+{
+	ld_setup(t);
+	ktest_capture_start(t, "WARNING:");
+	spin_lock(&ld_lock_a);
+	ld_needs_lock_a();
+	spin_unlock(&ld_lock_a);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+
+	ktest_capture_start(t, "WARNING:");
+	spin_lock(&ld_lock_b);
+	ld_needs_lock_a();
+	spin_unlock(&ld_lock_b);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "WARNING: lock not held: cpu 0 does not hold ld_lock_a");
+	KTEST_EXPECT_CAPTURED(t, "at ld_needs_lock_a+");
+}
+
+extern const struct lockdep_assert_test *const
+	__start_lockdep_assert_tests[] __weak;
+extern const struct lockdep_assert_test *const
+	__stop_lockdep_assert_tests[] __weak;
+
+/*
+ * Does text name the function in site (" at fn") as a %pS does: followed
+ * by "+0x" or by a compiler suffix such as ".constprop.0"?
+ */
+static bool names_site(const char *text, const char *site)
+{
+	size_t len = strlen(site);
+
+	for (const char *p = strstr(text, site); p; p = strstr(p + 1, site))
+		if (p[len] == '+' || p[len] == '.')
+			return true;
+	return false;
+}
+
+/*
+ * Every lockdep_assert_held() in the kernel's functions that registered
+ * a proof (LOCKDEP_ASSERT_TEST): called without its lock, each gives one
+ * report, naming its lock, at a site in its function or the proof that
+ * called it (a static function may be inlined there).
+ */
+static void test_kernel_asserts_fire(struct ktest *t)
+{
+	const struct lockdep_assert_test *const *p;
+	unsigned int n = 0;
+	char text[96];
+
+	ld_setup(t);
+	for (p = __start_lockdep_assert_tests;
+	     p < __stop_lockdep_assert_tests; p++) {
+		const struct lockdep_assert_test *at = *p;
+		char func_site[64], proof_site[64];
+		unsigned int reports;
+
+		lockdep_reset_for_test();
+		ktest_capture_start(t, "WARNING:");
+		at->run();
+		reports = ktest_capture_stop(t);
+		if (reports != 1)
+			KTEST_FAIL(t, "%s: %u reports instead of 1", at->func,
+				   reports);
+		snprintf(text, sizeof(text), "does not hold %s (", at->lock);
+		KTEST_EXPECT_CAPTURED(t, text);
+		snprintf(func_site, sizeof(func_site), " at %s", at->func);
+		snprintf(proof_site, sizeof(proof_site), " at %s", at->run_name);
+		if (!names_site(ktest_captured(t), func_site) &&
+		    !names_site(ktest_captured(t), proof_site))
+			KTEST_FAIL(t, "%s: the report names neither%s nor%s",
+				   at->func, func_site, proof_site);
+		n++;
+	}
+	ktest_info(t, "%u lock assertions fired", n);
+	KTEST_EXPECT_GE(t, n, 15U);
+	KTEST_EXPECT_EQ(t, lockdep_depth(), 0U);
+}
+
+static const struct ktest_case lockdep_cases[] = {
+	KTEST_CASE(test_lockdep_built_in),
+	KTEST_CASE(test_order_inversion),
+	KTEST_CASE(test_order_inversion_once),
+	KTEST_CASE(test_order_inversion_chain),
+	KTEST_CASE(test_correct_nesting),
+	KTEST_CASE(test_recursion_same_class),
+	KTEST_CASE(test_recursion_same_lock),
+	KTEST_CASE(test_bad_unlock),
+	KTEST_CASE(test_assert_held),
+	KTEST_CASE(test_kernel_asserts_fire),
+	{}
+};
+KTEST_SUITE(lockdep, lockdep_cases);
