@@ -188,12 +188,12 @@ static int memblock_double_array(struct memblock_type *type, phys_addr_t base,
 	if (!mb || !mb->array_va)
 		return -ENOSPC;
 	addr = memblock_find_array(mb, new_bytes, base, end);
-	if (!addr) {
+	fresh = addr ? mb->array_va(addr) : NULL;
+	if (!fresh) {
 		pr_err("memblock: no room to double the %s table to %lu regions\n",
 		       type->name, 2 * type->max);
 		return -ENOSPC;
 	}
-	fresh = mb->array_va(addr);
 	memcpy(fresh, type->regions, type->cnt * sizeof(*fresh));
 	type->regions = fresh;
 	type->regions_phys = addr;
