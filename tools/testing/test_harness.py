@@ -686,6 +686,19 @@ class PlatformTests(unittest.TestCase):
                                             '5.7', 's', '12.3', 's'])
         self.assertEqual(lines[0].index('boot to first test'), lines[1].index('5.7 s'))
 
+    def test_matrix_skips_what_ovmf_cannot_boot(self):
+        self.assertEqual(matrix.mem_bytes('32M'), 32 << 20)
+        self.assertEqual(matrix.mem_bytes('16G'), 16 << 30)
+        self.assertEqual(matrix.mem_bytes('3583'), 3583 << 20)
+        self.assertEqual(matrix.unbootable(('uefi', 'pc', '32M', '1')),
+                         'OVMF needs at least 64M')
+        self.assertIsNone(matrix.unbootable(('uefi', 'q35', '64M', '1')))
+        self.assertIsNone(matrix.unbootable(('bios', 'pc', '32M', '1')))
+        row = matrix.skipped_row(('uefi', 'q35', '32M', '1'), 'OVMF needs at least 64M')
+        line = matrix.format_table([row])[1]
+        self.assertEqual(line.split()[:6], ['UEFI', 'q35', '32M', '1', '-', '-'])
+        self.assertIn('all: OVMF needs at least 64M', line)
+
 
 PURE_TEST_CASES = [KtapParserTests, JudgeTests, PlatformTests]
 
