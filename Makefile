@@ -21,6 +21,9 @@ QEMU ?= qemu-system-x86_64
 
 MEM ?= 128M
 SMP ?= 1
+# bios (SeaBIOS) or uefi (OVMF); pc or q35.
+FIRMWARE ?= bios
+MACHINE ?= pc
 CMDLINE ?=
 QEMU_ARGS ?=
 KTEST ?=
@@ -40,7 +43,7 @@ GENERIC_SRCS := $(wildcard kernel/*.c mm/*.c lib/*.c lib/ktest/*.c \
 		  tests/*.c fuzz/*.c) $(filter-out bench/peer.c,$(wildcard bench/*.c))
 # x86_64 code that reads firmware formats and touches no CPU state: the
 # host build, which models a PC, links it too (and tests it natively).
-X86_SHARED_SRCS := arch/x86_64/e820.c arch/x86_64/multiboot2.c
+X86_SHARED_SRCS := arch/x86_64/e820.c arch/x86_64/multiboot2.c arch/x86_64/efi.c
 ARCH_SRCS := $(wildcard arch/x86_64/*.c) $(wildcard arch/x86_64/*.S) \
 	     $(wildcard boot/*.S)
 HOST_ARCH_SRCS := $(wildcard arch/host/*.c)
@@ -84,10 +87,11 @@ ISO := $(B)/cram.iso
 RUN_CMDLINE := $(strip $(CMDLINE))
 TEST_CMDLINE := $(strip ktest$(if $(KTEST),=$(KTEST)) $(CMDLINE))
 HARNESS := $(PYTHON) tools/testing/harness.py
-QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
+QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
+	     --firmware $(FIRMWARE) --machine $(MACHINE)
 
 .PHONY: FORCE all run bench bench-ab debug test check selftest deps clean help iso host \
-	compile_commands.json fuzz compile-checks
+	compile_commands.json fuzz compile-checks matrix
 
 all: $(B)/kernel.elf $(ISO)
 
@@ -166,7 +170,8 @@ host: $(HB)/cram
 
 # --- running ------------------------------------------------------------
 run: $(B)/kernel.elf
-	$(HARNESS) run --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS)
+	$(HARNESS) run --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS) \
+		$(if $(GRUB_CFG),--grub-cfg '$(GRUB_CFG)')
 
 debug: $(B)/kernel.elf
 	$(HARNESS) run --debug --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS)
@@ -185,13 +190,19 @@ check: $(HB)/cram compile-checks
 # Everything: host suites, kernel suites under QEMU, the harness's own tests.
 # Beside the main boot (MEM, every suite), more boots check the memory
 # model and the allocators at other sizes: 32 MiB, 1 GiB, and 5 GiB (RAM
-# above 4 GiB and the PCI hole below it), and that mem= and memmap=
-# shape the map. Skipped when KTEST selects tests.
+# above 4 GiB and the PCI hole below it), once under UEFI (OVMF: the EFI
+# memory map, with holes GRUB's cutmem and badram cut into it), once on
+# q35 at 3 GiB (RAM split at 2 GiB), and that mem= and memmap= shape the
+# map. Skipped when KTEST selects tests.
 SIZE_SUITES := memory_model,page_alloc,slab,kmalloc
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
-# whose 1 GiB pages the direct map then uses.
+# whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
+# choose the firmware and the machine (default: FIRMWARE and MACHINE), the
+# 6th another GRUB config template.
 boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
-       --qemu-args='$(strip $(3) $(QEMU_ARGS))'
+       --qemu-args='$(strip $(3) $(QEMU_ARGS))' \
+       --firmware $(or $(4),$(FIRMWARE)) --machine $(or $(5),$(MACHINE)) \
+       --grub-cfg '$(6)'
 # The debug stages: the allocators again with the debugging options on
 # (slab_debug everywhere, page poisoning on the host, where it is cheap),
 # and a boot that unmaps free pages (debug_pagealloc).
@@ -204,6 +215,8 @@ DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_po
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
+	       $(call boot,128M,ktest=$(SIZE_SUITES),,uefi,,iso/grub-holes.cfg) \
+	       $(call boot,3G,ktest=$(SIZE_SUITES),,,q35) \
 	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000)
 # The fuzzer (host): replay the corpus, then FUZZ_SECONDS of random inputs,
 # each written to build/fuzz/test-input.bin before it runs.
@@ -240,6 +253,14 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY)
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES)) \
 		--timeout $(TIMEOUT) --smp $(SMP) \
 		--selftest $(B)/kernel.elf
+
+# The allocator suites on every platform: firmware {bios, uefi} x machine
+# {pc, q35} x RAM {32M, 128M, 1G, 4G, 16G} x CPUs {1}, two QEMUs at a
+# time; a table, and build/matrix.json.
+matrix: $(B)/kernel.elf
+	$(PYTHON) tools/testing/matrix.py --kernel $< --ktest '$(SIZE_SUITES)' \
+		--json $(B)/matrix.json --timeout $(TIMEOUT) \
+		$(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
 
 # Fuzz the allocators (host, ASan/UBSan) for FUZZ_SECONDS; the input
 # running is always in FUZZ_SAVE, so a crash leaves it there.
@@ -287,7 +308,7 @@ bench-ab:
 # --- tools --------------------------------------------------------------
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 \
-	linux-source-6.1
+	grub-efi-amd64-bin ovmf linux-source-6.1
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -306,7 +327,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) run debug test check compile-checks fuzz deps clean iso host compile_commands.json"
-	@echo "variables: MEM=$(MEM) SMP=$(SMP) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP)"
+	@echo "targets: all (default) run debug test check compile-checks matrix fuzz deps clean iso host compile_commands.json"
+	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d)

@@ -9,8 +9,13 @@
  * (kernel image, boot data, page tables, earlier allocations). Free
  * memory is memory minus reserved; nothing else is stored. A table is a
  * caller-provided array regions[0..max) of which the first cnt entries
- * are live; an empty table has cnt == 0 (no dummy entry). The tables never
- * grow: the kernel's instance uses static arrays of INIT_MEMBLOCK_REGIONS.
+ * are live; an empty table has cnt == 0 (no dummy entry). The kernel's
+ * instance starts on static arrays of INIT_MEMBLOCK_REGIONS; once the
+ * arch allows it (memblock_allow_resize(), when what memblock hands out
+ * is mapped), a full table doubles as in Linux: the new array comes from
+ * the instance's own free memory (never the range being added or
+ * reserved), is reserved, and the old one, if memblock allocated it,
+ * is freed. A UEFI map with hundreds of ranges needs that.
  *
  * Invariants, per table, after every call (memblock_validate_type checks
  * them): cnt <= max; every region has size > 0 and ends at or below ~0
@@ -54,6 +59,7 @@
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
+#include "mm/mm.h"
 
 #define MEMBLOCK_PAGE_SIZE	SZ_4K
 #define MEMBLOCK_DEFAULT_ALIGN	8UL
@@ -67,11 +73,13 @@ struct memblock memblock = {
 		.max = INIT_MEMBLOCK_REGIONS,
 		.regions = memblock_memory_init_regions,
 		.name = "memory",
+		.owner = &memblock,
 	},
 	.reserved = {
 		.max = INIT_MEMBLOCK_REGIONS,
 		.regions = memblock_reserved_init_regions,
 		.name = "reserved",
+		.owner = &memblock,
 	},
 };
 
@@ -103,6 +111,14 @@ void memblock_instance_init(struct memblock *mb,
 	mb->reserved.max = reserved_max;
 	mb->reserved.regions = reserved;
 	mb->reserved.name = "reserved";
+	mb->memory.owner = mb;
+	mb->reserved.owner = mb;
+}
+
+void memblock_instance_allow_resize(struct memblock *mb,
+				    void *(*va)(phys_addr_t phys))
+{
+	mb->array_va = va;
 }
 
 static inline phys_addr_t region_end(const struct memblock_region *r)
@@ -137,6 +153,61 @@ static unsigned long first_reaching(const struct memblock_type *type,
 	return lo;
 }
 
+/* Free room for a new array of size bytes, outside [avoid, avoid_end). */
+static phys_addr_t memblock_find_array(const struct memblock *mb,
+				       phys_addr_t size, phys_addr_t avoid,
+				       phys_addr_t avoid_end)
+{
+	phys_addr_t addr;
+
+	addr = memblock_find_in_range(mb, size, MEMBLOCK_PAGE_SIZE, 0,
+				      MEMBLOCK_ALLOC_ACCESSIBLE);
+	if (!addr || addr >= avoid_end || addr + size <= avoid)
+		return addr;
+	addr = memblock_find_in_range(mb, size, MEMBLOCK_PAGE_SIZE, 0, avoid);
+	if (addr)
+		return addr;
+	return memblock_find_in_range(mb, size, MEMBLOCK_PAGE_SIZE, avoid_end,
+				      MEMBLOCK_ALLOC_ACCESSIBLE);
+}
+
+/*
+ * Double type's array (Linux's memblock_double_array); [base, end) is the
+ * range about to go in, which the new array must not overlap. 0, or
+ * -ENOSPC if the instance may not grow or has no room.
+ */
+static int memblock_double_array(struct memblock_type *type, phys_addr_t base,
+				 phys_addr_t end)
+{
+	struct memblock *mb = type->owner;
+	phys_addr_t old_phys = type->regions_phys, addr;
+	phys_addr_t old_bytes = type->max * sizeof(struct memblock_region);
+	phys_addr_t new_bytes = 2 * old_bytes;
+	struct memblock_region *fresh;
+
+	if (!mb || !mb->array_va)
+		return -ENOSPC;
+	addr = memblock_find_array(mb, new_bytes, base, end);
+	fresh = addr ? mb->array_va(addr) : NULL;
+	if (!fresh) {
+		pr_err("memblock: no room to double the %s table to %lu regions\n",
+		       type->name, 2 * type->max);
+		return -ENOSPC;
+	}
+	memcpy(fresh, type->regions, type->cnt * sizeof(*fresh));
+	type->regions = fresh;
+	type->regions_phys = addr;
+	type->max *= 2;
+	memblock_dbg("memblock: %s is doubled to %lu at [%#lx-%#lx]\n",
+		     type->name, type->max, addr, addr + new_bytes - 1);
+	/* The reserved table just grew, or may grow itself: both fit. */
+	if (memblock_add_range(&mb->reserved, addr, new_bytes))
+		return -ENOSPC;
+	if (old_phys)
+		memblock_remove_range(&mb->reserved, old_phys, old_bytes);
+	return 0;
+}
+
 int memblock_add_range(struct memblock_type *type, phys_addr_t base, phys_addr_t size)
 {
 	struct memblock_region *r = type->regions;
@@ -154,6 +225,9 @@ int memblock_add_range(struct memblock_type *type, phys_addr_t base, phys_addr_t
 		merged += r[last].size;
 
 	if (first == last) {
+		if (type->cnt >= type->max &&
+		    !memblock_double_array(type, base, end))
+			return memblock_add_range(type, base, size);
 		if (WARN(type->cnt >= type->max,
 			 "memblock: %s table full (%lu regions), [%#lx-%#lx] not added\n",
 			 type->name, type->max, base, end - 1))
@@ -202,6 +276,9 @@ int memblock_remove_range(struct memblock_type *type, phys_addr_t base, phys_add
 	tail = tail_end > end;
 	keep = (unsigned long)head + (unsigned long)tail;
 
+	if (keep > last - first && type->cnt >= type->max &&
+	    !memblock_double_array(type, base, end))
+		return memblock_remove_range(type, base, size);
 	if (keep > last - first &&
 	    WARN(type->cnt >= type->max,
 		 "memblock: %s table full (%lu regions), cannot split for [%#lx-%#lx]\n",
@@ -484,6 +561,16 @@ phys_addr_t memblock_phys_alloc(phys_addr_t size, phys_addr_t align)
 		memblock_dbg("memblock_phys_alloc: %#lx bytes align=%#lx -> %#lx %pS\n",
 			     size, align, found, (void *)_RET_IP_);
 	return found;
+}
+
+static void *memblock_va(phys_addr_t phys)
+{
+	return __va(phys);
+}
+
+void memblock_allow_resize(void)
+{
+	memblock_instance_allow_resize(&memblock, memblock_va);
 }
 
 void memblock_set_current_limit(phys_addr_t limit)

@@ -28,18 +28,28 @@ struct memblock_region {
 	phys_addr_t size;
 };
 
+struct memblock;
+
 struct memblock_type {
 	unsigned long cnt;		/* regions in use (0: empty) */
 	unsigned long max;		/* capacity of regions[] */
 	phys_addr_t total_size;		/* sum of the sizes */
 	struct memblock_region *regions;
 	const char *name;
+	struct memblock *owner;		/* the instance it belongs to */
+	phys_addr_t regions_phys;	/* regions[] if memblock allocated it, else 0 */
 };
 
 struct memblock {
 	phys_addr_t current_limit;	/* top for MEMBLOCK_ALLOC_ACCESSIBLE */
 	struct memblock_type memory;
 	struct memblock_type reserved;
+	/*
+	 * NULL: the tables never grow. Else a full table doubles: the new
+	 * array is allocated from the instance itself (below current_limit)
+	 * and written through array_va(phys).
+	 */
+	void *(*array_va)(phys_addr_t phys);
 };
 
 /* The kernel's instance, backed by static arrays of INIT_MEMBLOCK_REGIONS. */
@@ -56,10 +66,20 @@ void memblock_instance_init(struct memblock *mb,
 			    struct memblock_region *reserved, unsigned long reserved_max);
 
 /*
+ * Let the instance's tables double when they fill (Linux's
+ * memblock_double_array): va turns a physical address below
+ * current_limit into a pointer the new array can be written through.
+ */
+void memblock_instance_allow_resize(struct memblock *mb,
+				    void *(*va)(phys_addr_t phys));
+
+/*
  * Add [base, base + size), merging with overlapping and adjacent regions.
- * 0 on success (size 0 included); -ENOSPC (with a WARN) if a new entry is
- * needed and the table is full, the table unchanged. A range running past
- * the top of the address space is clipped to end at ~0.
+ * 0 on success (size 0 included). If a new entry is needed and the table
+ * is full, it doubles if the instance allows it; otherwise (or if no
+ * memory is found for the larger array) -ENOSPC with a WARN, the table
+ * unchanged. A range running past the top of the address space is
+ * clipped to end at ~0.
  */
 int memblock_add_range(struct memblock_type *type, phys_addr_t base, phys_addr_t size);
 /*
@@ -122,6 +142,8 @@ phys_addr_t memblock_phys_alloc_range(phys_addr_t size, phys_addr_t align,
 /* Below current_limit; 0 and a pr_err on failure. */
 phys_addr_t memblock_phys_alloc(phys_addr_t size, phys_addr_t align);
 void memblock_set_current_limit(phys_addr_t limit);
+/* From now on the kernel's tables double when full (through __va). */
+void memblock_allow_resize(void);
 phys_addr_t memblock_phys_mem_size(void);	/* memory.total_size */
 phys_addr_t memblock_reserved_size(void);	/* reserved.total_size */
 phys_addr_t memblock_start_of_DRAM(void);	/* 0 if no memory */

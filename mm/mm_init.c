@@ -271,6 +271,27 @@ static void print_zones(void)
 					     mem->regions[i].size - 1));
 }
 
+/*
+ * memblock's own region arrays, if they outgrew the static ones: booked
+ * here, when they no longer move. They are page aligned, so no other
+ * reason booked their pages first.
+ */
+static void ledger_memblock_tables(void)
+{
+	const struct memblock_type *types[] = {
+		&memblock.memory, &memblock.reserved,
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(types); i++) {
+		phys_addr_t base = types[i]->regions_phys;
+		phys_addr_t size = types[i]->max * sizeof(struct memblock_region);
+
+		if (base)
+			ledger_add("memblock tables",
+				   PFN_UP(base + size) - PFN_DOWN(base));
+	}
+}
+
 static void print_reservations(void)
 {
 	pr_info("Reserved at boot:\n");
@@ -292,6 +313,7 @@ void mm_core_init(void)
 	sparse_init();
 	free_area_init();
 	print_zones();
+	ledger_memblock_tables();
 	print_reservations();
 	memblock_free_all();
 	kmem_cache_init();

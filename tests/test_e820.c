@@ -6,7 +6,7 @@
  * change nothing). Separate cases cover the table limits, the editing
  * functions, the type names, printing and the mem=/memmap= parsers.
  *
- * Tables are static: a struct e820_table is 3 KiB and the kernel stack
+ * Tables are static: a struct e820_table is 75 KiB and the kernel stack
  * is 16 KiB.
  */
 #include "kernel/errno.h"
@@ -576,8 +576,9 @@ static void test_range_add_full(struct ktest *t)
 	KTEST_EXPECT_EQ(t, e820__range_add(&tbl, 0x10000000, 0x1000, RAM), -ENOSPC);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
 	KTEST_EXPECT_EQ(t, tbl.nr_entries, (u32)E820_MAX_ENTRIES);
-	KTEST_EXPECT_EQ(t, tbl.entries[E820_MAX_ENTRIES - 1].addr, 0x2000ULL * 127);
-	/* 128 disjoint entries sanitize into themselves. */
+	KTEST_EXPECT_EQ(t, tbl.entries[E820_MAX_ENTRIES - 1].addr,
+			0x2000ULL * (E820_MAX_ENTRIES - 1));
+	/* A full table of disjoint entries sanitizes into itself. */
 	KTEST_EXPECT_EQ(t, e820__update_table(&tbl), 0);
 	KTEST_EXPECT_EQ(t, tbl.nr_entries, (u32)E820_MAX_ENTRIES);
 }
@@ -597,34 +598,170 @@ static void test_sanitize_exactly_full(struct ktest *t)
 {
 	u32 i;
 
-	/* 64 holes, the last at the very end: 64 RAM + 64 reserved. */
-	load_holes(0x80000, 64);
+	/* Holes on every other page, the last at the very end: full. */
+	load_holes(0x1000ULL * E820_MAX_ENTRIES, E820_MAX_ENTRIES / 2);
 	KTEST_EXPECT_EQ(t, e820__update_table(&tbl), 0);
-	KTEST_ASSERT_EQ(t, tbl.nr_entries, 128U);
-	for (i = 0; i < 128; i++) {
+	KTEST_ASSERT_EQ(t, tbl.nr_entries, (u32)E820_MAX_ENTRIES);
+	for (i = 0; i < E820_MAX_ENTRIES; i++) {
 		KTEST_EXPECT_EQ(t, tbl.entries[i].addr, 0x1000ULL * i);
 		KTEST_EXPECT_EQ(t, tbl.entries[i].size, 0x1000ULL);
 		KTEST_EXPECT_EQ(t, tbl.entries[i].type, i % 2 ? (u32)RSV : (u32)RAM);
 	}
 }
 
+/*
+ * MAX - 1 holes in 32 MiB of RAM: MAX RAM pieces (all of one page but the
+ * last, large one) and MAX - 1 reservations. The table keeps every
+ * reservation and the large RAM range; the one-page RAM pieces go.
+ */
 static void test_sanitize_too_big(struct ktest *t)
 {
+	const u32 holes = E820_MAX_ENTRIES - 1;
 	u32 i;
 
-	/* 127 holes in 16 MiB of RAM: 128 RAM + 127 reserved = 255 entries. */
-	load_holes(0x1000000, 127);
-	KTEST_EXPECT_EQ(t, tbl.nr_entries, 128U);
-	ktest_capture_start(t, "needs 255 entries");
+	load_holes(SZ_32M, holes);
+	KTEST_EXPECT_EQ(t, tbl.nr_entries, (u32)E820_MAX_ENTRIES);
+	ktest_capture_start(t, "no reservation dropped");
 	KTEST_EXPECT_EQ(t, e820__update_table(&tbl), -E2BIG);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	/* The first 128 entries of the result: [0, 0x80000) alternating. */
-	KTEST_ASSERT_EQ(t, tbl.nr_entries, 128U);
-	for (i = 0; i < 128; i++) {
-		KTEST_EXPECT_EQ(t, tbl.entries[i].addr, 0x1000ULL * i);
+	KTEST_EXPECT_CAPTURED(t, "needs 6399 entries, the table holds 3200");
+	KTEST_ASSERT_EQ(t, tbl.nr_entries, (u32)E820_MAX_ENTRIES);
+	for (i = 0; i < holes; i++) {
+		KTEST_EXPECT_EQ(t, tbl.entries[i].addr, 0x2000ULL * i + 0x1000);
 		KTEST_EXPECT_EQ(t, tbl.entries[i].size, 0x1000ULL);
-		KTEST_EXPECT_EQ(t, tbl.entries[i].type, i % 2 ? (u32)RSV : (u32)RAM);
+		KTEST_EXPECT_EQ(t, tbl.entries[i].type, (u32)RSV);
 	}
+	KTEST_EXPECT_EQ(t, tbl.entries[holes].addr, 0x2000ULL * holes);
+	KTEST_EXPECT_EQ(t, tbl.entries[holes].size, SZ_32M - 0x2000ULL * holes);
+	KTEST_EXPECT_EQ(t, tbl.entries[holes].type, (u32)RAM);
+	KTEST_EXPECT_EQ(t, e820__total(&tbl, RSV), 0x1000ULL * holes);
+}
+
+/* Among RAM ranges, the smallest go first, the equal ones from the top. */
+static void test_sanitize_too_big_drops_smallest_ram(struct ktest *t)
+{
+	const u32 holes = E820_MAX_ENTRIES - 2;
+	u32 i;
+
+	/*
+	 * Like test_sanitize_too_big with one hole less, but the third RAM
+	 * piece is 2 pages: it stays, with the large one at the top.
+	 */
+	memset(&tbl, 0, sizeof(tbl));
+	e820__range_add(&tbl, 0, SZ_32M, RAM);
+	for (i = 0; i < holes; i++)
+		e820__range_add(&tbl, 0x2000ULL * i + 0x1000 + (i >= 2 ? 0x1000 : 0),
+				0x1000, RSV);
+	ktest_capture_start(t, "no reservation dropped");
+	KTEST_EXPECT_EQ(t, e820__update_table(&tbl), -E2BIG);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_ASSERT_EQ(t, tbl.nr_entries, (u32)E820_MAX_ENTRIES);
+	KTEST_EXPECT_EQ(t, e820__total(&tbl, RSV), 0x1000ULL * holes);
+	/* Kept: the 2-page piece at 0x4000 and the large one at the top. */
+	KTEST_EXPECT_EQ(t, tbl.entries[2].addr, 0x4000ULL);
+	KTEST_EXPECT_EQ(t, tbl.entries[2].size, 0x2000ULL);
+	KTEST_EXPECT_EQ(t, tbl.entries[2].type, (u32)RAM);
+	KTEST_EXPECT_EQ(t, tbl.entries[E820_MAX_ENTRIES - 1].type, (u32)RAM);
+	KTEST_EXPECT_EQ(t, e820__total(&tbl, RAM),
+			0x2000ULL + SZ_32M - (0x2000ULL * holes + 0x1000));
+}
+
+/*
+ * Reservations alone beyond the table: 1700 reserved pages inside one
+ * ACPI NVS range make 3401 entries, no RAM. The last ones are joined into
+ * one reserved range; nothing that was reserved becomes a hole.
+ */
+static void test_sanitize_too_many_reservations(struct ktest *t)
+{
+	const u32 n = 1700;
+	const u64 end = 0x2000ULL * n + 0x1000;
+	u64 covered = 0;
+	u32 i;
+
+	memset(&tbl, 0, sizeof(tbl));
+	e820__range_add(&tbl, 0, end, NVS);
+	for (i = 0; i < n; i++)
+		e820__range_add(&tbl, 0x2000ULL * i + 0x1000, 0x1000, RSV);
+	ktest_capture_start(t, "reserved as one range");
+	KTEST_EXPECT_EQ(t, e820__update_table(&tbl), -E2BIG);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_ASSERT_EQ(t, tbl.nr_entries, (u32)E820_MAX_ENTRIES);
+	for (i = 0; i < tbl.nr_entries; i++) {
+		const struct e820_entry *e = &tbl.entries[i];
+
+		KTEST_EXPECT_EQ(t, e->addr, covered);	/* no hole */
+		KTEST_EXPECT_NE(t, e->type, (u32)RAM);
+		covered = e->addr + e->size;
+	}
+	KTEST_EXPECT_EQ(t, covered, end);
+	KTEST_EXPECT_EQ(t, tbl.entries[E820_MAX_ENTRIES - 1].type, (u32)RSV);
+}
+
+/* A full table makes room for a reservation by dropping RAM, not vice versa. */
+static void test_range_add_full_keeps_reservation(struct ktest *t)
+{
+	load_holes(0x1000ULL * E820_MAX_ENTRIES, E820_MAX_ENTRIES / 2);
+	KTEST_ASSERT_EQ(t, e820__update_table(&tbl), 0);
+	KTEST_ASSERT_EQ(t, tbl.nr_entries, (u32)E820_MAX_ENTRIES);
+
+	ktest_capture_start(t, "table full");
+	KTEST_EXPECT_EQ(t, e820__range_add(&tbl, SZ_1G, SZ_1M, RAM), -ENOSPC);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "dropping usable [mem 0x0000000040000000-0x00000000400fffff]");
+
+	ktest_capture_start(t, "table full");
+	KTEST_EXPECT_EQ(t, e820__range_add(&tbl, SZ_1G, SZ_1M, ACPI), 0);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	/* All RAM pieces are one page: the highest one made room. */
+	KTEST_EXPECT_CAPTURED(t, "dropping usable [mem 0x0000000000c7e000-0x0000000000c7efff] to keep [mem 0x0000000040000000-0x00000000400fffff] ACPI data");
+	KTEST_ASSERT_EQ(t, tbl.nr_entries, (u32)E820_MAX_ENTRIES);
+	KTEST_EXPECT_EQ(t, tbl.entries[E820_MAX_ENTRIES - 1].addr, (u64)SZ_1G);
+	KTEST_EXPECT_EQ(t, tbl.entries[E820_MAX_ENTRIES - 1].type, (u32)ACPI);
+	KTEST_EXPECT_EQ(t, e820__total(&tbl, RSV),
+			0x1000ULL * E820_MAX_ENTRIES / 2);
+}
+
+/* 3000 disjoint ranges in reverse order: sorted, nothing lost, quickly. */
+static void test_sanitize_3000_entries(struct ktest *t)
+{
+	static const u32 types[] = { RAM, RSV, ACPI, NVS, T20 };
+	const u32 n = 3000;
+	u32 i;
+
+	memset(&tbl, 0, sizeof(tbl));
+	for (i = n; i-- > 0; )
+		KTEST_ASSERT_EQ(t, e820__range_add(&tbl, 0x10000ULL * i,
+						   0x8000, types[i % 5]), 0);
+	KTEST_EXPECT_EQ(t, e820__update_table(&tbl), 0);
+	KTEST_ASSERT_EQ(t, tbl.nr_entries, n);
+	for (i = 0; i < n; i++) {
+		KTEST_EXPECT_EQ(t, tbl.entries[i].addr, 0x10000ULL * i);
+		KTEST_EXPECT_EQ(t, tbl.entries[i].size, 0x8000ULL);
+		KTEST_EXPECT_EQ(t, tbl.entries[i].type, types[i % 5]);
+	}
+}
+
+/* 3000 ranges all nested in one another: each layer resolved by priority. */
+static void test_sanitize_3000_nested(struct ktest *t)
+{
+	const u32 n = 3000;
+	u32 i;
+
+	memset(&tbl, 0, sizeof(tbl));
+	/* [i, 2n - i) pages, RAM outermost, reserved every 1000th layer. */
+	for (i = 0; i < n; i++)
+		e820__range_add(&tbl, 0x1000ULL * i, 0x1000ULL * 2 * (n - i),
+				i % 1000 == 999 ? RSV : RAM);
+	KTEST_EXPECT_EQ(t, e820__update_table(&tbl), 0);
+	KTEST_ASSERT_EQ(t, tbl.nr_entries, 3U);
+	KTEST_EXPECT_EQ(t, tbl.entries[0].addr, 0ULL);
+	KTEST_EXPECT_EQ(t, tbl.entries[0].size, 0x1000ULL * 999);
+	KTEST_EXPECT_EQ(t, tbl.entries[0].type, (u32)RAM);
+	KTEST_EXPECT_EQ(t, tbl.entries[1].addr, 0x1000ULL * 999);
+	KTEST_EXPECT_EQ(t, tbl.entries[1].size, 0x1000ULL * 2 * (n - 999));
+	KTEST_EXPECT_EQ(t, tbl.entries[1].type, (u32)RSV);
+	KTEST_EXPECT_EQ(t, tbl.entries[2].addr, 0x1000ULL * (2 * n - 999));
+	KTEST_EXPECT_EQ(t, tbl.entries[2].type, (u32)RAM);
 }
 
 /* --- editing ------------------------------------------------------------------ */
@@ -961,7 +1098,7 @@ static void test_memmap_edge_of_address_space(struct ktest *t)
 
 static void test_memmap_table_full(struct ktest *t)
 {
-	load_holes(0x80000, 64);
+	load_holes(0x1000ULL * E820_MAX_ENTRIES, E820_MAX_ENTRIES / 2);
 	KTEST_ASSERT_EQ(t, e820__update_table(&tbl), 0);
 	saved = tbl;
 	ktest_capture_start(t, "table full");
@@ -982,6 +1119,11 @@ static const struct ktest_case e820_cases[] = {
 	KTEST_CASE(test_range_add_full),
 	KTEST_CASE(test_sanitize_exactly_full),
 	KTEST_CASE(test_sanitize_too_big),
+	KTEST_CASE(test_sanitize_too_big_drops_smallest_ram),
+	KTEST_CASE(test_sanitize_too_many_reservations),
+	KTEST_CASE(test_range_add_full_keeps_reservation),
+	KTEST_CASE(test_sanitize_3000_entries),
+	KTEST_CASE(test_sanitize_3000_nested),
 	KTEST_CASE(test_range_update_splits),
 	KTEST_CASE(test_range_update_across_entries),
 	KTEST_CASE(test_range_update_unaligned),

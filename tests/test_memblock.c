@@ -797,6 +797,124 @@ static void test_kernel_instance_consistent(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, memblock_is_memory(memblock_end_of_DRAM()));
 }
 
+/* --- doubling ------------------------------------------------------------ */
+
+/*
+ * The instance may grow: "physical" [ARENA_BASE, ARENA_BASE + ARENA_SIZE)
+ * is the static arena, so the doubled arrays are real memory the test can
+ * look at. Everything else the tests add is far above and never touched.
+ */
+#define ARENA_BASE	0x100000UL
+#define ARENA_SIZE	(64 * 1024UL)
+#define FAR		0x40000000UL
+
+static u8 arena[ARENA_SIZE] __aligned(4096);
+
+static void *arena_va(phys_addr_t phys)
+{
+	if (phys < ARENA_BASE || phys >= ARENA_BASE + ARENA_SIZE)
+		return NULL;
+	return arena + (phys - ARENA_BASE);
+}
+
+static void grow_setup(struct memblock *mb)
+{
+	mb->current_limit = ARENA_BASE + ARENA_SIZE;	/* what arena_va maps */
+	memblock_instance_allow_resize(mb, arena_va);
+	memblock_add_range(&mb->memory, ARENA_BASE, ARENA_SIZE);
+}
+
+/* Is [base, base + size) one reserved region's part? */
+static bool reserved_covers(const struct memblock *mb, phys_addr_t base,
+			    phys_addr_t size)
+{
+	long i = memblock_search(&mb->reserved, base);
+	const struct memblock_region *r = &mb->reserved.regions[i];
+
+	return i >= 0 && r->base + r->size >= base + size;
+}
+
+/* 200 memory regions: the table doubles 16 -> 32 -> 64 -> 128 -> 256. */
+static void test_memory_doubles(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	const unsigned long n = 200;
+	unsigned long i;
+
+	grow_setup(mb);
+	for (i = 0; i < n; i++)
+		KTEST_ASSERT_EQ(t, memblock_add_range(&mb->memory,
+						      FAR + 0x2000 * i, 0x1000), 0);
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&mb->memory), 0);
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&mb->reserved), 0);
+	KTEST_ASSERT_EQ(t, mb->memory.cnt, n + 1);
+	KTEST_EXPECT_EQ(t, mb->memory.max, 256UL);
+	KTEST_EXPECT_EQ(t, mb->memory.regions[0].base, ARENA_BASE);
+	for (i = 0; i < n; i++)
+		KTEST_EXPECT_EQ(t, mb->memory.regions[i + 1].base, FAR + 0x2000 * i);
+	/* The array lives in the arena, is reserved, and the old ones freed. */
+	KTEST_EXPECT_PTR_EQ(t, (void *)mb->memory.regions,
+			    arena_va(mb->memory.regions_phys));
+	KTEST_EXPECT_TRUE(t, reserved_covers(mb, mb->memory.regions_phys,
+					     256 * sizeof(struct memblock_region)));
+	KTEST_EXPECT_EQ(t, mb->reserved.total_size,
+			256 * sizeof(struct memblock_region));
+}
+
+/*
+ * A reservation past the table doubles it too, and the new array never
+ * lands on the range being reserved: here the arena's top page, where it
+ * would go otherwise (allocation is top-down).
+ */
+static void test_reserved_doubles(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	const phys_addr_t top = ARENA_BASE + ARENA_SIZE - 0x1000;
+	const phys_addr_t bytes = 32 * sizeof(struct memblock_region);
+	phys_addr_t array;
+	unsigned long i;
+
+	grow_setup(mb);
+	for (i = 0; i < TEST_MAX_REGIONS; i++)
+		KTEST_ASSERT_EQ(t, memblock_add_range(&mb->reserved,
+						      FAR + 0x2000 * i, 0x1000), 0);
+	KTEST_ASSERT_EQ(t, mb->reserved.max, (unsigned long)TEST_MAX_REGIONS);
+	KTEST_ASSERT_EQ(t, memblock_add_range(&mb->reserved, top, 0x1000), 0);
+	KTEST_EXPECT_EQ(t, memblock_validate_type(&mb->reserved), 0);
+	KTEST_EXPECT_EQ(t, mb->reserved.max, 32UL);
+	array = mb->reserved.regions_phys;
+	KTEST_EXPECT_EQ(t, array, top - 0x1000);
+	KTEST_EXPECT_TRUE(t, reserved_covers(mb, top, 0x1000));
+	KTEST_EXPECT_TRUE(t, reserved_covers(mb, array, bytes));
+	KTEST_EXPECT_EQ(t, mb->reserved.total_size,
+			0x1000 * (TEST_MAX_REGIONS + 1) + bytes);
+	/* The regions were copied: the array, the top page, then FAR... */
+	KTEST_EXPECT_EQ(t, mb->reserved.regions[0].base, array);
+	KTEST_EXPECT_EQ(t, mb->reserved.regions[1].base, top);
+	KTEST_EXPECT_EQ(t, mb->reserved.regions[2].base, FAR);
+	KTEST_EXPECT_EQ(t, mb->reserved.regions[TEST_MAX_REGIONS + 1].base,
+			FAR + 0x2000 * (TEST_MAX_REGIONS - 1));
+}
+
+/* Without memory to put a larger array in, a full table still says so. */
+static void test_double_without_room(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	unsigned long i;
+
+	mb->current_limit = ARENA_BASE + ARENA_SIZE;
+	memblock_instance_allow_resize(mb, arena_va);	/* but no memory there */
+	for (i = 0; i < TEST_MAX_REGIONS; i++)
+		memblock_add_range(&mb->memory, FAR + 0x2000 * i, 0x1000);
+	ktest_capture_start(t, "memblock:");
+	KTEST_EXPECT_EQ(t, memblock_add_range(&mb->memory, 2 * FAR, 0x1000),
+			-ENOSPC);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_CAPTURED(t, "no room to double the memory table to 32 regions");
+	KTEST_EXPECT_CAPTURED(t, "memory table full (16 regions)");
+	KTEST_EXPECT_EQ(t, mb->memory.cnt, (unsigned long)TEST_MAX_REGIONS);
+}
+
 static const struct ktest_case memblock_cases[] = {
 	KTEST_CASE(test_add_into_empty),
 	KTEST_CASE(test_add_disjoint_sorted),
@@ -832,6 +950,9 @@ static const struct ktest_case memblock_cases[] = {
 	KTEST_CASE(test_validate_catches_breakage),
 	KTEST_CASE(test_dump_format),
 	KTEST_CASE(test_kernel_instance_consistent),
+	KTEST_CASE(test_memory_doubles),
+	KTEST_CASE(test_reserved_doubles),
+	KTEST_CASE(test_double_without_room),
 	{}
 };
 

@@ -701,26 +701,169 @@ static void test_mmap_entry_wraps(struct ktest *t)
 	expect_rejected(t, &b, b.len, "entry 1 at 0xfffffffffffff000 length 0x2000 wraps around");
 }
 
-static void test_efi_mmap_desc_size_zero(struct ktest *t)
+/*
+ * A malformed EFI memory map is dropped with an error naming the problem
+ * and a warning saying what the map is now; the rest of the block (the
+ * legacy mmap tag first) is used as usual.
+ */
+static void expect_efi_dropped(struct ktest *t, u32 desc_size, u32 nr,
+			       u32 extra, bool legacy, const char *detail)
 {
 	struct builder b;
+	u32 total;
 
 	begin(&b, t);
-	add_efi_mmap(&b, 0, 1, 0, 48);
+	if (legacy)
+		add_mmap(&b, 24, 0, mmap6, ARRAY_SIZE(mmap6), 0);
+	add_efi_mmap(&b, desc_size, 1, nr, extra);
 	add_end(&b);
-	finish(&b);
-	expect_rejected(t, &b, b.len, "tag type 17 (EFI mmap) at offset 8: descriptor size 0 smaller than 40");
+	total = finish(&b);
+	ktest_capture_start(t, "multiboot2:");
+	KTEST_ASSERT_EQ(t, parse(&b, total), 0);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	KTEST_EXPECT_CAPTURED(t, detail);
+	KTEST_EXPECT_CAPTURED(t, legacy ?
+			      "multiboot2: EFI memory map ignored, using the legacy memory map tag" :
+			      "multiboot2: EFI memory map ignored, and there is no legacy memory map tag");
+	KTEST_EXPECT_NULL(t, info.efi_mmap);
+	KTEST_EXPECT_TRUE(t, info.efi_mmap_bad);
+	if (legacy)
+		check_mmap(t, mmap6, ARRAY_SIZE(mmap6));
+}
+
+static void test_efi_mmap_desc_size_zero(struct ktest *t)
+{
+	expect_efi_dropped(t, 0, 0, 48, true,
+			   "tag type 17 (EFI mmap) at offset 168: descriptor size 0 smaller than 40");
+}
+
+static void test_efi_mmap_desc_size_too_small(struct ktest *t)
+{
+	expect_efi_dropped(t, 32, 3, 0, false,
+			   "tag type 17 (EFI mmap) at offset 8: descriptor size 32 smaller than 40");
+}
+
+static void test_efi_mmap_desc_size_unaligned(struct ktest *t)
+{
+	expect_efi_dropped(t, 44, 2, 0, true,
+			   "descriptor size 44 not a multiple of 8");
 }
 
 static void test_efi_mmap_partial_desc(struct ktest *t)
 {
+	expect_efi_dropped(t, 48, 2, 16, true,
+			   "112 bytes of descriptors are not a whole number of 48-byte descriptors");
+}
+
+/* A later firmware's larger descriptors: used, stepping desc_size bytes. */
+static void test_efi_mmap_large_desc(struct ktest *t)
+{
 	struct builder b;
+	u32 total;
 
 	begin(&b, t);
-	add_efi_mmap(&b, 48, 1, 2, 16);
+	add_efi_mmap(&b, 64, 2, 5, 0);
 	add_end(&b);
-	finish(&b);
-	expect_rejected(t, &b, b.len, "112 bytes of descriptors are not a whole number of 48-byte descriptors");
+	total = finish(&b);
+	expect_accepted(t, &b, total, 0);
+	KTEST_ASSERT_NOT_NULL(t, info.efi_mmap);
+	KTEST_EXPECT_FALSE(t, info.efi_mmap_bad);
+	KTEST_EXPECT_EQ(t, info.efi_desc_size, 64U);
+	KTEST_EXPECT_EQ(t, info.efi_mmap_size, 5 * 64U);
+	KTEST_EXPECT_EQ(t, info.efi_mmap[4 * 64], 5);
+}
+
+/* --- ACPI RSDP tags ---------------------------------------------------- */
+
+/* An RSDP of len bytes (20: ACPI 1.0, else revision 2), checksums right. */
+static void make_rsdp(u8 *p, u32 len)
+{
+	u8 sum = 0;
+	u32 i;
+
+	memset(p, 0, len);
+	memcpy(p, "RSD PTR ", 8);
+	memcpy(p + 9, "CRAMOK", 6);
+	p[15] = len > ACPI_RSDP_V1_SIZE ? 2 : 0;
+	put_u32(p + 16, 0x7fe1234);
+	for (i = 0; i < ACPI_RSDP_V1_SIZE; i++)
+		sum += p[i];
+	p[8] = (u8)-sum;
+	if (len == ACPI_RSDP_V1_SIZE)
+		return;
+	put_u32(p + 20, len);
+	sum = 0;
+	for (i = 0; i < len; i++)
+		sum += p[i];
+	p[32] = (u8)-sum;
+}
+
+static void test_acpi_rsdp_new_preferred(struct ktest *t)
+{
+	u8 v1[ACPI_RSDP_V1_SIZE], v2[ACPI_RSDP_V2_SIZE];
+	struct builder b;
+	u32 total;
+
+	make_rsdp(v1, sizeof(v1));
+	make_rsdp(v2, sizeof(v2));
+	begin(&b, t);
+	add_tag(&b, MB2_TAG_ACPI_NEW, v2, sizeof(v2));
+	add_tag(&b, MB2_TAG_ACPI_OLD, v1, sizeof(v1));
+	add_end(&b);
+	total = finish(&b);
+	expect_accepted(t, &b, total, 0);
+	KTEST_ASSERT_NOT_NULL(t, info.acpi_rsdp);
+	KTEST_EXPECT_EQ(t, info.acpi_rsdp_revision, 2);
+	KTEST_EXPECT_EQ(t, info.acpi_rsdp_len, (u32)ACPI_RSDP_V2_SIZE);
+	KTEST_EXPECT_EQ(t, memcmp(info.acpi_rsdp, v2, sizeof(v2)), 0);
+	KTEST_EXPECT_TRUE(t, in_block(info.acpi_rsdp, total));
+}
+
+static void test_acpi_rsdp_old_only(struct ktest *t)
+{
+	u8 v1[ACPI_RSDP_V1_SIZE];
+	struct builder b;
+	u32 total;
+
+	make_rsdp(v1, sizeof(v1));
+	begin(&b, t);
+	add_tag(&b, MB2_TAG_ACPI_OLD, v1, sizeof(v1));
+	add_end(&b);
+	total = finish(&b);
+	expect_accepted(t, &b, total, 0);
+	KTEST_ASSERT_NOT_NULL(t, info.acpi_rsdp);
+	KTEST_EXPECT_EQ(t, info.acpi_rsdp_revision, 0);
+	KTEST_EXPECT_EQ(t, info.acpi_rsdp_len, (u32)ACPI_RSDP_V1_SIZE);
+}
+
+/* A bad RSDP is dropped with a warning; the old tag then serves. */
+static void test_acpi_rsdp_bad_checksum(struct ktest *t)
+{
+	u8 v1[ACPI_RSDP_V1_SIZE], v2[ACPI_RSDP_V2_SIZE];
+	struct builder b;
+	u32 total;
+
+	make_rsdp(v1, sizeof(v1));
+	make_rsdp(v2, sizeof(v2));
+	v2[30] ^= 1;		/* breaks only the extended checksum */
+	begin(&b, t);
+	add_tag(&b, MB2_TAG_ACPI_OLD, v1, sizeof(v1));
+	add_tag(&b, MB2_TAG_ACPI_NEW, v2, sizeof(v2));
+	add_end(&b);
+	total = finish(&b);
+	expect_accepted(t, &b, total, 1);
+	KTEST_EXPECT_CAPTURED(t, "RSDP revision 2: bad length 36 or extended checksum, ignored");
+	KTEST_ASSERT_NOT_NULL(t, info.acpi_rsdp);
+	KTEST_EXPECT_EQ(t, info.acpi_rsdp_revision, 0);
+
+	v1[0] = 'X';
+	begin(&b, t);
+	add_tag(&b, MB2_TAG_ACPI_OLD, v1, sizeof(v1));
+	add_end(&b);
+	total = finish(&b);
+	expect_accepted(t, &b, total, 1);
+	KTEST_EXPECT_CAPTURED(t, "no RSDP signature, ignored");
+	KTEST_EXPECT_NULL(t, info.acpi_rsdp);
 }
 
 /* A broken duplicate is still an inconsistent block. */
@@ -813,7 +956,13 @@ static const struct ktest_case multiboot2_cases[] = {
 	KTEST_CASE(test_mmap_header_cut),
 	KTEST_CASE(test_mmap_entry_wraps),
 	KTEST_CASE(test_efi_mmap_desc_size_zero),
+	KTEST_CASE(test_efi_mmap_desc_size_too_small),
+	KTEST_CASE(test_efi_mmap_desc_size_unaligned),
 	KTEST_CASE(test_efi_mmap_partial_desc),
+	KTEST_CASE(test_efi_mmap_large_desc),
+	KTEST_CASE(test_acpi_rsdp_new_preferred),
+	KTEST_CASE(test_acpi_rsdp_old_only),
+	KTEST_CASE(test_acpi_rsdp_bad_checksum),
 	KTEST_CASE(test_bad_duplicate_rejected),
 	KTEST_CASE(test_every_truncation),
 	{}

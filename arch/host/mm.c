@@ -174,6 +174,7 @@ void setup_arch(void)
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, 0);
 	ram_end = end;
 	memblock_set_current_limit(end);
+	memblock_allow_resize();	/* all RAM is mapped now */
 	if (debug_pagealloc_enabled())
 		debug_pagealloc_init();
 }

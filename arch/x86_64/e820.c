@@ -3,7 +3,8 @@
  * The e820 physical memory map.
  *
  * Data structure: struct e820_table, a fixed array of at most
- * E820_MAX_ENTRIES (addr, size, type) entries; no allocator is needed.
+ * E820_MAX_ENTRIES (3200, enough for a fragmented UEFI map) (addr, size,
+ * type) entries; no allocator is needed.
  * Firmware (through the boot loader) hands over a raw map whose entries may
  * be unsorted, overlapping, empty or absurd; e820__update_table() turns it
  * into a sanitized map: sorted by address, pairwise disjoint, no two
@@ -17,17 +18,25 @@
  *     cannot hold). Then entries starting at or above E820_PHYS_LIMIT
  *     (2^52) are dropped and entries crossing it end there, one warning
  *     per dropped or clipped entry. From here on end <= 2^52: no overflow.
- *  2. Resolve overlaps. Every start and end is a boundary; the sorted,
- *     distinct boundaries cut the line into elementary intervals, and each
- *     interval covered by some entry gets the type of highest priority
- *     among the entries covering it (O(boundaries * entries), at most
- *     260 * 130 steps, in static scratch arrays: no recursion, nothing big
- *     on the 16 KiB kernel stack).
+ *  2. Resolve overlaps. Every start and end is a change point; heapsort
+ *     puts them in address order and a sweep keeps the set of entries
+ *     covering the current point (added at their start, removed at their
+ *     end in O(1)). Each elementary interval between two distinct change
+ *     points that some entry covers gets the type of highest priority
+ *     among the entries covering it. O(n log n) for the sort plus, per
+ *     interval, the entries covering it: for real maps (little nesting)
+ *     a 3000-entry table takes well under a millisecond. All scratch is
+ *     static: no recursion, nothing big on the 16 KiB kernel stack.
  *  3. Merge: consecutive intervals of one type that touch become one
  *     entry (they come out sorted by address already).
  *  4. Page-clip RAM inward (start up, end down, to 4 KiB), dropping what
  *     becomes empty. Merging first means two touching RAM pieces that
  *     together cover whole pages keep them. Clipping may leave holes.
+ *  5. Fit. If more than E820_MAX_ENTRIES entries remain, RAM entries go,
+ *     the smallest first (among equal sizes, the highest first), until
+ *     the rest fits; a reservation is never dropped. Only if the
+ *     reservations alone do not fit are the last ones joined into one
+ *     reserved range (the holes between them become reserved too).
  * Sanitizing a sanitized table changes nothing.
  *
  * Priority rule (the more restrictive type wins; low to high):
@@ -75,8 +84,17 @@ struct e820_range {
 /* Editing a sanitized table adds at most two pieces (see e820_edit()). */
 #define E820_SCRATCH	(E820_MAX_ENTRIES + 2)
 
+/* A change point of the sweep: where range idx starts or ends. */
+struct e820_change {
+	u64 addr;
+	u32 idx;
+	u32 is_end;
+};
+
 static struct e820_range e820_in[E820_SCRATCH];
-static u64 e820_bounds[2 * E820_SCRATCH];
+static struct e820_change e820_changes[2 * E820_SCRATCH];
+static u32 e820_active[E820_SCRATCH];		/* ranges covering the sweep */
+static u32 e820_active_pos[E820_SCRATCH];	/* range -> slot in active */
 static struct e820_range e820_out[2 * E820_SCRATCH];
 
 typedef unsigned long long ull;
@@ -141,61 +159,97 @@ static bool e820_normalize(const struct e820_entry *e, struct e820_range *r)
 
 /* --- step 2: resolve overlaps --------------------------------------------- */
 
-/* Insert v into the sorted, distinct bounds[0..n); returns the new n. */
-static u32 e820_add_bound(u64 *bounds, u32 n, u64 v)
+static void e820_sift_down(struct e820_change *c, u32 root, u32 n)
 {
-	u32 i = n;
+	for (;;) {
+		u32 child = 2 * root + 1;
+		struct e820_change tmp;
 
-	while (i > 0 && bounds[i - 1] > v)
-		i--;
-	if (i > 0 && bounds[i - 1] == v)
-		return n;
-	memmove(&bounds[i + 1], &bounds[i], (n - i) * sizeof(*bounds));
-	bounds[i] = v;
-	return n + 1;
-}
-
-static u32 e820_collect_bounds(const struct e820_range *in, u32 n)
-{
-	u32 i, nb = 0;
-
-	for (i = 0; i < n; i++) {
-		nb = e820_add_bound(e820_bounds, nb, in[i].start);
-		nb = e820_add_bound(e820_bounds, nb, in[i].end);
+		if (child >= n)
+			return;
+		if (child + 1 < n && c[child + 1].addr > c[child].addr)
+			child++;
+		if (c[root].addr >= c[child].addr)
+			return;
+		tmp = c[root];
+		c[root] = c[child];
+		c[child] = tmp;
+		root = child;
 	}
-	return nb;
 }
 
-/*
- * The winning type of the elementary interval starting at 'at' (every
- * range covering 'at' covers the whole interval). False if none covers it.
- */
-static bool e820_winner(const struct e820_range *in, u32 n, u64 at, u32 *type)
+/* Heapsort by address: in place, O(n log n), no recursion. */
+static void e820_sort_changes(struct e820_change *c, u32 n)
 {
-	bool found = false;
+	u32 i;
+
+	for (i = n / 2; i-- > 0; )
+		e820_sift_down(c, i, n);
+	for (i = n; i-- > 1; ) {
+		struct e820_change tmp = c[0];
+
+		c[0] = c[i];
+		c[i] = tmp;
+		e820_sift_down(c, 0, i);
+	}
+}
+
+static u32 e820_collect_changes(const struct e820_range *in, u32 n)
+{
 	u32 i;
 
 	for (i = 0; i < n; i++) {
-		if (in[i].start > at || in[i].end <= at)
-			continue;
-		if (!found || e820_outranks(in[i].type, *type))
-			*type = in[i].type;
-		found = true;
+		e820_changes[2 * i] = (struct e820_change){ in[i].start, i, 0 };
+		e820_changes[2 * i + 1] = (struct e820_change){ in[i].end, i, 1 };
 	}
-	return found;
+	e820_sort_changes(e820_changes, 2 * n);
+	return 2 * n;
+}
+
+/* Apply the change at c to the active set (nact entries); new count. */
+static u32 e820_apply_change(const struct e820_change *c, u32 nact)
+{
+	u32 slot;
+
+	if (!c->is_end) {
+		e820_active_pos[c->idx] = nact;
+		e820_active[nact] = c->idx;
+		return nact + 1;
+	}
+	slot = e820_active_pos[c->idx];
+	e820_active[slot] = e820_active[nact - 1];
+	e820_active_pos[e820_active[slot]] = slot;
+	return nact - 1;
+}
+
+/* The winning type among the nact active ranges (nact > 0). */
+static u32 e820_winner(const struct e820_range *in, u32 nact)
+{
+	u32 i, type = in[e820_active[0]].type;
+
+	for (i = 1; i < nact; i++)
+		if (e820_outranks(in[e820_active[i]].type, type))
+			type = in[e820_active[i]].type;
+	return type;
 }
 
 /* Steps 2 and 3: typed elementary intervals, touching equal types merged. */
-static u32 e820_build_intervals(const struct e820_range *in, u32 n, u32 nb)
+static u32 e820_build_intervals(const struct e820_range *in, u32 n)
 {
-	u32 i, cnt = 0, type = 0;
+	u32 nc = e820_collect_changes(in, n);
+	u32 i = 0, nact = 0, cnt = 0;
 
-	for (i = 0; i + 1 < nb; i++) {
-		u64 s = e820_bounds[i], e = e820_bounds[i + 1];
+	while (i < nc) {
+		u64 s = e820_changes[i].addr, e;
 		struct e820_range *prev = cnt ? &e820_out[cnt - 1] : NULL;
+		u32 type;
 
-		if (!e820_winner(in, n, s, &type))
+		while (i < nc && e820_changes[i].addr == s)
+			nact = e820_apply_change(&e820_changes[i++], nact);
+		if (!nact || i == nc)
 			continue;
+		e = e820_changes[i].addr;
+		type = e820_winner(in, nact);
 		if (prev && prev->end == s && prev->type == type) {
 			prev->end = e;
 			continue;
@@ -225,28 +279,103 @@ static u32 e820_clip_ram(struct e820_range *r, u32 cnt)
 	return kept;
 }
 
+/* --- step 5: fit the table ------------------------------------------------- */
+
+/* RAM entries of r[0..cnt) no larger than size (less than, if strict). */
+static u32 e820_count_ram(const struct e820_range *r, u32 cnt, u64 size,
+			  bool strict)
+{
+	u32 i, k = 0;
+
+	for (i = 0; i < cnt; i++) {
+		u64 len = r[i].end - r[i].start;
+
+		if (r[i].type == E820_TYPE_RAM && (strict ? len < size : len <= size))
+			k++;
+	}
+	return k;
+}
+
 /*
- * Sanitize the normalized ranges in[0..n) (steps 2-4) into t. in may not
+ * Drop the need smallest RAM entries (among equal sizes, the highest
+ * first). The smallest size cut with need entries at or below it is
+ * found by bisection, so this is O(cnt * 52), whatever need is.
+ */
+static u32 e820_drop_small_ram(struct e820_range *r, u32 cnt, u32 need,
+			       u64 *lost)
+{
+	u64 lo = 0, hi = E820_PHYS_LIMIT;
+	u32 i, kept = 0, ties;
+
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (e820_count_ram(r, cnt, mid, false) >= need)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	ties = need - e820_count_ram(r, cnt, lo, true);
+	for (i = cnt; i-- > 0; ) {
+		u64 len = r[i].end - r[i].start;
+
+		if (r[i].type != E820_TYPE_RAM || len > lo ||
+		    (len == lo && !ties))
+			continue;
+		if (len == lo)
+			ties--;
+		*lost += len;
+		r[i].end = r[i].start;		/* dropped */
+	}
+	for (i = 0; i < cnt; i++)
+		if (r[i].start < r[i].end)
+			r[kept++] = r[i];
+	return kept;
+}
+
+/* Make cnt sanitized ranges fit the table, dropping RAM only. */
+static u32 e820_fit(struct e820_range *r, u32 cnt)
+{
+	u32 ram = e820_count_ram(r, cnt, E820_PHYS_LIMIT, false);
+	u32 need = cnt - E820_MAX_ENTRIES;
+	u64 lost = 0;
+
+	pr_warn("sanitized map needs %u entries, the table holds %u: dropping the %u smallest usable ranges\n",
+		cnt, E820_MAX_ENTRIES, min(need, ram));
+	cnt = e820_drop_small_ram(r, cnt, min(need, ram), &lost);
+	pr_warn("%llu KiB of RAM left out; no reservation dropped\n",
+		(ull)(lost >> 10));
+	if (cnt <= E820_MAX_ENTRIES)
+		return cnt;
+	pr_warn("reservations alone need %u entries: [mem 0x%016llx-0x%016llx] reserved as one range\n",
+		cnt, (ull)r[E820_MAX_ENTRIES - 1].start, (ull)(r[cnt - 1].end - 1));
+	r[E820_MAX_ENTRIES - 1].end = r[cnt - 1].end;
+	r[E820_MAX_ENTRIES - 1].type = E820_TYPE_RESERVED;
+	return E820_MAX_ENTRIES;
+}
+
+/*
+ * Sanitize the normalized ranges in[0..n) (steps 2-5) into t. in may not
  * be t's own entries (callers normalize into e820_in first).
  */
 static int e820_resolve(const struct e820_range *in, u32 n, struct e820_table *t)
 {
 	u32 cnt, i;
+	int ret = 0;
 
-	cnt = e820_build_intervals(in, n, e820_collect_bounds(in, n));
+	cnt = e820_build_intervals(in, n);
 	cnt = e820_clip_ram(e820_out, cnt);
-	t->nr_entries = min_t(u32, cnt, E820_MAX_ENTRIES);
-	for (i = 0; i < t->nr_entries; i++) {
+	if (cnt > E820_MAX_ENTRIES) {
+		cnt = e820_fit(e820_out, cnt);
+		ret = -E2BIG;
+	}
+	t->nr_entries = cnt;
+	for (i = 0; i < cnt; i++) {
 		t->entries[i].addr = e820_out[i].start;
 		t->entries[i].size = e820_out[i].end - e820_out[i].start;
 		t->entries[i].type = e820_out[i].type;
 	}
-	if (cnt <= E820_MAX_ENTRIES)
-		return 0;
-	pr_warn("sanitized map needs %u entries, only %u kept: [mem 0x%016llx-0x%016llx] and above lost\n",
-		cnt, E820_MAX_ENTRIES, (ull)e820_out[E820_MAX_ENTRIES].start,
-		(ull)(e820_out[cnt - 1].end - 1));
-	return -E2BIG;
+	return ret;
 }
 
 int e820__update_table(struct e820_table *t)
@@ -263,18 +392,95 @@ int e820__update_table(struct e820_table *t)
 
 /* --- building and editing ------------------------------------------------- */
 
+/* Index of the smallest RAM entry of a sanitized table, or -1. */
+static long e820_smallest_ram(const struct e820_table *t)
+{
+	long best = -1;
+	u32 i;
+
+	for (i = 0; i < t->nr_entries; i++) {
+		const struct e820_entry *e = &t->entries[i];
+
+		if (e->type == E820_TYPE_RAM &&
+		    (best < 0 || e->size <= t->entries[best].size))
+			best = i;
+	}
+	return best;
+}
+
+static void e820_delete(struct e820_table *t, u32 i)
+{
+	memmove(&t->entries[i], &t->entries[i + 1],
+		(t->nr_entries - i - 1) * sizeof(t->entries[0]));
+	t->nr_entries--;
+}
+
+/* No RAM left: join the two reservations with the smallest hole between. */
+static void e820_join_closest(struct e820_table *t)
+{
+	u32 i, best = 0;
+	u64 gap, best_gap = U64_MAX;
+	struct e820_entry *a, *b;
+
+	for (i = 0; i + 1 < t->nr_entries; i++) {
+		a = &t->entries[i];
+		gap = t->entries[i + 1].addr - (a->addr + a->size);
+		if (gap < best_gap) {
+			best_gap = gap;
+			best = i;
+		}
+	}
+	a = &t->entries[best];
+	b = &t->entries[best + 1];
+	pr_warn("table full of reservations: [mem 0x%016llx-0x%016llx] joined into one reserved range\n",
+		(ull)a->addr, (ull)(b->addr + b->size - 1));
+	a->size = b->addr + b->size - a->addr;
+	if (e820_outranks(b->type, a->type))
+		a->type = b->type;
+	if (a->type == E820_TYPE_RAM)
+		a->type = E820_TYPE_RESERVED;
+	e820_delete(t, best + 1);
+}
+
+/*
+ * The table is full: sanitize it, then if it is still full make room for
+ * a reservation at the expense of RAM. false if a RAM range is to be
+ * dropped instead.
+ */
+static bool e820_make_room(struct e820_table *t, u64 start, u64 size, u32 type)
+{
+	long victim;
+
+	e820__update_table(t);
+	if (t->nr_entries < E820_MAX_ENTRIES)
+		return true;
+	if (type == E820_TYPE_RAM) {
+		pr_warn("table full, dropping usable [mem 0x%016llx-0x%016llx]\n",
+			(ull)start, (ull)(start + size - 1));
+		return false;
+	}
+	victim = e820_smallest_ram(t);
+	if (victim < 0) {
+		e820_join_closest(t);
+		return true;
+	}
+	pr_warn("table full, dropping usable [mem 0x%016llx-0x%016llx] to keep [mem 0x%016llx-0x%016llx] %s\n",
+		(ull)t->entries[victim].addr,
+		(ull)(t->entries[victim].addr + t->entries[victim].size - 1),
+		(ull)start, (ull)(start + size - 1), e820_type_to_string(type));
+	e820_delete(t, (u32)victim);
+	return true;
+}
+
 int e820__range_add(struct e820_table *t, u64 start, u64 size, u32 type)
 {
 	struct e820_entry *e;
 
 	if (!size)
 		return 0;
-	if (t->nr_entries >= E820_MAX_ENTRIES) {
-		pr_warn("table full, ignoring [mem 0x%016llx-0x%016llx] %s\n",
-			(ull)start, (ull)(start + size - 1),
-			e820_type_to_string(type));
+	if (t->nr_entries >= E820_MAX_ENTRIES &&
+	    !e820_make_room(t, start, size, type))
 		return -ENOSPC;
-	}
 	e = &t->entries[t->nr_entries++];
 	e->addr = start;
 	e->size = size;
@@ -340,6 +546,22 @@ u64 e820__range_remove(struct e820_table *t, u64 start, u64 size,
 		       u32 old_type, bool check_type)
 {
 	return e820_edit(t, start, size, old_type, check_type, true, 0);
+}
+
+bool e820_type_known(u32 type)
+{
+	switch (type) {
+	case E820_TYPE_RAM:
+	case E820_TYPE_RESERVED:
+	case E820_TYPE_ACPI:
+	case E820_TYPE_NVS:
+	case E820_TYPE_UNUSABLE:
+	case E820_TYPE_PMEM:
+	case E820_TYPE_PRAM:
+		return true;
+	default:
+		return false;
+	}
 }
 
 u64 e820__total(const struct e820_table *t, u32 type)

@@ -9,7 +9,12 @@
 
 #include "kernel/types.h"
 
-#define E820_MAX_ENTRIES	128
+/*
+ * Room for a UEFI map of thousands of ranges, as Linux sizes its table
+ * (128 for the BIOS's zero page, plus 3 per possible NUMA node of 1024).
+ * A struct e820_table is 75 KiB: never put one on the stack.
+ */
+#define E820_MAX_ENTRIES	(128 + 3 * 1024)
 
 enum e820_type {
 	E820_TYPE_RAM		= 1,
@@ -40,16 +45,23 @@ struct e820_table {
 extern struct e820_table e820_table;
 
 /*
- * Append a range (no sanitizing). -ENOSPC (and a warning) when the table
- * is full; size 0 is ignored (returns 0).
+ * Append a range (no sanitizing); size 0 is ignored (returns 0). When the
+ * table is full it is sanitized first (merging what it can); if it is
+ * still full, a reservation (any type but RAM) takes the place of the
+ * smallest RAM entry (or, with no RAM left, two neighbouring
+ * reservations are joined across the hole between them), while a RAM
+ * range is dropped with a warning and -ENOSPC: the table loses RAM,
+ * never a reservation.
  */
 int e820__range_add(struct e820_table *t, u64 start, u64 size, u32 type);
 
 /*
- * Sanitize in place. Returns 0, or -E2BIG if the result did not fit (the
- * table then holds the first E820_MAX_ENTRIES entries of the sanitized
- * result and a warning was printed). A sanitized table has every entry
- * inside [0, 1 << E820_MAX_PHYS_BITS), so addr + size never overflows.
+ * Sanitize in place. Returns 0, or -E2BIG if the result did not fit: then
+ * the smallest RAM entries were dropped until it did (with a warning);
+ * reservations are never dropped (if they alone do not fit, the last
+ * ones are joined into one reserved range). A sanitized table has every
+ * entry inside [0, 1 << E820_MAX_PHYS_BITS), so addr + size never
+ * overflows.
  */
 int e820__update_table(struct e820_table *t);
 
@@ -67,6 +79,9 @@ u64 e820__range_update(struct e820_table *t, u64 start, u64 size,
  */
 u64 e820__range_remove(struct e820_table *t, u64 start, u64 size,
 		       u32 old_type, bool check_type);
+
+/* Is type one of the E820_TYPE_* above? */
+bool e820_type_known(u32 type);
 
 /* Total bytes of the given type (the sum of entry sizes). */
 u64 e820__total(const struct e820_table *t, u32 type);

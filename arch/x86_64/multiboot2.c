@@ -13,6 +13,12 @@
  * whole parse fail with -EINVAL and a zeroed result: a half-trusted block
  * is not used at all.
  *
+ * The EFI memory map tag is the exception: a malformed one is reported
+ * the same way but only dropped (efi_mmap_bad), because GRUB also passes
+ * the legacy mmap tag it made from the same map, and the kernel boots
+ * from that. Likewise an ACPI RSDP tag with a bad signature, checksum or
+ * length is dropped with a warning: nothing at boot depends on it.
+ *
  * Things that are odd but harmless only warn: a nonzero reserved word (the
  * spec says to ignore it), an mmap entry_version other than 0 (the spec
  * promises later versions stay compatible), duplicate tags (the first one
@@ -241,6 +247,34 @@ static int parse_mmap(const struct mb2_tag_ref *tag,
 	return 0;
 }
 
+/*
+ * The EFI memory map only warns when it is malformed: the legacy mmap tag
+ * GRUB makes from the same map is still there to boot from. Returns false
+ * (after a message) if the tag cannot be used.
+ */
+static bool efi_mmap_usable(const struct mb2_tag_ref *tag, u32 desc_size,
+			    u32 bytes)
+{
+	if (desc_size < MB2_EFI_DESC_MIN) {
+		tag_err(tag->type, tag->off,
+			"descriptor size %u smaller than %u\n", desc_size,
+			MB2_EFI_DESC_MIN);
+		return false;
+	}
+	if (!IS_ALIGNED(desc_size, 8)) {
+		tag_err(tag->type, tag->off,
+			"descriptor size %u not a multiple of 8\n", desc_size);
+		return false;
+	}
+	if (bytes % desc_size) {
+		tag_err(tag->type, tag->off,
+			"%u bytes of descriptors are not a whole number of %u-byte descriptors\n",
+			bytes, desc_size);
+		return false;
+	}
+	return true;
+}
+
 static int parse_efi_mmap(const struct mb2_tag_ref *tag,
 			  struct mb2_parse_state *st, struct mb2_info *out)
 {
@@ -251,24 +285,75 @@ static int parse_efi_mmap(const struct mb2_tag_ref *tag,
 		return ret;
 	desc_size = get_u32(tag->p + 8);
 	bytes = tag->size - MB2_EFI_MMAP_HDR;
-	if (desc_size < MB2_EFI_DESC_MIN) {
-		tag_err(tag->type, tag->off,
-			"descriptor size %u smaller than %u\n", desc_size,
-			MB2_EFI_DESC_MIN);
-		return -EINVAL;
+	if (!first_of_type(st, tag))
+		return 0;
+	if (!efi_mmap_usable(tag, desc_size, bytes)) {
+		out->efi_mmap_bad = true;
+		return 0;
 	}
-	if (bytes % desc_size) {
-		tag_err(tag->type, tag->off,
-			"%u bytes of descriptors are not a whole number of %u-byte descriptors\n",
-			bytes, desc_size);
-		return -EINVAL;
+	out->efi_mmap = tag->p + MB2_EFI_MMAP_HDR;
+	out->efi_mmap_size = bytes;
+	out->efi_desc_size = desc_size;
+	out->efi_desc_version = get_u32(tag->p + 12);
+	return 0;
+}
+
+/* The byte sum of len bytes at p (a good ACPI checksum makes it 0). */
+static u8 byte_sum(const u8 *p, u32 len)
+{
+	u8 sum = 0;
+
+	while (len--)
+		sum += *p++;
+	return sum;
+}
+
+/*
+ * The RSDP in an ACPI tag: "RSD PTR " and a good checksum over the first
+ * 20 bytes; from revision 2 on, also a length that fits the tag and a
+ * good extended checksum. Returns the bytes valid, 0 (after a warning)
+ * if the copy is not usable.
+ */
+static u32 check_rsdp(const struct mb2_tag_ref *tag)
+{
+	const u8 *p = tag->p + MB2_TAG_HDR;
+	u32 have = tag->size - MB2_TAG_HDR, len;
+
+	if (have < ACPI_RSDP_V1_SIZE || memcmp(p, "RSD PTR ", 8)) {
+		tag_warn(tag->type, tag->off, "no RSDP signature, ignored\n");
+		return 0;
 	}
-	if (first_of_type(st, tag)) {
-		out->efi_mmap = tag->p + MB2_EFI_MMAP_HDR;
-		out->efi_mmap_size = bytes;
-		out->efi_desc_size = desc_size;
-		out->efi_desc_version = get_u32(tag->p + 12);
+	if (byte_sum(p, ACPI_RSDP_V1_SIZE)) {
+		tag_warn(tag->type, tag->off, "bad RSDP checksum, ignored\n");
+		return 0;
 	}
+	if (p[15] < 2)
+		return ACPI_RSDP_V1_SIZE;
+	len = have >= ACPI_RSDP_V2_SIZE ? get_u32(tag->p + MB2_TAG_HDR + 20) : 0;
+	if (len < ACPI_RSDP_V2_SIZE || len > have || byte_sum(p, len)) {
+		tag_warn(tag->type, tag->off,
+			 "RSDP revision %u: bad length %u or extended checksum, ignored\n",
+			 p[15], len);
+		return 0;
+	}
+	return len;
+}
+
+static int parse_acpi(const struct mb2_tag_ref *tag, struct mb2_parse_state *st,
+		      struct mb2_info *out)
+{
+	u32 len;
+
+	if (!first_of_type(st, tag))
+		return 0;
+	len = check_rsdp(tag);
+	/* The new tag wins over the old one, whatever their order. */
+	if (!len || (tag->type == MB2_TAG_ACPI_OLD && out->acpi_rsdp &&
+		     out->acpi_rsdp_revision >= 2))
+		return 0;
+	out->acpi_rsdp = tag->p + MB2_TAG_HDR;
+	out->acpi_rsdp_len = len;
+	out->acpi_rsdp_revision = tag->p[MB2_TAG_HDR + 15];
 	return 0;
 }
 
@@ -288,6 +373,9 @@ static int parse_tag(const struct mb2_tag_ref *tag, struct mb2_parse_state *st,
 		return parse_mmap(tag, st, out);
 	case MB2_TAG_EFI_MMAP:
 		return parse_efi_mmap(tag, st, out);
+	case MB2_TAG_ACPI_OLD:
+	case MB2_TAG_ACPI_NEW:
+		return parse_acpi(tag, st, out);
 	default:
 		return 0;	/* not used (yet), or unknown: skipped */
 	}
@@ -384,6 +472,10 @@ int mb2_parse(const void *info, size_t avail, struct mb2_info *out)
 	if (off + MB2_TAG_HDR < total)
 		pr_warn("%u bytes after the end tag ignored\n",
 			total - off - MB2_TAG_HDR);
+	if (out->efi_mmap_bad)
+		pr_warn("EFI memory map ignored, %s\n", out->mmap ?
+			"using the legacy memory map tag" :
+			"and there is no legacy memory map tag");
 	if (st.modules_found > MB2_MAX_MODULES)
 		pr_warn("%u modules, only the first %u kept\n",
 			st.modules_found, MB2_MAX_MODULES);
@@ -443,6 +535,9 @@ void mb2_print(const struct mb2_info *mb)
 		pr_info("EFI memory map: %u descriptors of %u bytes, version %u\n",
 			mb->efi_mmap_size / mb->efi_desc_size,
 			mb->efi_desc_size, mb->efi_desc_version);
+	if (mb->acpi_rsdp)
+		pr_info("ACPI RSDP revision %u, %u bytes\n",
+			mb->acpi_rsdp_revision, mb->acpi_rsdp_len);
 	for (i = 0; i < mb->nr_modules; i++)
 		pr_info("module %u: [0x%08x-0x%08x) '%s'\n", i,
 			mb->modules[i].mod_start, mb->modules[i].mod_end,

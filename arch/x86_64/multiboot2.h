@@ -46,6 +46,10 @@
 
 #define MB2_MAX_MODULES			16
 
+/* ACPI Root System Description Pointer sizes (ACPI 1.0 and 2.0+). */
+#define ACPI_RSDP_V1_SIZE		20
+#define ACPI_RSDP_V2_SIZE		36
+
 /* The fixed part of the block: total_size, then a reserved word. */
 #define MB2_INFO_HEADER_SIZE		8
 /* Every tag starts with this header, 8-byte aligned in the block. */
@@ -84,12 +88,24 @@ struct mb2_info {
 	u32 mmap_nr_entries;		/* may be 0 */
 	/*
 	 * The UEFI memory map, as the firmware gave it: efi_mmap_size bytes,
-	 * a whole number of efi_desc_size (>= 40) descriptors. Descriptors
-	 * are 8-byte aligned only if efi_desc_size is a multiple of 8, so
-	 * copy them out with memcpy. efi_mmap is NULL if there is no tag.
+	 * a whole number of efi_desc_size descriptors (>= 40, a multiple of
+	 * 8; larger ones carry fields of later versions, which are skipped).
+	 * efi_mmap is NULL if there is no tag, or if the tag was malformed:
+	 * then efi_mmap_bad is set, a message was printed, and the legacy
+	 * mmap tag (if any) is the memory map.
 	 */
 	const u8 *efi_mmap;
 	u32 efi_mmap_size, efi_desc_size, efi_desc_version;
+	bool efi_mmap_bad;
+	/*
+	 * The ACPI RSDP copied by the loader: from the "new" tag (ACPI 2.0+,
+	 * 36 or more bytes, both checksums good) if there is one, else from
+	 * the "old" tag (ACPI 1.0, 20 bytes). NULL if neither was usable (a
+	 * bad one only warns). acpi_rsdp_len is the bytes valid at it.
+	 */
+	const u8 *acpi_rsdp;
+	u32 acpi_rsdp_len;
+	u8 acpi_rsdp_revision;
 	u32 nr_modules;			/* at most MB2_MAX_MODULES */
 	struct mb2_module modules[MB2_MAX_MODULES];
 };

@@ -16,6 +16,7 @@
 #include "kernel/errno.h"
 #include "kernel/kernel.h"
 #include "arch/x86_64/multiboot2.h"
+#include "arch/x86_64/efi.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 #include "arch/x86_64/e820.h"
@@ -69,26 +70,6 @@ __noreturn void x86_64_start_kernel(u32 magic, u32 info_phys)
 	start_kernel();
 }
 
-void e820__memory_setup_firmware(struct e820_table *t)
-{
-	if (mb2.mmap_nr_entries) {
-		for (u32 i = 0; i < mb2.mmap_nr_entries; i++) {
-			const struct mb2_mmap_entry *e = mb2_mmap_entry(&mb2, i);
-
-			e820__range_add(t, e->addr, e->len, e->type);
-		}
-		return;
-	}
-	if (mb2.has_meminfo) {
-		pr_warn("multiboot2: no memory map, using basic meminfo\n");
-		e820__range_add(t, 0, (u64)mb2.mem_lower_kb << 10, E820_TYPE_RAM);
-		e820__range_add(t, SZ_1M, (u64)mb2.mem_upper_kb << 10,
-				E820_TYPE_RAM);
-		return;
-	}
-	panic("multiboot2: the boot loader gave no memory map");
-}
-
 static void reserve_boot_ranges(void)
 {
 	phys_addr_t image_start = (phys_addr_t)_boot_start;
@@ -105,13 +86,35 @@ static void reserve_boot_ranges(void)
 				       mb2.modules[i].mod_start, "modules");
 }
 
+/*
+ * The firmware's map (the EFI one under UEFI), read before memblock
+ * knows any RAM. What boot left in memory is reserved right away, so
+ * that memblock may grow its tables (allocating from the first GiB, the
+ * boot map) while arch_memblock_setup() adds a fragmented map's RAM.
+ */
+void e820__memory_setup_firmware(struct e820_table *t)
+{
+	if (efi_mb2_memory_map(&mb2, t))
+		panic("multiboot2: the boot loader gave no memory map");
+	reserve_boot_ranges();
+	memblock_set_current_limit(EARLY_MAP_SIZE);
+	memblock_allow_resize();
+}
+
 void setup_arch(void)
 {
-	reserve_boot_ranges();
 	memblock_set_current_limit(EARLY_MAP_SIZE);
 	init_mem_mapping();
 	memblock_set_current_limit(memblock_end_of_DRAM());
 	vmemmap = (struct page *)X86_VMEMMAP_START;
+}
+
+/* The ACPI RSDP the boot loader copied, or NULL (for SMP and ACPI). */
+const void *x86_acpi_rsdp(u32 *len)
+{
+	if (len)
+		*len = mb2.acpi_rsdp_len;
+	return mb2.acpi_rsdp;
 }
 
 const char *arch_cmdline(void)

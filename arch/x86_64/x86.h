@@ -35,6 +35,13 @@ void init_mem_mapping(void);
 void idt_init(void);
 void tsc_init(void);
 
+/*
+ * The ACPI RSDP the boot loader copied into the boot information (the
+ * multiboot2 "new" tag preferred over the "old" one), its length in *len;
+ * NULL if there was no valid one.
+ */
+const void *x86_acpi_rsdp(u32 *len);
+
 /* The stacks a frame-pointer walk may follow. */
 extern char boot_stack[], boot_stack_top[];
 extern char ist_stack[8192];

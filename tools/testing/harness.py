@@ -78,10 +78,17 @@ FATAL_GRACE = 2.0   # seconds of silence tolerated after a fatal marker
 FATAL_LIMIT = 10.0  # seconds a process may keep running after a fatal marker
 EXIT_GRACE = 10.0   # seconds allowed between the last KTAP result and exit
 DIAG_SHOWN = 40     # diagnostic lines shown per failing test
-QEMU_BASE_ARGS = ['-M', 'pc', '-display', 'none', '-no-reboot',
+QEMU_BASE_ARGS = ['-display', 'none', '-no-reboot',
                   '-serial', 'stdio', '-monitor', 'none',
                   '-device', 'isa-debug-exit,iobase=0xf4,iosize=0x04',
                   '-boot', 'd']
+# Firmware: SeaBIOS (QEMU's default) or OVMF, Debian's UEFI for QEMU (the
+# ovmf package), as a read-only image: its variable store then lives in
+# the image and nothing is written back.  $OVMF overrides the path.
+FIRMWARES = ('bios', 'uefi')
+FIRMWARE_NAMES = {'bios': 'BIOS', 'uefi': 'UEFI'}
+OVMF_DEFAULT = '/usr/share/ovmf/OVMF.fd'
+MACHINES = ('pc', 'q35')
 
 # (substring, verdict kind, reason prefix); 'CPU exception' is checked first
 # so "Kernel panic - not syncing: CPU exception 14" counts as an exception.
@@ -580,8 +587,10 @@ def env_command(var, default):
     return shlex.split(os.environ.get(var) or default)
 
 
-def build_iso(kernel, cmdline, iso):
-    """Build `iso` from `kernel` with `cmdline`; return an error or None."""
+def build_iso(kernel, cmdline, iso, grub_cfg=None):
+    """Build `iso` from `kernel` with `cmdline` (and, if given, the GRUB
+    config template `grub_cfg` instead of iso/grub.cfg); return an error or
+    None."""
     if not os.path.isfile(kernel):
         return 'could not build ISO: kernel image %s not found' % kernel
     os.makedirs(os.path.dirname(iso), exist_ok=True)
@@ -589,9 +598,12 @@ def build_iso(kernel, cmdline, iso):
         os.path.abspath(kernel), os.path.abspath(iso), cmdline]
     with _MKISO_LOCK:   # the script may use a fixed staging directory
         try:
+            env = dict(os.environ)
+            if grub_cfg:
+                env['GRUB_CFG'] = os.path.abspath(grub_cfg)
             done = subprocess.run(argv, cwd=ROOT, stdin=subprocess.DEVNULL,
                                   capture_output=True, text=True,
-                                  errors='replace', timeout=120)
+                                  errors='replace', timeout=120, env=env)
         except (OSError, subprocess.TimeoutExpired) as err:
             return 'could not build ISO: %s' % err
     if done.returncode != 0:
@@ -602,10 +614,29 @@ def build_iso(kernel, cmdline, iso):
     return None
 
 
-def qemu_argv(iso, mem, smp, extra):
-    return (env_command('QEMU', 'qemu-system-x86_64') + QEMU_BASE_ARGS
+def firmware_args(firmware):
+    """QEMU options that select the firmware ('bios' or 'uefi')."""
+    if firmware == 'uefi':
+        return ['-bios', os.environ.get('OVMF') or OVMF_DEFAULT]
+    return []
+
+
+def qemu_argv(iso, mem, smp, extra, machine='pc', firmware='bios'):
+    return (env_command('QEMU', 'qemu-system-x86_64') + ['-M', machine]
+            + QEMU_BASE_ARGS + firmware_args(firmware)
             + ['-m', str(mem), '-smp', str(smp), '-cdrom', iso]
             + shlex.split(extra or ''))
+
+
+def boot_config(boot):
+    """'128M, 1 CPU, UEFI, q35': how a boot is named in stage lines."""
+    cpus = 'CPU' if str(boot.smp) == '1' else 'CPUs'
+    text = '%s, %s %s, %s, %s' % (boot.mem, boot.smp, cpus,
+                                  FIRMWARE_NAMES.get(boot.firmware, boot.firmware),
+                                  boot.machine)
+    if boot.grub_cfg:
+        text += ', ' + os.path.basename(boot.grub_cfg)
+    return text
 
 
 def slug(text):
@@ -622,23 +653,25 @@ class Boot:
     smp: str = '1'
     timeout: float = 120.0
     qemu_args: str = ''
+    machine: str = 'pc'
+    firmware: str = 'bios'
+    grub_cfg: str = ''        # GRUB config template; '' is iso/grub.cfg
 
 
 def boot_stage(boot, name, dirs, idle_timeout, title=None):
     """A QEMU stage; `dirs` is (log directory, ISO directory)."""
     log_dir, iso_dir = dirs
     iso = os.path.join(iso_dir, name + '.iso')
-    cpus = 'CPU' if str(boot.smp) == '1' else 'CPUs'
     return Stage(
         name=name,
-        title=title or "kernel boot '%s' (%s, %s %s)" % (
-            boot.cmdline, boot.mem, boot.smp, cpus),
+        title=title or "kernel boot '%s' (%s)" % (boot.cmdline, boot_config(boot)),
         kind='qemu',
-        argv=qemu_argv(iso, boot.mem, boot.smp, boot.qemu_args),
+        argv=qemu_argv(iso, boot.mem, boot.smp, boot.qemu_args,
+                       boot.machine, boot.firmware),
         log_path=os.path.join(log_dir, name + '.log'),
         timeout=boot.timeout,
         idle_timeout=min(idle_timeout, boot.timeout),
-        prepare=lambda: build_iso(boot.kernel, boot.cmdline, iso))
+        prepare=lambda: build_iso(boot.kernel, boot.cmdline, iso, boot.grub_cfg))
 
 
 def host_stage(command, log_dir, timeout, idle_timeout, name):
@@ -668,7 +701,10 @@ def make_boots(args):
                per_boot(args.mem, count, '--mem', '128M'),
                per_boot(args.smp, count, '--smp', '1'),
                per_boot(args.timeout, count, '--timeout', 120.0),
-               per_boot(args.qemu_args, count, '--qemu-args', '')]
+               per_boot(args.qemu_args, count, '--qemu-args', ''),
+               per_boot(args.machine, count, '--machine', 'pc'),
+               per_boot(args.firmware, count, '--firmware', 'bios'),
+               per_boot(args.grub_cfg, count, '--grub-cfg', '')]
     return [Boot(kernel, *values) for kernel, *values in zip(kernels, *columns)]
 
 
@@ -694,6 +730,12 @@ def make_stages(args):
         base = 'kernel-' + slug(boot.cmdline)
         if str(boot.smp) != '1':
             base += '-smp' + slug(str(boot.smp))
+        if boot.firmware != 'bios':
+            base += '-' + boot.firmware
+        if boot.machine != 'pc':
+            base += '-' + slug(boot.machine)
+        if boot.grub_cfg:
+            base += '-' + slug(os.path.splitext(os.path.basename(boot.grub_cfg))[0])
         stages.append(boot_stage(boot, unique_name(base, taken),
                                  (args.log_dir, args.iso_dir), args.idle_timeout))
     return stages
@@ -986,6 +1028,13 @@ def add_boot_options(parser, repeatable):
                         help='number of CPUs (default: 1)')
     parser.add_argument('--qemu-args', action=action, metavar='ARGS',
                         help='extra QEMU arguments (one shell-quoted string)')
+    parser.add_argument('--machine', action=action, choices=MACHINES,
+                        help='QEMU machine type (default: pc)')
+    parser.add_argument('--firmware', action=action, choices=FIRMWARES,
+                        help='bios (SeaBIOS, the default) or uefi (OVMF)')
+    parser.add_argument('--grub-cfg', action=action, metavar='FILE',
+                        help='GRUB config template instead of iso/grub.cfg '
+                             '(e.g. iso/grub-holes.cfg: cutmem and badram)')
 
 
 def main_parser():
@@ -1051,11 +1100,12 @@ def cmd_run(argv):
     args = run_parser().parse_args(argv)
     cmdline = args.cmdline or ''
     iso = os.path.join(args.iso_dir, 'run.iso')
-    error = build_iso(args.kernel, cmdline, iso)
+    error = build_iso(args.kernel, cmdline, iso, args.grub_cfg)
     if error:
         print('harness: %s' % error, file=sys.stderr)
         return 1
-    qemu = qemu_argv(iso, args.mem or '128M', args.smp or '1', args.qemu_args)
+    qemu = qemu_argv(iso, args.mem or '128M', args.smp or '1', args.qemu_args,
+                     args.machine or 'pc', args.firmware or 'bios')
     if args.debug:
         qemu += ['-s', '-S']
         print("QEMU is waiting for gdb: gdb %s -ex 'target remote :1234'"

@@ -28,6 +28,7 @@ sys.dont_write_bytecode = True   # keep tests/ free of __pycache__
 
 import harness  # noqa: E402
 import ktap     # noqa: E402
+import matrix   # noqa: E402
 
 
 def ktap_text(text):
@@ -601,7 +602,8 @@ class JudgeTests(unittest.TestCase):
 
 
 KUNIT_OUTPUT = """\
-[20:01:33] ============================================================
+[20:01:33] =====================================================
+
 [20:01:33] ==================== test_int_formats  =====================
 [20:01:33] [ERROR] Test: "%08o" -> "00000010": Expected test number 7 but found 8
 [20:01:33] [SKIPPED] test_cross_cpu_free
@@ -668,7 +670,113 @@ class KunitParserTests(unittest.TestCase):
                          'kunit_parser printed no summary')
 
 
-PURE_TEST_CASES = [KtapParserTests, JudgeTests, KunitParserTests]
+class PlatformTests(unittest.TestCase):
+    """Firmware and machine selection, stage naming, the matrix's pieces."""
+
+    def stages(self, *extra):
+        args = harness.main_parser().parse_args(
+            ['--kernel', 'k.elf', '--kernel', 'k.elf', '--kernel', 'k.elf'] + list(extra))
+        return harness.make_stages(args)
+
+    @staticmethod
+    def machine_of(argv):
+        """The -M value (the QEMU command before it may be several words)."""
+        return argv[argv.index('-M') + 1]
+
+    def test_qemu_argv_firmware_and_machine(self):
+        bios = harness.qemu_argv('x.iso', '128M', '1', '')
+        self.assertEqual(self.machine_of(bios), 'pc')
+        self.assertNotIn('-bios', bios)
+        uefi = harness.qemu_argv('x.iso', '1G', '1', '-cpu max', 'q35', 'uefi')
+        self.assertEqual(self.machine_of(uefi), 'q35')
+        self.assertEqual(uefi[uefi.index('-bios') + 1], harness.OVMF_DEFAULT)
+        self.assertEqual(uefi[-2:], ['-cpu', 'max'])
+        self.assertEqual(uefi.count('-M'), 1)
+
+    def test_ovmf_path_from_environment(self):
+        saved = os.environ.get('OVMF')
+        os.environ['OVMF'] = '/tmp/my-ovmf.fd'
+        try:
+            argv = harness.qemu_argv('x.iso', '1G', '1', '', 'pc', 'uefi')
+        finally:
+            if saved is None:
+                del os.environ['OVMF']
+            else:
+                os.environ['OVMF'] = saved
+        self.assertEqual(argv[argv.index('-bios') + 1], '/tmp/my-ovmf.fd')
+
+    def test_stage_titles_and_names_say_firmware_and_machine(self):
+        stages = self.stages('--firmware', 'bios', '--firmware', 'uefi',
+                             '--firmware', 'uefi', '--machine', 'pc',
+                             '--machine', 'pc', '--machine', 'q35',
+                             '--grub-cfg', '', '--grub-cfg', '',
+                             '--grub-cfg', 'iso/grub-holes.cfg')
+        self.assertEqual([stage.title for stage in stages], [
+            "kernel boot 'ktest' (128M, 1 CPU, BIOS, pc)",
+            "kernel boot 'ktest' (128M, 1 CPU, UEFI, pc)",
+            "kernel boot 'ktest' (128M, 1 CPU, UEFI, q35, grub-holes.cfg)"])
+        self.assertEqual([stage.name for stage in stages], [
+            'kernel-ktest', 'kernel-ktest-uefi', 'kernel-ktest-uefi-q35-grub-holes'])
+        self.assertIn('-bios', stages[1].argv)
+        self.assertEqual(self.machine_of(stages[2].argv), 'q35')
+
+    def test_bad_firmware_rejected(self):
+        with self.assertRaises(SystemExit), \
+                open(os.devnull, 'w', encoding='utf-8') as null:
+            saved, sys.stderr = sys.stderr, null
+            try:
+                harness.main_parser().parse_args(['--firmware', 'coreboot'])
+            finally:
+                sys.stderr = saved
+
+    def test_matrix_configurations(self):
+        configs = matrix.configs()
+        self.assertEqual(len(configs), 2 * 2 * 5 * 1)
+        self.assertEqual(len({matrix.stage_name(c) for c in configs}), len(configs))
+        self.assertEqual(configs[0], ('bios', 'pc', '32M', '1'))
+        self.assertEqual(configs[-1], ('uefi', 'q35', '16G', '1'))
+        self.assertEqual(len(matrix.configs(cpus=('1', '2'))), 40)
+
+    def test_matrix_stages_share_one_iso(self):
+        stages = matrix.make_stages('k.elf', 'ktest=slab', '/b/m.iso',
+                                    [('uefi', 'q35', '4G', '1')], ('/l', '/i'), 300.0)
+        config, stage = stages[0]
+        self.assertEqual(stage.title, "kernel boot 'ktest=slab' (4G, 1 CPU, UEFI, q35)")
+        self.assertIsNone(stage.prepare)
+        self.assertEqual(stage.argv[stage.argv.index('-cdrom') + 1], '/b/m.iso')
+        self.assertEqual(stage.log_path, '/l/matrix-uefi-q35-4G-1cpu.log')
+
+    def test_matrix_row_and_table(self):
+        boot = harness.Boot('k.elf', 'ktest', '16G', '1', machine='q35', firmware='uefi')
+        stage = harness.boot_stage(boot, 'm', ('/l', '/i'), 60.0)
+        obs = harness.Observation(elapsed=12.34, first_test=5.67)
+        outcome = harness.Outcome(stage, 'pass', 'all tests passed', obs, 100, 0, 2)
+        row = matrix.row(('uefi', 'q35', '16G', '1'), outcome)
+        self.assertEqual((row['firmware'], row['machine'], row['mem'], row['cpus']),
+                         ('UEFI', 'q35', '16G', 1))
+        self.assertEqual((row['passed'], row['failed'], row['skipped']), (100, 0, 2))
+        self.assertEqual(row['boot_to_first_test'], 5.67)
+        lines = matrix.format_table([row])
+        self.assertEqual(lines[0].split('  ')[0], 'firmware')
+        self.assertEqual(lines[1].split(), ['UEFI', 'q35', '16G', '1', '100', '0', '2',
+                                            '5.7', 's', '12.3', 's'])
+        self.assertEqual(lines[0].index('boot to first test'), lines[1].index('5.7 s'))
+
+    def test_matrix_skips_what_ovmf_cannot_boot(self):
+        self.assertEqual(matrix.mem_bytes('32M'), 32 << 20)
+        self.assertEqual(matrix.mem_bytes('16G'), 16 << 30)
+        self.assertEqual(matrix.mem_bytes('3583'), 3583 << 20)
+        self.assertEqual(matrix.unbootable(('uefi', 'pc', '32M', '1')),
+                         'OVMF needs at least 64M')
+        self.assertIsNone(matrix.unbootable(('uefi', 'q35', '64M', '1')))
+        self.assertIsNone(matrix.unbootable(('bios', 'pc', '32M', '1')))
+        row = matrix.skipped_row(('uefi', 'q35', '32M', '1'), 'OVMF needs at least 64M')
+        line = matrix.format_table([row])[1]
+        self.assertEqual(line.split()[:6], ['UEFI', 'q35', '32M', '1', '-', '-'])
+        self.assertIn('all: OVMF needs at least 64M', line)
+
+
+PURE_TEST_CASES = [KtapParserTests, JudgeTests, KunitParserTests, PlatformTests]
 
 PY = sys.executable
 
@@ -780,7 +888,7 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(done.returncode, 1, done.stdout)
         lines = done.stdout.splitlines()
         self.assertEqual(lines[-1], '5 passed, 2 failed, 1 skipped')
-        self.assertIn("harness: kernel boot 'ktest' (128M, 1 CPU)", lines)
+        self.assertIn("harness: kernel boot 'ktest' (128M, 1 CPU, BIOS, pc)", lines)
         self.assertIn('  FAIL string.test_memset', lines)
         self.assertIn('      # test_memset: EXPECTATION FAILED at tests/test_string.c:42',
                       lines)
