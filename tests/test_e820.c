@@ -14,6 +14,7 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 #include "arch/x86_64/e820.h"
+#include "tests/e820_util.h"
 
 enum {
 	RAM = E820_TYPE_RAM,
@@ -480,30 +481,6 @@ static void load(struct e820_table *t, const struct e820_entry *list, u32 n)
 	t->nr_entries = n;
 }
 
-static bool same_entry(const struct e820_entry *a, const struct e820_entry *b)
-{
-	return a->addr == b->addr && a->size == b->size && a->type == b->type;
-}
-
-/* Expect t to hold exactly want[0..n). */
-static void expect_table(struct ktest *t, const struct e820_table *tbl,
-			 const struct e820_entry *want, u32 n)
-{
-	u32 i;
-
-	KTEST_EXPECT_EQ(t, tbl->nr_entries, n);
-	for (i = 0; i < n && i < tbl->nr_entries; i++) {
-		const struct e820_entry *e = &tbl->entries[i];
-
-		if (same_entry(e, &want[i]))
-			continue;
-		KTEST_FAIL(t, "entry %u: got [0x%llx+0x%llx] type %u, want [0x%llx+0x%llx] type %u",
-			   i, (unsigned long long)e->addr,
-			   (unsigned long long)e->size, e->type,
-			   (unsigned long long)want[i].addr,
-			   (unsigned long long)want[i].size, want[i].type);
-	}
-}
 
 static struct e820_table tbl, saved;
 static const struct e820_entry qemu_map[] = { QEMU_MAP };
@@ -518,7 +495,7 @@ static void load_qemu(struct ktest *t)
 
 static void expect_unchanged(struct ktest *t)
 {
-	expect_table(t, &tbl, saved.entries, saved.nr_entries);
+	e820_expect_table(t, &tbl, saved.entries, saved.nr_entries);
 }
 
 /* --- sanitizing --------------------------------------------------------------- */
@@ -530,10 +507,10 @@ static void test_sanitize_map(struct ktest *t)
 
 	load(&tbl, c->in, list_len(c->in));
 	KTEST_EXPECT_EQ(t, e820__update_table(&tbl), 0);
-	expect_table(t, &tbl, c->out, n_out);
+	e820_expect_table(t, &tbl, c->out, n_out);
 	/* A sanitized map is a fixed point. */
 	KTEST_EXPECT_EQ(t, e820__update_table(&tbl), 0);
-	expect_table(t, &tbl, c->out, n_out);
+	e820_expect_table(t, &tbl, c->out, n_out);
 }
 
 static void test_sanitize_warns_per_clipped_entry(struct ktest *t)
@@ -783,7 +760,7 @@ static void test_range_update_splits(struct ktest *t)
 	load_qemu(t);
 	KTEST_EXPECT_EQ(t, e820__range_update(&tbl, 0x7000000, 0x800000, RAM, RSV),
 			0x800000ULL);
-	expect_table(t, &tbl, want, ARRAY_SIZE(want));
+	e820_expect_table(t, &tbl, want, ARRAY_SIZE(want));
 }
 
 static void test_range_update_across_entries(struct ktest *t)
@@ -803,7 +780,7 @@ static void test_range_update_across_entries(struct ktest *t)
 	 */
 	load_qemu(t);
 	KTEST_EXPECT_EQ(t, e820__range_update(&tbl, 0, 0x200000, RSV, RAM), 0x10400ULL);
-	expect_table(t, &tbl, want, ARRAY_SIZE(want));
+	e820_expect_table(t, &tbl, want, ARRAY_SIZE(want));
 }
 
 static void test_range_update_unaligned(struct ktest *t)
@@ -817,7 +794,7 @@ static void test_range_update_unaligned(struct ktest *t)
 
 	load(&tbl, in, ARRAY_SIZE(in));
 	KTEST_EXPECT_EQ(t, e820__range_update(&tbl, 0x1800, 0x1000, RAM, ACPI), 0x1000ULL);
-	expect_table(t, &tbl, want, ARRAY_SIZE(want));
+	e820_expect_table(t, &tbl, want, ARRAY_SIZE(want));
 }
 
 static void test_range_update_no_match(struct ktest *t)
@@ -841,7 +818,7 @@ static void test_range_remove_middle_splits(struct ktest *t)
 	load(&tbl, in, ARRAY_SIZE(in));
 	KTEST_EXPECT_EQ(t, e820__range_remove(&tbl, 0x400000, 0x100000, RAM, true),
 			0x100000ULL);
-	expect_table(t, &tbl, want, ARRAY_SIZE(want));
+	e820_expect_table(t, &tbl, want, ARRAY_SIZE(want));
 }
 
 static void test_range_remove_any_type(struct ktest *t)
@@ -859,7 +836,7 @@ static void test_range_remove_any_type(struct ktest *t)
 	KTEST_EXPECT_EQ(t, e820__range_remove(&tbl, 0x9f000, 0x61000, ACPI, true), 0ULL);
 	expect_unchanged(t);
 	KTEST_EXPECT_EQ(t, e820__range_remove(&tbl, 0x9f000, 0x61000, 0, false), 0x10400ULL);
-	expect_table(t, &tbl, want, ARRAY_SIZE(want));
+	e820_expect_table(t, &tbl, want, ARRAY_SIZE(want));
 }
 
 static void test_range_remove_everything(struct ktest *t)
@@ -881,7 +858,7 @@ static void test_range_remove_unaligned_ram(struct ktest *t)
 	/* The partial pages left on either side go too. */
 	load(&tbl, in, ARRAY_SIZE(in));
 	KTEST_EXPECT_EQ(t, e820__range_remove(&tbl, 0x1800, 0x1000, RAM, true), 0x1000ULL);
-	expect_table(t, &tbl, want, ARRAY_SIZE(want));
+	e820_expect_table(t, &tbl, want, ARRAY_SIZE(want));
 }
 
 static void test_total(struct ktest *t)
@@ -951,7 +928,7 @@ static void test_mem_limit(struct ktest *t)
 	/* RAM ends at 64 MiB: 64 MiB less the holes below 1 MiB. */
 	load_qemu(t);
 	KTEST_EXPECT_EQ(t, e820__parse_mem(&tbl, "64M"), 0);
-	expect_table(t, &tbl, want, ARRAY_SIZE(want));
+	e820_expect_table(t, &tbl, want, ARRAY_SIZE(want));
 	KTEST_EXPECT_EQ(t, e820__total(&tbl, RAM), 0x4000000ULL - 0x61000);
 }
 
@@ -1001,7 +978,7 @@ static void test_memmap_reserve(struct ktest *t)
 
 	load_qemu(t);
 	KTEST_EXPECT_EQ(t, e820__parse_memmap(&tbl, "16M$0x1000000"), 0);
-	expect_table(t, &tbl, want, ARRAY_SIZE(want));
+	e820_expect_table(t, &tbl, want, ARRAY_SIZE(want));
 }
 
 static void test_memmap_add_ram(struct ktest *t)
@@ -1019,7 +996,7 @@ static void test_memmap_add_ram(struct ktest *t)
 
 	load_qemu(t);
 	KTEST_EXPECT_EQ(t, e820__parse_memmap(&tbl, "1M@0x20000000"), 0);
-	expect_table(t, &tbl, want, ARRAY_SIZE(want));
+	e820_expect_table(t, &tbl, want, ARRAY_SIZE(want));
 }
 
 static void test_memmap_pram_and_acpi(struct ktest *t)
@@ -1040,7 +1017,7 @@ static void test_memmap_pram_and_acpi(struct ktest *t)
 	load_qemu(t);
 	KTEST_EXPECT_EQ(t, e820__parse_memmap(&tbl, "4K!0x100000"), 0);
 	KTEST_EXPECT_EQ(t, e820__parse_memmap(&tbl, "64K#0x7000000"), 0);
-	expect_table(t, &tbl, want, ARRAY_SIZE(want));
+	e820_expect_table(t, &tbl, want, ARRAY_SIZE(want));
 }
 
 static void test_memmap_list(struct ktest *t)
@@ -1061,7 +1038,7 @@ static void test_memmap_list(struct ktest *t)
 	/* A bare SIZE acts as mem=SIZE, in order with the others. */
 	load_qemu(t);
 	KTEST_EXPECT_EQ(t, e820__parse_memmap(&tbl, "16M$0x1000000,64M,1M@0x20000000"), 0);
-	expect_table(t, &tbl, want, ARRAY_SIZE(want));
+	e820_expect_table(t, &tbl, want, ARRAY_SIZE(want));
 }
 
 static void test_memmap_invalid(struct ktest *t)
@@ -1110,7 +1087,7 @@ static void test_memmap_table_full(struct ktest *t)
 static void test_qemu_fixture(struct ktest *t)
 {
 	load_qemu(t);
-	expect_table(t, &tbl, qemu_sanitized, ARRAY_SIZE(qemu_sanitized));
+	e820_expect_table(t, &tbl, qemu_sanitized, ARRAY_SIZE(qemu_sanitized));
 }
 
 static const struct ktest_case e820_cases[] = {

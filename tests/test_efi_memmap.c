@@ -8,6 +8,7 @@
  * Maps and tables are static (a struct e820_table is 75 KiB).
  */
 #include "arch/x86_64/e820.h"
+#include "tests/e820_util.h"
 #include "arch/x86_64/efi.h"
 #include "arch/x86_64/multiboot2.h"
 #include "kernel/errno.h"
@@ -61,19 +62,7 @@ static u32 convert(void)
 
 static void expect_table(struct ktest *t, const struct e820_entry *want, u32 n)
 {
-	KTEST_EXPECT_EQ(t, tbl.nr_entries, n);
-	for (u32 i = 0; i < n && i < tbl.nr_entries; i++) {
-		const struct e820_entry *e = &tbl.entries[i];
-
-		if (e->addr == want[i].addr && e->size == want[i].size &&
-		    e->type == want[i].type)
-			continue;
-		KTEST_FAIL(t, "entry %u: got [0x%llx+0x%llx] type %u, want [0x%llx+0x%llx] type %u",
-			   i, (unsigned long long)e->addr,
-			   (unsigned long long)e->size, e->type,
-			   (unsigned long long)want[i].addr,
-			   (unsigned long long)want[i].size, want[i].type);
-	}
+	e820_expect_table(t, &tbl, want, n);
 }
 
 /* One page per type, a page apart, every type: each keeps its own entry. */

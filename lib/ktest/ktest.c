@@ -324,17 +324,24 @@ static bool console_chain_has(const struct ktest *t)
 
 /* --- running -------------------------------------------------------- */
 
+/* A diagnostic line "# case: message" in the case's KTAP block. */
+static void ktest_vinfo(struct ktest *t, const char *fmt, va_list args)
+{
+	char msg[384];
+
+	vscnprintf(msg, sizeof(msg), fmt, args);
+	ktest_print(t->indent, "# %s: %s\n", t->name, msg);
+}
+
 /* A failure of the case as a whole, found by the runner: no location. */
 void ktest_runner_fail(struct ktest *t, const char *fmt, ...)
 {
-	char msg[384];
 	va_list args;
 
-	va_start(args, fmt);
-	vscnprintf(msg, sizeof(msg), fmt, args);
-	va_end(args);
 	t->status = KTEST_FAILURE;
-	ktest_print(t->indent, "# %s: %s\n", t->name, msg);
+	va_start(args, fmt);
+	ktest_vinfo(t, fmt, args);
+	va_end(args);
 }
 
 static void check_reports(struct ktest *t)
@@ -631,13 +638,11 @@ int ktest_run(const char *glob)
 
 void ktest_info(struct ktest *t, const char *fmt, ...)
 {
-	char msg[256];
 	va_list args;
 
 	va_start(args, fmt);
-	vscnprintf(msg, sizeof(msg), fmt, args);
+	ktest_vinfo(t, fmt, args);
 	va_end(args);
-	ktest_print(t->indent, "# %s: %s\n", t->name, msg);
 }
 
 void ktest_fail(struct ktest *t, const char *file, int line,
