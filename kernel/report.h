@@ -27,7 +27,15 @@ enum report_kind {
 	REPORT_BAD_PAGE_NOT_DIRECT_MAP,	/* free_pages() of a wild address */
 	REPORT_BAD_PAGE_NEW_IN_USE,	/* allocating a "free" page in use */
 	REPORT_PAGE_POISON,		/* page_poison: written after free */
-	REPORT_PAGE_ALLOC_CHECK,	/* page_alloc_check(): lists, counters */
+	/* page_alloc_check(): what it found wrong */
+	REPORT_PAGE_CHECK_MAPPED,	/* a free page still mapped */
+	REPORT_PAGE_CHECK_POISON,	/* a free page's poison written */
+	REPORT_PAGE_CHECK_BLOCK,	/* a free block's head: order, zone... */
+	REPORT_PAGE_CHECK_NOT_CLEAN,	/* a page inside a free block */
+	REPORT_PAGE_CHECK_OVERLAP,	/* inside another free block */
+	REPORT_PAGE_CHECK_LIST,		/* a list broken or longer than counted */
+	REPORT_PAGE_CHECK_PCP_PAGE,	/* a per-CPU page's zone or state */
+	REPORT_PAGE_CHECK_COUNT,	/* a counter against its list */
 	/* slab_debug */
 	REPORT_SLAB_DOUBLE_FREE,
 	REPORT_SLAB_NOT_SLAB,		/* free of a pointer from no slab */
@@ -41,7 +49,13 @@ enum report_kind {
 	REPORT_SLAB_RED_ZONE,		/* before or after an object */
 	REPORT_SLAB_KMALLOC_RED_ZONE,	/* past the size asked of kmalloc */
 	REPORT_SLAB_POISON,		/* a free object written to */
-	REPORT_SLAB_CORRUPT,		/* kmem_cache_validate(): structure */
+	/* kmem_cache_validate() and consistency checks: the structure */
+	REPORT_SLAB_BAD_INDEX,		/* index array: out of range, twice */
+	REPORT_SLAB_BAD_SLAB,		/* a slab on the wrong list or cache */
+	REPORT_SLAB_BAD_COUNTERS,	/* node counters against the lists */
+	REPORT_SLAB_ARRAY_FOREIGN,	/* array entry: no object of the cache */
+	REPORT_SLAB_ARRAY_FREE,		/* array entry also free in its slab */
+	REPORT_SLAB_ARRAY_TWICE,	/* an object twice in the arrays */
 	REPORT_SLAB_CACHE_BUSY,		/* destroy with live objects */
 	NR_REPORT_KINDS
 };

@@ -251,16 +251,18 @@ struct check {
 	int problems;
 };
 
-static void problem(struct check *c, const char *fmt, ...) __printf(2, 3);
+static void problem(struct check *c, enum report_kind kind,
+		    const char *fmt, ...) __printf(3, 4);
 
-static void problem(struct check *c, const char *fmt, ...)
+static void problem(struct check *c, enum report_kind kind,
+		    const char *fmt, ...)
 {
 	char msg[160];
 	va_list args;
 
 	if (++c->problems > CHECK_MAX_REPORTS)
 		return;
-	report_kind(REPORT_PAGE_ALLOC_CHECK);
+	report_kind(kind);
 	va_start(args, fmt);
 	vscnprintf(msg, sizeof(msg), fmt, args);
 	va_end(args);
@@ -307,7 +309,8 @@ static void check_free_pages_debug(struct check *c, struct page *page,
 
 	for (unsigned long i = 0; (flags & PAGE_DEBUG_UNMAP) && i < n; i++) {
 		if (arch_kernel_page_present((unsigned long)page_address(page + i)))
-			problem(c, "free pfn 0x%lx is still mapped", pfn + i);
+			problem(c, REPORT_PAGE_CHECK_MAPPED,
+			"free pfn 0x%lx is still mapped", pfn + i);
 	}
 	if (!(flags & PAGE_DEBUG_POISON))
 		return;
@@ -317,7 +320,8 @@ static void check_free_pages_debug(struct check *c, struct page *page,
 		unsigned long first = first_bad_byte(page_address(page + i));
 
 		if (first != PAGE_SIZE)
-			problem(c, "free pfn 0x%lx: poison overwritten at offset 0x%lx",
+			problem(c, REPORT_PAGE_CHECK_POISON,
+			"free pfn 0x%lx: poison overwritten at offset 0x%lx",
 				pfn + i, first);
 	}
 	if (flags & PAGE_DEBUG_UNMAP)
@@ -335,7 +339,8 @@ static void check_block_pages(struct check *c, struct page *page,
 
 		if (!pfn_valid(pfn + i) || (p->flags & PAGE_FLAGS_MASK) ||
 		    page_ref_count(p) || PageTail(p)) {
-			problem(c, "pfn 0x%lx inside the free order-%u block at 0x%lx is not clean (flags %#lx, refcount %d)",
+			problem(c, REPORT_PAGE_CHECK_NOT_CLEAN,
+			"pfn 0x%lx inside the free order-%u block at 0x%lx is not clean (flags %#lx, refcount %d)",
 				pfn + i, order, pfn, p->flags & PAGE_FLAGS_MASK,
 				page_ref_count(p));
 			return;
@@ -351,28 +356,34 @@ static void check_free_block(struct check *c, struct zone *zone,
 	struct page *outer;
 
 	if (!PageBuddy(page) || page->private != order) {
-		problem(c, "pfn 0x%lx on the order-%u list: PG_buddy %d, order %lu",
+		problem(c, REPORT_PAGE_CHECK_BLOCK,
+			"pfn 0x%lx on the order-%u list: PG_buddy %d, order %lu",
 			pfn, order, PageBuddy(page), page->private);
 		return;
 	}
 	if (!IS_ALIGNED(pfn, n))
-		problem(c, "pfn 0x%lx: free block not aligned to its order %u",
+		problem(c, REPORT_PAGE_CHECK_BLOCK,
+			"pfn 0x%lx: free block not aligned to its order %u",
 			pfn, order);
 	if (page_zone(page) != zone || !zone_spans_pfn(zone, pfn + n - 1))
-		problem(c, "pfn 0x%lx: order-%u block not inside zone %s",
+		problem(c, REPORT_PAGE_CHECK_BLOCK,
+			"pfn 0x%lx: order-%u block not inside zone %s",
 			pfn, order, zone->name);
 	if (page_ref_count(page))
-		problem(c, "pfn 0x%lx: free block with refcount %d", pfn,
+		problem(c, REPORT_PAGE_CHECK_BLOCK,
+			"pfn 0x%lx: free block with refcount %d", pfn,
 			page_ref_count(page));
 	check_block_pages(c, page, order);
 	outer = order + 1 < MAX_ORDER ? free_block_covering(pfn, order + 1) : NULL;
 	if (outer)
-		problem(c, "pfn 0x%lx: order-%u block overlaps the free order-%lu block at 0x%lx",
+		problem(c, REPORT_PAGE_CHECK_OVERLAP,
+			"pfn 0x%lx: order-%u block overlaps the free order-%lu block at 0x%lx",
 			pfn, order, outer->private, page_to_pfn(outer));
 	if (order < MAX_ORDER - 1 && zone_spans_pfn(zone, buddy) &&
 	    pfn_valid(buddy) && PageBuddy(pfn_to_page(buddy)) &&
 	    pfn_to_page(buddy)->private == order)
-		problem(c, "pfn 0x%lx: free buddies at order %u not merged",
+		problem(c, REPORT_PAGE_CHECK_BLOCK,
+			"pfn 0x%lx: free buddies at order %u not merged",
 			pfn, order);
 	check_free_pages_debug(c, page, n);
 }
@@ -393,11 +404,13 @@ static unsigned long walk_list(struct check *c, struct list_head *head,
 		struct page *page = list_entry(pos, struct page, lru);
 
 		if (n++ >= limit) {
-			problem(c, "%s: more entries than counted", what);
+			problem(c, REPORT_PAGE_CHECK_LIST,
+			"%s: more entries than counted", what);
 			break;
 		}
 		if (!valid_page_ptr(page) || pos->next->prev != pos) {
-			problem(c, "%s: broken list entry %px", what, pos);
+			problem(c, REPORT_PAGE_CHECK_LIST,
+			"%s: broken list entry %px", what, pos);
 			break;
 		}
 		fn(c, page, arg);
@@ -431,7 +444,8 @@ static unsigned long check_free_list(struct check *c, struct zone *zone,
 	scnprintf(what, sizeof(what), "zone %s order %u", zone->name, order);
 	n = walk_list(c, &area->free_list, limit, what, free_list_entry, &arg);
 	if (n != area->nr_free)
-		problem(c, "%s: %lu blocks listed, nr_free %lu", what, n,
+		problem(c, REPORT_PAGE_CHECK_COUNT,
+			"%s: %lu blocks listed, nr_free %lu", what, n,
 			area->nr_free);
 	return n << order;
 }
@@ -444,12 +458,14 @@ static void pcp_entry(struct check *c, struct page *page, void *arg)
 
 	if (page_zone(page) != zone || (page->flags & PAGE_FLAGS_MASK) ||
 	    page_ref_count(page) || PageTail(page))
-		problem(c, "pfn 0x%lx on a per-CPU list of %s: zone %s, flags %#lx, refcount %d",
+		problem(c, REPORT_PAGE_CHECK_PCP_PAGE,
+			"pfn 0x%lx on a per-CPU list of %s: zone %s, flags %#lx, refcount %d",
 			pfn, zone->name, page_zone(page)->name,
 			page->flags & PAGE_FLAGS_MASK, page_ref_count(page));
 	outer = free_block_covering(pfn, 0);
 	if (outer)
-		problem(c, "pfn 0x%lx on a per-CPU list is inside the free order-%lu block at 0x%lx",
+		problem(c, REPORT_PAGE_CHECK_OVERLAP,
+			"pfn 0x%lx on a per-CPU list is inside the free order-%lu block at 0x%lx",
 			pfn, outer->private, page_to_pfn(outer));
 	check_free_pages_debug(c, page, 1);
 }
@@ -467,9 +483,11 @@ static void check_pcp(struct check *c, struct zone *zone, int cpu)
 	limit = min((unsigned long)max(pcp->count, 0), zone->spanned_pages) + 1;
 	n = walk_list(c, &pcp->list, limit, what, pcp_entry, zone);
 	if (n != (unsigned long)pcp->count)
-		problem(c, "%s: %lu pages listed, count %d", what, n, pcp->count);
+		problem(c, REPORT_PAGE_CHECK_COUNT,
+			"%s: %lu pages listed, count %d", what, n, pcp->count);
 	if (pcp->count >= pcp->high && pcp->high)
-		problem(c, "%s: count %d not below high %d", what, pcp->count,
+		problem(c, REPORT_PAGE_CHECK_COUNT,
+			"%s: count %d not below high %d", what, pcp->count,
 			pcp->high);
 	spin_unlock(&zone->lock);
 	spin_unlock_irqrestore(&pcp->lock, flags);
@@ -489,10 +507,12 @@ static void check_zone(struct check *c, struct zone *zone)
 	for (unsigned int o = 0; o < MAX_ORDER; o++)
 		pages += check_free_list(c, zone, o);
 	if (pages != zone->free_pages)
-		problem(c, "zone %s: %lu pages on the free lists, free_pages %lu",
+		problem(c, REPORT_PAGE_CHECK_COUNT,
+			"zone %s: %lu pages on the free lists, free_pages %lu",
 			zone->name, pages, zone->free_pages);
 	if (zone->free_pages + pcp_pages > zone->managed_pages)
-		problem(c, "zone %s: %lu free + %lu per-CPU pages, only %lu managed",
+		problem(c, REPORT_PAGE_CHECK_COUNT,
+			"zone %s: %lu free + %lu per-CPU pages, only %lu managed",
 			zone->name, zone->free_pages, pcp_pages,
 			zone->managed_pages);
 	spin_unlock_irqrestore(&zone->lock, flags);

@@ -576,14 +576,14 @@ struct validation {
 	int problems;
 };
 
-static void problem(struct validation *v, void *objp, const char *fix,
-		    const char *fmt, ...) __printf(4, 5);
+static void problem(struct validation *v, enum report_kind kind, void *objp,
+		    const char *fix, const char *fmt, ...) __printf(5, 6);
 
-static void problem(struct validation *v, void *objp, const char *fix,
-		    const char *fmt, ...)
+static void problem(struct validation *v, enum report_kind kind, void *objp,
+		    const char *fix, const char *fmt, ...)
 {
 	struct slab_problem p = { .cachep = v->cachep, .objp = objp,
-				  .kind = REPORT_SLAB_CORRUPT };
+				  .kind = kind };
 	char buf[128];
 	va_list args;
 
@@ -613,10 +613,12 @@ static void validate_freelist(struct validation *v, struct slab *slab)
 		unsigned int idx = get_free_obj(cachep, slab, i);
 
 		if (idx >= cachep->num)
-			problem(v, NULL, NULL, "slab %px: index %u out of range at freelist[%u]",
+			problem(v, REPORT_SLAB_BAD_INDEX, NULL, NULL,
+				"slab %px: index %u out of range at freelist[%u]",
 				slab_address(slab), idx, i);
 		else if (test_and_set_seen(idx))
-			problem(v, index_to_obj(cachep, slab, idx), NULL,
+			problem(v, REPORT_SLAB_BAD_INDEX,
+				index_to_obj(cachep, slab, idx), NULL,
 				"slab %px: object free twice in the index array",
 				slab_address(slab));
 	}
@@ -645,12 +647,14 @@ static void validate_slab(struct validation *v, struct slab *slab,
 	struct kmem_cache *cachep = v->cachep;
 
 	if (!PageSlab(slab_page(slab)) || slab->slab_cache != cachep) {
-		problem(v, NULL, NULL, "slab %px on the lists is not this cache's",
+		problem(v, REPORT_SLAB_BAD_SLAB, NULL, NULL,
+			"slab %px on the lists is not this cache's",
 			slab);
 		return;
 	}
 	if (slab->active < min_active || slab->active > max_active)
-		problem(v, NULL, NULL, "slab %px: %u in use on a list for %u..%u",
+		problem(v, REPORT_SLAB_BAD_SLAB, NULL, NULL,
+			"slab %px: %u in use on a list for %u..%u",
 			slab_address(slab), slab->active, min_active, max_active);
 	if (slab->active > cachep->num)
 		return;
@@ -675,21 +679,31 @@ static unsigned long validate_list(struct validation *v, struct list_head *head,
 	return nr;
 }
 
-/* Why entry may not sit in an array cache: NULL if it may. */
-static const char *cached_problem(struct validation *v, void *objp)
+/*
+ * Why objp may not sit in an array cache: REPORT_NONE if it may, else the
+ * kind, with the reason in *why.
+ */
+static enum report_kind cached_problem(struct validation *v, void *objp,
+				       const char **why)
 {
 	struct kmem_cache *cachep = v->cachep;
 	struct slab *slab = slab_of(objp);
 	long idx;
 
-	if (!slab || slab->slab_cache != cachep)
-		return "not an object of this cache";
+	if (!slab || slab->slab_cache != cachep) {
+		*why = "not an object of this cache";
+		return REPORT_SLAB_ARRAY_FOREIGN;
+	}
 	idx = obj_index(cachep, slab, objp);
-	if (idx < 0 || index_to_obj(cachep, slab, (unsigned int)idx) != objp)
-		return "not an object start";
-	if (index_is_free(cachep, slab, (unsigned int)idx))
-		return "also free in its slab (double free)";
-	return NULL;
+	if (idx < 0 || index_to_obj(cachep, slab, (unsigned int)idx) != objp) {
+		*why = "not an object start";
+		return REPORT_SLAB_ARRAY_FOREIGN;
+	}
+	if (index_is_free(cachep, slab, (unsigned int)idx)) {
+		*why = "also free in its slab (double free)";
+		return REPORT_SLAB_ARRAY_FREE;
+	}
+	return REPORT_NONE;
 }
 
 static bool cached_before(struct array_cache **acs, unsigned int a,
@@ -741,13 +755,16 @@ static void validate_arrays(struct validation *v)
 		for (unsigned int i = 0; i < avail; i++) {
 			void *entry = READ_ONCE(acs[a]->entry[i]);
 			void *objp = (void *)((unsigned long)entry & ~1UL);
-			const char *why = cached_problem(v, objp);
+			const char *why = NULL;
+			enum report_kind kind = cached_problem(v, objp, &why);
 
-			if (!why && cached_before(acs, a, writable ? kept : i,
-						  entry))
+			if (kind == REPORT_NONE &&
+			    cached_before(acs, a, writable ? kept : i, entry)) {
+				kind = REPORT_SLAB_ARRAY_TWICE;
 				why = "twice in the array caches (double free)";
-			if (why)
-				problem(v, NULL, writable ?
+			}
+			if (kind != REPORT_NONE)
+				problem(v, kind, NULL, writable ?
 					"dropped from the array cache" :
 					"left in place (another CPU's array)",
 					"array cache entry %px: %s", objp, why);
@@ -769,7 +786,8 @@ static void check_slab(struct kmem_cache *cachep, struct slab *slab)
 	spin_lock(&validate_lock);
 	spin_lock(&n->list_lock);
 	if (slab->active > cachep->num)
-		problem(&v, NULL, NULL, "slab %px: %u objects in use of %u",
+		problem(&v, REPORT_SLAB_BAD_SLAB, NULL, NULL,
+			"slab %px: %u objects in use of %u",
 			slab_address(slab), slab->active, cachep->num);
 	else
 		validate_freelist(&v, slab);
@@ -792,7 +810,8 @@ int kmem_cache_validate(struct kmem_cache *cachep)
 	free = validate_list(&v, &n->slabs_free, 0, 0, &free_objects);
 	if (full + partial + free != n->total_slabs || free != n->free_slabs ||
 	    free_objects != n->free_objects)
-		problem(&v, NULL, NULL, "counters: %lu slabs, %lu free, %lu free objects; the lists hold %lu, %lu, %lu",
+		problem(&v, REPORT_SLAB_BAD_COUNTERS, NULL, NULL,
+			"counters: %lu slabs, %lu free, %lu free objects; the lists hold %lu, %lu, %lu",
 			n->total_slabs, n->free_slabs, n->free_objects,
 			full + partial + free, free, free_objects);
 	validate_arrays(&v);

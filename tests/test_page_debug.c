@@ -370,8 +370,9 @@ static struct page *some_free_block(struct zone **zonep, unsigned int *order)
 
 /*
  * Each kind of broken state, made by hand and undone: the check reports
- * it (one problem or more, each on a line of its own), and passes again
- * once it is undone.
+ * it (one problem or more, each on a line of its own, of the kind that
+ * names it), and passes again once it is undone. This is the test of
+ * the sentences page_alloc_check() prints.
  */
 static void test_page_alloc_check_detects(struct ktest *t)
 {
@@ -396,6 +397,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	spin_unlock_irqrestore(&zone->lock, flags);
 	KTEST_EXPECT_GE(t, problems, 1);
 	KTEST_EXPECT_EQ(t, lines, (unsigned int)problems);
+	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_COUNT);
 	KTEST_EXPECT_CAPTURED(t, "blocks listed, nr_free");
 
 	/* 2. The block's order says one less than its list. */
@@ -408,6 +410,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	spin_unlock_irqrestore(&zone->lock, flags);
 	KTEST_EXPECT_GE(t, problems, 1);
 	KTEST_EXPECT_GE(t, lines, 1U);
+	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_BLOCK);
 	KTEST_EXPECT_CAPTURED(t, "list: PG_buddy 1, order");
 
 	/* 3. A page inside the block marked as a free block of its own. */
@@ -420,6 +423,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	spin_unlock_irqrestore(&zone->lock, flags);
 	KTEST_EXPECT_GE(t, problems, 1);
 	KTEST_EXPECT_GE(t, lines, 1U);
+	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_NOT_CLEAN);
 	KTEST_EXPECT_CAPTURED(t, "is not clean");
 
 	/* 4. A per-CPU list whose count is off by one. */
@@ -432,6 +436,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	zone->pcp[arch_cpu_id()].count--;
 	KTEST_EXPECT_GE(t, problems, 1);
 	KTEST_EXPECT_GE(t, lines, 1U);
+	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_COUNT);
 	KTEST_EXPECT_CAPTURED(t, "pages listed, count");
 
 	/* 5. A per-CPU page that is also a free block (PG_buddy, order 0). */
@@ -444,6 +449,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	spin_unlock_irqrestore(&zone->lock, flags);
 	KTEST_EXPECT_GE(t, problems, 2);	/* its flags, and the overlap */
 	KTEST_EXPECT_GE(t, lines, 2U);
+	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_OVERLAP);
 	KTEST_EXPECT_CAPTURED(t, "is inside the free order-0 block");
 
 	/* 6. free_pages one more than the lists hold. */
@@ -456,6 +462,7 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	spin_unlock_irqrestore(&zone->lock, flags);
 	KTEST_EXPECT_GE(t, problems, 1);
 	KTEST_EXPECT_GE(t, lines, 1U);
+	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_COUNT);
 	KTEST_EXPECT_CAPTURED(t, "pages on the free lists, free_pages");
 
 	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
@@ -714,7 +721,7 @@ static void bad_poison_found_by_check(struct ktest *t)
 	ktest_capture_start(t, "page_alloc_check: ");
 	KTEST_EXPECT_EQ(t, page_alloc_check(), 1);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	KTEST_EXPECT_REPORTS(t, REPORT_PAGE_ALLOC_CHECK, 1);
+	KTEST_EXPECT_REPORTS(t, REPORT_PAGE_CHECK_POISON, 1);
 	KTEST_EXPECT_CAPTURED(t, c.needle);
 	/* Handed out, it is reported and repaired. */
 	ktest_capture_start(t, "BUG:");

@@ -672,19 +672,19 @@ static const struct bad_input bad_inputs[] = {
 	  nodebug_double_free,
 	  { "t-bad: array cache entry", "twice in the array caches (double free)",
 	    "FIX t-bad: dropped from the array cache" },
-	  .kind = REPORT_SLAB_CORRUPT },
+	  .kind = REPORT_SLAB_ARRAY_TWICE },
 	{ "double free after a drain, no debugging", 0, 64,
 	  nodebug_double_free_drained,
 	  { "also free in its slab (double free)", "dropped from the array cache" },
-	  .kind = REPORT_SLAB_CORRUPT },
+	  .kind = REPORT_SLAB_ARRAY_FREE },
 	{ "another cache's object in the array, no debugging", 0, 64,
 	  nodebug_foreign_in_array,
 	  { "not an object of this cache", "dropped from the array cache" },
-	  .kind = REPORT_SLAB_CORRUPT },
+	  .kind = REPORT_SLAB_ARRAY_FOREIGN },
 	{ "corrupted index array (consistency checks)",
 	  SLAB_CONSISTENCY_CHECKS, 64, corrupt_freelist,
 	  { "t-bad: slab", "object free twice in the index array" },
-	  .kind = REPORT_SLAB_CORRUPT },
+	  .kind = REPORT_SLAB_BAD_INDEX },
 };
 
 #undef ALL
