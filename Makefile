@@ -289,6 +289,12 @@ bench: $(BB)/peer
 	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= \
 		FRAME_POINTER=-fomit-frame-pointer LOCKDEP=0 host
 	$(PYTHON) bench/run.py --cram $(BB)/cram --peer $(BB)/peer --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
+	$(MAKE) --no-print-directory bench-plot
+
+# The picture of build/bench.json: build/bench.png (bench/plot.py needs
+# Debian's python3-matplotlib, hence /usr/bin/python3, not PYTHON).
+bench-plot:
+	/usr/bin/python3 bench/plot.py --json $(B)/bench.json --out $(B)/bench.png
 
 # The malloc shims (bench/shim/): libcram-malloc.so is the generic kernel
 # code (no tests, no shell) built -fPIC at -O2 without sanitizers, with
