@@ -19,7 +19,8 @@ from wait4() (the program's whole process tree), peak RSS (of the
 largest process) through GNU time (/usr/bin/time, package "time"). A program's stdout must equal
 glibc's byte for byte, or the run fails. cram's paired ratio is its wall
 time over the best peer's (glibc, jemalloc, mimalloc, tcmalloc) in the
-same round; the table shows medians over the rounds.
+same round (and the same in CPU time, steadier when the machine is
+busy); the table shows medians over the rounds.
 
 Instruction counts come from valgrind --tool=cachegrind (which, unlike
 memcheck, leaves malloc alone, so the preloaded allocator is the one
@@ -190,12 +191,13 @@ def main():
         progs = {k: v for k, v in progs.items() if k in args.only.split(",")}
     samples = {p: {i: [] for i in impls} for p in progs}
     paired = {p: [] for p in progs}
+    paired_cpu = {p: [] for p in progs}
     failed = []
 
     for r in range(args.rounds):
         order = impls[r % len(impls):] + impls[:r % len(impls)]
         for prog, (argv, env_add, stdin) in progs.items():
-            walls, ref = {}, None
+            walls, cpus = {}, {}
             runs = {}
             for impl in order:
                 runs[impl] = run_once(argv, env_add, stdin, preload[impl])
@@ -207,8 +209,9 @@ def main():
                 samples[prog][impl].append({"wall_s": wall, "cpu_s": cpu,
                                             "maxrss_kib": rss})
                 walls[impl] = wall
-            best = min(walls[i] for i in peers)
-            paired[prog].append(walls["cram"] / best)
+                cpus[impl] = cpu
+            paired[prog].append(walls["cram"] / min(walls[i] for i in peers))
+            paired_cpu[prog].append(cpus["cram"] / min(cpus[i] for i in peers))
         print("bench-real: round %d/%d done" % (r + 1, args.rounds),
               file=sys.stderr)
 
@@ -243,9 +246,12 @@ def main():
             }
         best_peer = min(peers, key=lambda i: rows[i]["wall_s"])
         med = statistics.median(paired[prog])
+        med_cpu = statistics.median(paired_cpu[prog])
         table[prog] = {"results": rows, "best_peer": best_peer,
                        "paired_ratios": paired[prog],
-                       "median_paired_ratio": med}
+                       "median_paired_ratio": med,
+                       "paired_cpu_ratios": paired_cpu[prog],
+                       "median_paired_cpu_ratio": med_cpu}
         for impl in impls:
             row = rows[impl]
             ratio = row["wall_s"] / rows[best_peer]["wall_s"]
@@ -259,6 +265,12 @@ def main():
               (prog, best_peer, med,
                " ".join("%.2f" % x for x in paired[prog]),
                "met" if med <= 1.0 else "not met"))
+        print("%-8s the same in CPU time: median %.2fx [%s]" %
+              (prog, med_cpu, " ".join("%.2f" % x for x in paired_cpu[prog])))
+        if all(rows[i]["instructions"] for i in peers + ["cram"]):
+            best_i = min(rows[i]["instructions"] for i in peers)
+            print("%-8s instructions (small input): cram / fewest peer %.2fx" %
+                  (prog, rows["cram"]["instructions"] / best_i))
         print()
     missing = [p for p in PEER_LIBS if p not in impls]
     if missing:
