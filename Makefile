@@ -91,7 +91,8 @@ QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARG
 	     --firmware $(FIRMWARE) --machine $(MACHINE)
 
 .PHONY: FORCE all run bench bench-ab debug test check selftest deps clean help iso host \
-	compile_commands.json fuzz compile-checks matrix
+	compile_commands.json fuzz compile-checks matrix shim bench-real \
+	bench-real-check bench-plot
 
 all: $(B)/kernel.elf $(ISO)
 
@@ -244,7 +245,7 @@ $(KUNIT_PY):
 		echo "kunit_parser: $(KUNIT_TARBALL) not found (make deps installs linux-source-6.1)"; \
 	fi
 
-test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY)
+test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
@@ -288,6 +289,66 @@ bench: $(BB)/peer
 	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= \
 		FRAME_POINTER=-fomit-frame-pointer LOCKDEP=0 host
 	$(PYTHON) bench/run.py --cram $(BB)/cram --peer $(BB)/peer --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
+	$(MAKE) --no-print-directory bench-plot
+
+# The picture of build/bench.json: build/bench.png (bench/plot.py needs
+# Debian's python3-matplotlib, hence /usr/bin/python3, not PYTHON).
+bench-plot:
+	/usr/bin/python3 bench/plot.py --json $(B)/bench.json --out $(B)/bench.png
+
+# The malloc shims (bench/shim/): libcram-malloc.so is the generic kernel
+# code (no tests, no shell) built -fPIC at -O2 without sanitizers, with
+# LOCKDEP=0, behind malloc and friends; libempty-malloc.so forwards the
+# same entry points to glibc (what the interposition costs by itself).
+SB := $(BB)/shim
+SHIM_KSRCS := $(filter-out kernel/main.c kernel/shell.c,$(wildcard kernel/*.c)) \
+	      lib/string.c lib/vsprintf.c $(wildcard mm/*.c) arch/x86_64/e820.c
+SHIM_CFLAGS := -std=gnu11 -O2 -g -I. -Iarch/host/include -fomit-frame-pointer \
+	       -fno-strict-aliasing -fno-common -fPIC -fvisibility=hidden \
+	       -DCONFIG_PROVE_LOCKING=0 '-DHOST_TLS_MODEL="initial-exec"' $(WARNINGS)
+SHIM_KOBJS := $(patsubst %.c,$(SB)/%.o,$(SHIM_KSRCS))
+SHIM_OBJS := $(SHIM_KOBJS) $(SB)/arch/host/mm.o $(SB)/bench/shim/cram_malloc.o
+SHIM_LDFLAGS := -shared -pthread -Wl,-z,defs -Wl,--version-script=bench/shim/exports.map
+
+$(SHIM_KOBJS): $(SB)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  SHIMCC  $@"
+	@$(HOSTCC) $(SHIM_CFLAGS) -ffreestanding -fno-builtin \
+		$(if $(HOST_IS_CLANG),,-fno-tree-loop-distribute-patterns) -MMD -MP -c $< -o $@
+	@$(OBJCOPY) --redefine-syms=arch/host/renamed.syms $@
+
+$(SB)/arch/host/mm.o: arch/host/mm.c
+$(SB)/bench/shim/cram_malloc.o: bench/shim/cram_malloc.c
+$(SB)/arch/host/mm.o $(SB)/bench/shim/cram_malloc.o:
+	@mkdir -p $(dir $@)
+	@echo "  SHIMCC  $@"
+	@$(HOSTCC) $(SHIM_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BB)/libcram-malloc.so: $(SHIM_OBJS) bench/shim/exports.map
+	$(HOSTCC) $(SHIM_LDFLAGS) -o $@ $(SHIM_OBJS)
+
+$(BB)/libempty-malloc.so: bench/shim/empty_malloc.c bench/shim/exports.map
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -std=gnu11 -O2 -fPIC $(WARNINGS) $(SHIM_LDFLAGS) -o $@ $<
+
+$(BB)/shim_test: bench/real/shim_test.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -std=gnu11 -O2 -g $(WARNINGS) -pthread -o $@ $<
+
+shim: $(BB)/libcram-malloc.so $(BB)/libempty-malloc.so
+
+# The shim's correctness test (no timing, a few seconds): shim_test and
+# python3 with libcram-malloc.so preloaded.
+bench-real-check: shim $(BB)/shim_test
+	$(PYTHON) bench/real/check.py --shim $(BB)/libcram-malloc.so \
+		--empty $(BB)/libempty-malloc.so --test $(BB)/shim_test
+
+# Real programs (python3, sqlite3, gcc) with each allocator as their
+# malloc; a table and build/bench-real.json (bench/real/run.py).
+BENCH_REAL_ROUNDS ?= 3
+bench-real: shim bench-real-check
+	$(PYTHON) bench/real/run.py --shim $(BB)/libcram-malloc.so \
+		--empty $(BB)/libempty-malloc.so --rounds $(BENCH_REAL_ROUNDS)
 
 # The allocators of this tree against those of BASELINE (a commit), built
 # the same way, run alternately: what a change costs the fast paths.
@@ -308,7 +369,8 @@ bench-ab:
 # --- tools --------------------------------------------------------------
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 \
-	grub-efi-amd64-bin ovmf linux-source-6.1
+	grub-efi-amd64-bin ovmf linux-source-6.1 sqlite3 valgrind time \
+	python3-matplotlib
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -327,7 +389,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) run debug test check compile-checks matrix fuzz deps clean iso host compile_commands.json"
+	@echo "targets: all (default) run debug test check compile-checks matrix fuzz bench bench-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
 	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP)"
 
--include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d)
+-include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d) $(SHIM_OBJS:.o=.d)

@@ -11,7 +11,9 @@
  * for RAM, and the backing taken out of RAM.
  *
  * The firmware map is QEMU's for the same amount of RAM: 128 MiB unless
- * the environment variable CRAM_HOST_MEM says otherwise (e.g. 512M).
+ * the environment variable CRAM_HOST_MEM says otherwise (e.g. 512M). The
+ * malloc shim (bench/shim/) sets host_default_mem to its own default
+ * before boot: it cannot edit the environment of the program it runs in.
  *
  * debug_pagealloc: a free page's part of the direct map is made
  * PROT_NONE with mprotect() and PROT_READ|PROT_WRITE again when it is
@@ -45,6 +47,7 @@
 #define MAX_HOST_MEM		(3UL << 30)	/* below the PCI hole, as QEMU -M pc */
 #define MAX_VMEMMAP_PAGES	((MAX_HOST_MEM >> PAGE_SHIFT) * sizeof(struct page) / PAGE_SIZE)
 
+unsigned long host_default_mem = DEFAULT_HOST_MEM;
 static int ram_fd = -1;
 static unsigned long ram_end;
 static unsigned char vmemmap_populated[MAX_VMEMMAP_PAGES / 8];
@@ -57,7 +60,7 @@ static unsigned long host_mem_size(void)
 	unsigned long size = env ? (unsigned long)memparse(env, NULL) : 0;
 
 	if (!size)
-		return DEFAULT_HOST_MEM;
+		return host_default_mem;
 	if (size < SZ_4M || size > MAX_HOST_MEM) {
 		fprintf(stderr, "host: CRAM_HOST_MEM=%s out of range (4M..3G)\n", env);
 		exit(2);
@@ -154,6 +157,28 @@ bool arch_kernel_page_present(unsigned long virt)
 	return read(probe_pipe[0], &c, 1) == 1 || true;	/* drained */
 }
 
+/*
+ * The direct map at a 1 GiB boundary, as on x86_64: a block of 2^n pages
+ * is then naturally aligned in virtual memory too, which kmalloc's
+ * power-of-two sizes promise (the malloc shim's aligned allocations rely
+ * on it). Reserve the size plus 1 GiB, map RAM over the aligned part,
+ * give the rest back.
+ */
+static unsigned long map_aligned(unsigned long size)
+{
+	unsigned long res = (unsigned long)map_or_die(NULL, size + SZ_1G, PROT_NONE,
+						      MAP_PRIVATE | MAP_ANONYMOUS |
+						      MAP_NORESERVE, 0);
+	unsigned long base = ALIGN(res, SZ_1G);
+
+	map_or_die((void *)base, size, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_FIXED, 0);
+	if (base > res)
+		munmap((void *)res, base - res);
+	munmap((void *)(base + size), res + SZ_1G - base);
+	return base;
+}
+
 void setup_arch(void)
 {
 	phys_addr_t end = memblock_end_of_DRAM();
@@ -167,9 +192,7 @@ void setup_arch(void)
 		perror("host: memfd");
 		exit(2);
 	}
-	page_offset_base = (unsigned long)map_or_die(NULL, end,
-						     PROT_READ | PROT_WRITE,
-						     MAP_SHARED, 0);
+	page_offset_base = map_aligned(end);
 	vmemmap = map_or_die(NULL, vmemmap_size, PROT_NONE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, 0);
 	ram_end = end;

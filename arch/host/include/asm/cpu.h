@@ -12,7 +12,15 @@
  * fixed offset from %fs and arch_cpu_id() is one load, as this_cpu_read()
  * is on Linux's %gs, instead of loading that offset first.
  */
-extern __thread unsigned int host_cpu_id __attribute__((tls_model("local-exec")));
+#ifndef HOST_TLS_MODEL
+#define HOST_TLS_MODEL "local-exec"
+#endif
+/*
+ * The malloc shim (bench/shim/) links this code into a shared object,
+ * where local-exec is impossible: it builds with HOST_TLS_MODEL
+ * "initial-exec" (static TLS, fine for a preloaded library).
+ */
+extern __thread unsigned int host_cpu_id __attribute__((tls_model(HOST_TLS_MODEL)));
 
 static inline unsigned long arch_irq_save(void)
 {

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libcram-malloc.so: the kernel's kmalloc as a program's malloc.
+ *
+ * The generic kernel code (kernel/, lib/, mm/) and arch/host/mm.c are
+ * linked into a shared object with this file, which exports malloc and
+ * friends (bench/shim/exports.map hides everything else) and stands in
+ * for arch/host/main.c: there is no shell and no test, only memory.
+ *
+ * Boot: the first call, from whichever thread (often the dynamic loader
+ * or libc before main), runs the memory half of start_kernel(). Other
+ * threads arriving meanwhile spin until it is done; a call made by the
+ * booting thread itself (libc inside the boot) is served from a small
+ * static bump buffer that is never freed.
+ *
+ * CPUs: the kernel's per-CPU structures (pcp lists, array caches) are
+ * used without locks by the CPU that owns them, so each thread gets a
+ * CPU of its own, 0 .. NR_CPUS - 2, on its first call, and gives it back
+ * when it exits (a pthread key destructor). Threads beyond those, and a
+ * thread that frees during its exit after giving its CPU back, share the
+ * last CPU under a mutex: correct, but serialised.
+ *
+ * Sizes: every size is rounded up to a multiple of 16 (16 at least, so
+ * malloc(0) is a unique pointer): kmalloc's caches for those sizes start
+ * every object on a 16-byte boundary (shim_test checks it), as glibc
+ * guarantees. Alignments above 16 use a power-of-two size, which kmalloc
+ * aligns naturally. Above KMALLOC_MAX_SIZE (4 MiB), or when the arena is
+ * exhausted, a block is mmap'd directly with a 16-byte header before the
+ * pointer (its mapping's start and length); free, realloc and
+ * malloc_usable_size tell the two apart by address: inside the arena or
+ * not.
+ *
+ * The arena is CRAM_HOST_MEM (default here 1G, the host build's limit
+ * being 3G): booting costs about 60 ms per GiB (mem_map), and a program
+ * that outgrows the arena goes on with mmap'd blocks. The kernel's
+ * messages go to stderr at loglevel 4 (warnings and worse), so a
+ * program's stdout is its own.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arch/arch.h"
+#include "kernel/kernel.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "mm/memblock.h"
+#include "mm/mm.h"
+#include "mm/slab.h"
+
+#define EXPORT			__attribute__((visibility("default")))
+#define SHIM_DEFAULT_MEM	(1UL << 30)
+#define SHARED_CPU		(NR_CPUS - 1)
+#define MIN_ALIGN		16UL
+#define BOOT_BUF_SIZE		(256UL << 10)
+
+/* arch/host/mm.c: the arena size when CRAM_HOST_MEM is unset. */
+extern unsigned long host_default_mem;
+
+/* --- the arch interface main.c gives the host build ------------------ */
+
+const char arch_name[] = "host (malloc shim)";
+__thread unsigned int host_cpu_id __attribute__((tls_model("initial-exec")));
+
+static u64 boot_ns;
+
+static u64 monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+void arch_console_write(const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(2, s, len);
+
+		if (n <= 0)
+			return;
+		s += n;
+		len -= (size_t)n;
+	}
+}
+
+int arch_console_getc(void)
+{
+	return -1;
+}
+
+u64 arch_clock_ns(void)
+{
+	return monotonic_ns() - boot_ns;
+}
+
+u64 arch_cycles(void)
+{
+	u32 lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+
+const char *arch_cmdline(void)
+{
+	return "loglevel=4";
+}
+
+__noreturn void arch_exit(enum arch_exit_status status)
+{
+	_exit(status == ARCH_EXIT_SUCCESS ? 0 : 1);
+}
+
+__noreturn void arch_halt(void)
+{
+	abort();
+}
+
+__noreturn void arch_emergency_restart(void)
+{
+	abort();
+}
+
+/* No stack walks here: backtraces stop at once. */
+bool arch_on_stack(unsigned long addr, size_t size)
+{
+	return false;
+}
+
+unsigned int arch_nr_cpus(void)
+{
+	return NR_CPUS;
+}
+
+int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
+{
+	return -ENOSYS;
+}
+
+void arch_cpu_join(unsigned int cpu)
+{
+}
+
+/* kernel/kallsyms.c takes symbol offsets from start_kernel; never run. */
+__noreturn void start_kernel(void)
+{
+	abort();
+}
+
+/* --- boot ------------------------------------------------------------ */
+
+enum { BOOT_NONE, BOOT_RUNNING, BOOT_DONE };
+
+static int boot_state;
+static pthread_t boot_thread;
+static unsigned long arena_start, arena_end;
+static pthread_key_t cpu_key;
+
+/* The booting thread's own calls: a bump allocator, never freed. */
+static unsigned char boot_buf[BOOT_BUF_SIZE] __attribute__((aligned(16)));
+static size_t boot_used;
+
+static void cpu_release(void *unused);
+
+static void shim_boot(void)
+{
+	boot_ns = monotonic_ns();
+	console_loglevel = 4;	/* before the command line says so too */
+	host_default_mem = SHIM_DEFAULT_MEM;
+	arch_memory_setup();
+	parse_early_params(arch_cmdline());
+	arch_memblock_setup();
+	setup_arch();
+	mm_core_init();
+	arena_start = page_offset_base;
+	arena_end = page_offset_base + memblock_end_of_DRAM();
+	if (pthread_key_create(&cpu_key, cpu_release)) {
+		static const char msg[] = "cram-malloc: pthread_key_create failed\n";
+
+		arch_console_write(msg, sizeof(msg) - 1);
+		abort();
+	}
+}
+
+/* true: booted; false: the calling thread is the one booting. */
+static inline bool shim_ready(void)
+{
+	int expected = BOOT_NONE;
+
+	if (likely(__atomic_load_n(&boot_state, __ATOMIC_ACQUIRE) == BOOT_DONE))
+		return true;
+	if (__atomic_compare_exchange_n(&boot_state, &expected, BOOT_RUNNING,
+					false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		boot_thread = pthread_self();
+		shim_boot();
+		__atomic_store_n(&boot_state, BOOT_DONE, __ATOMIC_RELEASE);
+		return true;
+	}
+	if (pthread_equal(boot_thread, pthread_self()))
+		return false;
+	while (__atomic_load_n(&boot_state, __ATOMIC_ACQUIRE) != BOOT_DONE)
+		arch_cpu_relax();
+	return true;
+}
+
+static void *boot_alloc(size_t size, size_t align)
+{
+	size_t start = (boot_used + 16 + align - 1) & ~(align - 1);
+
+	if (size > BOOT_BUF_SIZE || start + size > BOOT_BUF_SIZE)
+		return NULL;
+	boot_used = start + size;
+	((size_t *)(boot_buf + start))[-1] = size;
+	return boot_buf + start;
+}
+
+static inline bool in_boot_buf(const void *p)
+{
+	return (const unsigned char *)p >= boot_buf &&
+	       (const unsigned char *)p < boot_buf + BOOT_BUF_SIZE;
+}
+
+/* --- CPUs for threads -------------------------------------------------- */
+
+enum { CPU_NONE, CPU_OWN, CPU_SHARED };
+
+static __thread int cpu_state __attribute__((tls_model("initial-exec")));
+static unsigned long cpus_taken;	/* bit n: CPU n has a thread */
+static pthread_mutex_t shared_cpu_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void cpu_release(void *unused)
+{
+	__atomic_fetch_and(&cpus_taken, ~(1UL << host_cpu_id), __ATOMIC_RELEASE);
+	cpu_state = CPU_SHARED;
+}
+
+static void cpu_claim(void)
+{
+	unsigned long taken = __atomic_load_n(&cpus_taken, __ATOMIC_RELAXED);
+
+	for (;;) {
+		unsigned int cpu;
+
+		if ((~taken & ((1UL << SHARED_CPU) - 1)) == 0) {
+			cpu_state = CPU_SHARED;
+			return;
+		}
+		cpu = (unsigned int)__builtin_ctzl(~taken);
+		if (__atomic_compare_exchange_n(&cpus_taken, &taken,
+						taken | (1UL << cpu), false,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED)) {
+			host_cpu_id = cpu;
+			cpu_state = CPU_OWN;
+			/* The destructor runs only for a non-NULL value. */
+			pthread_setspecific(cpu_key, (void *)1);
+			return;
+		}
+	}
+}
+
+/* Enter the kernel: returns true if the shared CPU's lock is held. */
+static inline bool cpu_enter(void)
+{
+	if (likely(cpu_state == CPU_OWN))
+		return false;
+	if (cpu_state == CPU_NONE) {
+		cpu_claim();
+		if (cpu_state == CPU_OWN)
+			return false;
+	}
+	pthread_mutex_lock(&shared_cpu_lock);
+	host_cpu_id = SHARED_CPU;
+	return true;
+}
+
+static inline void cpu_leave(bool locked)
+{
+	if (unlikely(locked))
+		pthread_mutex_unlock(&shared_cpu_lock);
+}
+
+/* --- blocks mmap'd directly ---------------------------------------------- */
+
+struct map_header {
+	void *base;
+	size_t len;
+};
+
+static inline bool in_arena(const void *p)
+{
+	return (unsigned long)p >= arena_start && (unsigned long)p < arena_end;
+}
+
+static void *map_alloc(size_t size, size_t align)
+{
+	size_t page = (size_t)PAGE_SIZE, len;
+	unsigned char *base, *p;
+
+	if (align < MIN_ALIGN)
+		align = MIN_ALIGN;
+	if (size > SIZE_MAX / 2 || align > SIZE_MAX / 4)
+		return NULL;
+	len = (size + sizeof(struct map_header) + align - 1 + page - 1) & ~(page - 1);
+	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	if (base == MAP_FAILED)
+		return NULL;
+	p = (unsigned char *)(((uintptr_t)base + sizeof(struct map_header) +
+			       align - 1) & ~(uintptr_t)(align - 1));
+	((struct map_header *)p)[-1] = (struct map_header){ base, len };
+	return p;
+}
+
+static inline struct map_header *map_header(const void *p)
+{
+	return &((struct map_header *)p)[-1];
+}
+
+static size_t map_usable(const void *p)
+{
+	const struct map_header *h = map_header(p);
+
+	return (size_t)((unsigned char *)h->base + h->len - (unsigned char *)p);
+}
+
+/* --- the allocator -------------------------------------------------------- */
+
+static void *shim_alloc(size_t size, size_t align, gfp_t gfp)
+{
+	void *p = NULL;
+	bool locked;
+
+	if (unlikely(!shim_ready())) {
+		p = boot_alloc(size, align < MIN_ALIGN ? MIN_ALIGN : align);
+		if (p && (gfp & __GFP_ZERO))
+			memset(p, 0, size);
+		goto out;
+	}
+	if (size > SIZE_MAX - PAGE_SIZE)
+		goto out;
+	size = size ? (size + MIN_ALIGN - 1) & ~(MIN_ALIGN - 1) : MIN_ALIGN;
+	if (align > MIN_ALIGN && size < align)
+		size = align;
+	if (align > MIN_ALIGN && (size & (size - 1)))
+		size = size > KMALLOC_MAX_SIZE ? size : 1UL << (64 - __builtin_clzl(size));
+	if (size <= KMALLOC_MAX_SIZE) {
+		locked = cpu_enter();
+		p = __kmalloc(size, gfp);
+		cpu_leave(locked);
+	}
+	if (!p)
+		p = map_alloc(size, align);	/* mmap'd memory is zeroed */
+out:
+	if (!p)
+		errno = ENOMEM;
+	return p;
+}
+
+static size_t usable_size(const void *p)
+{
+	size_t n;
+	bool locked;
+
+	if (!p)
+		return 0;
+	if (in_arena(p)) {
+		locked = cpu_enter();
+		n = ksize(p);
+		cpu_leave(locked);
+		return n;
+	}
+	if (in_boot_buf(p))
+		return ((const size_t *)p)[-1];
+	return map_usable(p);
+}
+
+EXPORT void *malloc(size_t size)
+{
+	return shim_alloc(size, 0, GFP_KERNEL);
+}
+
+EXPORT void free(void *p)
+{
+	bool locked;
+
+	if (!p || in_boot_buf(p))
+		return;
+	if (likely(in_arena(p))) {
+		locked = cpu_enter();
+		kfree(p);
+		cpu_leave(locked);
+		return;
+	}
+	munmap(map_header(p)->base, map_header(p)->len);
+}
+
+EXPORT void *calloc(size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return shim_alloc(bytes, 0, GFP_KERNEL | __GFP_ZERO);
+}
+
+EXPORT void *realloc(void *old, size_t size)
+{
+	size_t have;
+	void *p;
+
+	if (!old)
+		return malloc(size);
+	if (!size) {
+		free(old);
+		return NULL;
+	}
+	have = usable_size(old);
+	if (size <= have && (!in_arena(old) || size > have / 2 || have <= 64))
+		return old;	/* fits, and shrinking wastes at most half */
+	p = malloc(size);
+	if (!p)
+		return NULL;
+	memcpy(p, old, have < size ? have : size);
+	free(old);
+	return p;
+}
+
+EXPORT int posix_memalign(void **out, size_t align, size_t size)
+{
+	void *p;
+
+	if (align < sizeof(void *) || (align & (align - 1)))
+		return EINVAL;
+	p = shim_alloc(size, align, GFP_KERNEL);
+	if (!p)
+		return ENOMEM;
+	*out = p;
+	return 0;
+}
+
+EXPORT void *aligned_alloc(size_t align, size_t size)
+{
+	if (!align || (align & (align - 1))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return shim_alloc(size, align, GFP_KERNEL);
+}
+
+EXPORT void *memalign(size_t align, size_t size)
+{
+	return aligned_alloc(align, size);
+}
+
+EXPORT void *valloc(size_t size)
+{
+	return shim_alloc(size, PAGE_SIZE, GFP_KERNEL);
+}
+
+EXPORT void *pvalloc(size_t size)
+{
+	return shim_alloc(PAGE_ALIGN(size ? size : 1), PAGE_SIZE, GFP_KERNEL);
+}
+
+EXPORT size_t malloc_usable_size(void *p)
+{
+	return usable_size(p);
+}
