@@ -31,6 +31,7 @@ typedef unsigned int gfp_t;
 #define __GFP_DIRECT_RECLAIM	0x400u	/* may sleep */
 #define __GFP_KSWAPD_RECLAIM	0x800u
 #define __GFP_NOWARN		0x2000u	/* no failure report */
+#define __GFP_NORETRY		0x10000u	/* fail fast: no reclaim first */
 #define __GFP_COMP		0x40000u	/* a compound page */
 #define __GFP_MEMALLOC		0x20000u	/* may use all of the reserve */
 #define __GFP_NOMEMALLOC	0x80000u	/* never the reserve */
