@@ -65,6 +65,11 @@
  *         is made or destroyed and by every walk over the caches, which
  *         then take the locks below (shrink_all frees pages).
  *      2. validate_lock (mm/slab_debug.c): validation's scratch bitmap.
+ *         shrinker_lock (mm/vmscan.c): the shrinker list; taken by
+ *         reclaim, which any allocation may enter with slab_lock held,
+ *         and held only to walk or change the list: never while a
+ *         shrinker runs or reclaim drains the caches, so no lock is
+ *         taken under it. Reclaim takes slab_lock by trylock only.
  *      3. n->list_lock: one cache's node. Never two at once: whatever
  *         a cache frees into another (an off-slab index array) or into
  *         the page allocator is freed after the lock is dropped
@@ -91,6 +96,7 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 #include "mm/fault_inject.h"
+#include "mm/shrinker.h"
 #include "mm/slab_internal.h"
 
 #define BATCHREFILL_LIMIT	16
@@ -199,9 +205,12 @@ static inline void *mark_obj_pfmemalloc(void *objp, const struct slab *slab)
 	return objp;
 }
 
+/* As the page allocator's: __GFP_MEMALLOC, or inside reclaim. */
 static inline bool gfp_pfmemalloc_allowed(gfp_t flags)
 {
-	return (flags & __GFP_MEMALLOC) && !(flags & __GFP_NOMEMALLOC);
+	if (flags & __GFP_NOMEMALLOC)
+		return false;
+	return (flags & __GFP_MEMALLOC) || memalloc_noreclaim_active();
 }
 
 /* --- the index stack of one slab --------------------------------------- */
