@@ -3,8 +3,10 @@
  * Memory statistics for people: the shell commands meminfo, buddyinfo,
  * zoneinfo and slabinfo, printing what Linux prints in /proc/meminfo,
  * /proc/buddyinfo, /proc/zoneinfo and /proc/slabinfo (the fields that
- * exist here).
+ * exist here); vmstat prints /proc/vmstat's reclaim counters
+ * (mm/vmscan.c counts them).
  */
+#include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "mm/gfp.h"
@@ -16,6 +18,10 @@
 
 static int cmd_meminfo(int argc, char **argv)
 {
+	/* SLAB_RECLAIM_ACCOUNT caches are reclaimable, as in Linux. */
+	unsigned long reclaimable = slab_reclaimable_pages();
+	unsigned long slab = max(slab_pages(), reclaimable);
+
 	(void)argc;
 	(void)argv;
 	console_printf("MemTotal:       %8lu kB\n", K(totalram_pages));
@@ -23,8 +29,10 @@ static int cmd_meminfo(int argc, char **argv)
 	console_printf("MemAvailable:   %8lu kB\n",
 		       K(nr_free_pages() + nr_pcp_pages()));
 	console_printf("PcpFree:        %8lu kB\n", K(nr_pcp_pages()));
-	console_printf("Slab:           %8lu kB\n", K(slab_pages()));
-	console_printf("SUnreclaim:     %8lu kB\n", K(slab_pages()));
+	console_printf("KReclaimable:   %8lu kB\n", K(reclaimable));
+	console_printf("Slab:           %8lu kB\n", K(slab));
+	console_printf("SReclaimable:   %8lu kB\n", K(reclaimable));
+	console_printf("SUnreclaim:     %8lu kB\n", K(slab - reclaimable));
 	console_printf("MemMap:         %8lu kB\n", vmemmap_bytes >> 10);
 	return 0;
 }
@@ -97,3 +105,24 @@ static int cmd_slabinfo(int argc, char **argv)
 	return 0;
 }
 SHELL_CMD("slabinfo", cmd_slabinfo, "slab caches (/proc/slabinfo 2.1)");
+
+/* /proc/vmstat: "name value" a line; the gauges, then the events. */
+static int cmd_vmstat(int argc, char **argv)
+{
+	unsigned long reclaimable = slab_reclaimable_pages();
+	unsigned long slab = max(slab_pages(), reclaimable);
+
+	(void)argv;
+	if (argc != 1) {
+		console_printf("usage: vmstat\n");
+		return -EINVAL;
+	}
+	console_printf("nr_free_pages %lu\n", nr_free_pages() + nr_pcp_pages());
+	console_printf("nr_slab_reclaimable %lu\n", reclaimable);
+	console_printf("nr_slab_unreclaimable %lu\n", slab - reclaimable);
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		console_printf("%s %lu\n", vm_event_names[i],
+			       global_vm_event((enum vm_event_item)i));
+	return 0;
+}
+SHELL_CMD("vmstat", cmd_vmstat, "reclaim and memory counters (/proc/vmstat)");
