@@ -347,4 +347,4 @@ static int cmd_drop_caches(int argc, char **argv)
 	return 0;
 }
 SHELL_CMD("drop_caches", cmd_drop_caches,
-	  "reclaim: drop_caches 2 frees slab caches' free memory (/proc/sys/vm/drop_caches)");
+	  "free what caches keep: drop_caches 1|2|3 (/proc/sys/vm/drop_caches)");
