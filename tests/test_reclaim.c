@@ -500,14 +500,22 @@ static void test_memalloc_scope(struct ktest *t)
 {
 	unsigned long stall0;
 	unsigned int old;
+	struct kmem_cache *c = kmem_cache_create("t-reclaim-memalloc", 256, 0,
+						 0, NULL);
 	struct page *page, *reserve;
 	struct hog *hog;
 	struct pool p;
+	void *obj;
 
+	KTEST_ASSERT_NOT_NULL(t, c);
 	pool_init(t, &p, 32, 8);
 	hog = hog_noreclaim(GFP_KERNEL);
 	stall0 = stalls();
 	old = memalloc_noreclaim_save();
+	/* A new slab from the reserve, its objects for this scope only. */
+	obj = kmem_cache_alloc(c, GFP_KERNEL | __GFP_NOWARN);
+	KTEST_EXPECT_NOT_NULL(t, obj);
+	KTEST_EXPECT_TRUE(t, obj && slab_test_pfmemalloc(virt_to_slab(obj)));
 	KTEST_EXPECT_TRUE(t, memalloc_noreclaim_active());
 	page = alloc_page(GFP_KERNEL | __GFP_NOWARN | __GFP_NOMEMALLOC);
 	KTEST_EXPECT_NULL(t, page);
@@ -516,14 +524,17 @@ static void test_memalloc_scope(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, reserve && PagePfmemalloc(reserve));
 	memalloc_noreclaim_restore(old);
 	KTEST_EXPECT_FALSE(t, memalloc_noreclaim_active());
+	KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_HOG));
 	KTEST_EXPECT_EQ(t, stalls(), stall0);
 	KTEST_EXPECT_EQ(t, p.count_calls, 0UL);
 	if (page)
 		__free_page(page);
 	if (reserve)
 		__free_page(reserve);
+	kmem_cache_free(c, obj);
 	release_memory(hog);
 	pool_destroy(&p);
+	kmem_cache_destroy(c);
 }
 
 /* A cache made while memory is short: reclaim under slab_lock is safe. */
