@@ -205,12 +205,19 @@ static inline void *mark_obj_pfmemalloc(void *objp, const struct slab *slab)
 	return objp;
 }
 
-/* As the page allocator's: __GFP_MEMALLOC, or inside reclaim. */
+/*
+ * As the page allocator's: __GFP_MEMALLOC, or inside reclaim
+ * (mm/vmscan.c). The memalloc flag is a call away and matters only once
+ * a reserve slab exists (one made inside reclaim included: it exists by
+ * the time its objects are handed out), so it is asked only then, and
+ * the refill path costs what it did.
+ */
 static inline bool gfp_pfmemalloc_allowed(gfp_t flags)
 {
 	if (flags & __GFP_NOMEMALLOC)
 		return false;
-	return (flags & __GFP_MEMALLOC) || memalloc_noreclaim_active();
+	return (flags & __GFP_MEMALLOC) ||
+	       (pfmemalloc_active() && memalloc_noreclaim_active());
 }
 
 /* --- the index stack of one slab --------------------------------------- */
