@@ -414,6 +414,68 @@ static void test_unregistered_not_called(struct ktest *t)
 	pool_destroy(&p);
 }
 
+/*
+ * Another CPU is inside a shrinker's callback: unregister_shrinker()
+ * waits for it to return, and the shrinker is not called afterwards.
+ * (The host build runs CPUs as threads; x86_64 runs one CPU yet.)
+ */
+static struct unreg_race {
+	struct pool pool;
+	int entered, unregistering, done;
+} unreg_race;
+
+static unsigned long slow_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	struct unreg_race *r = container_of(to_pool(s), struct unreg_race, pool);
+
+	__atomic_store_n(&r->entered, 1, __ATOMIC_RELEASE);
+	for (unsigned long i = 0; i < 200000000UL &&
+	     !__atomic_load_n(&r->unregistering, __ATOMIC_ACQUIRE); i++)
+		arch_cpu_relax();
+	for (int i = 0; i < 200000; i++)	/* unregister is waiting now */
+		arch_cpu_relax();
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	return pool_scan(s, sc);
+}
+
+static void reclaim_on_cpu1(void *arg)
+{
+	(void)arg;
+	try_to_free_pages(GFP_KERNEL, 0, 0);
+}
+
+static void test_unregister_waits_for_callback(struct ktest *t)
+{
+	struct unreg_race *r = &unreg_race;
+	unsigned long calls;
+	int err;
+
+	pool_init(t, &r->pool, 16, 0);
+	unregister_shrinker(&r->pool.shrinker);
+	r->pool.shrinker.scan_objects = slow_scan;
+	r->entered = r->unregistering = r->done = 0;
+	KTEST_ASSERT_EQ(t, register_shrinker(&r->pool.shrinker, "t-slow"), 0);
+	err = arch_cpu_run(1, reclaim_on_cpu1, NULL);
+	if (err == -ENOSYS) {
+		pool_destroy(&r->pool);
+		ktest_skip(t, "this arch runs one CPU");
+	}
+	KTEST_ASSERT_EQ(t, err, 0);
+	for (unsigned long i = 0; i < 200000000UL &&
+	     !__atomic_load_n(&r->entered, __ATOMIC_ACQUIRE); i++)
+		arch_cpu_relax();
+	KTEST_EXPECT_EQ(t, __atomic_load_n(&r->entered, __ATOMIC_ACQUIRE), 1);
+	__atomic_store_n(&r->unregistering, 1, __ATOMIC_RELEASE);
+	unregister_shrinker(&r->pool.shrinker);
+	KTEST_EXPECT_EQ(t, __atomic_load_n(&r->done, __ATOMIC_ACQUIRE), 1);
+	arch_cpu_join(1);
+	calls = r->pool.count_calls;
+	KTEST_EXPECT_EQ(t, calls, 1UL);
+	try_to_free_pages(GFP_KERNEL, 0, 0);
+	KTEST_EXPECT_EQ(t, r->pool.count_calls, calls);
+	pool_destroy(&r->pool);
+}
+
 static unsigned long count_dummy(struct shrinker *s, struct shrink_control *sc)
 {
 	(void)s;
@@ -793,6 +855,7 @@ static const struct ktest_case reclaim_cases[] = {
 	KTEST_CASE(test_shrinker_share),
 	KTEST_CASE(test_shrink_stop_honoured),
 	KTEST_CASE(test_unregistered_not_called),
+	KTEST_CASE(test_unregister_waits_for_callback),
 	KTEST_CASE(test_register_bad_input),
 	KTEST_CASE(test_no_recursion_in_shrinker),
 	KTEST_CASE(test_memalloc_scope),
