@@ -117,7 +117,8 @@ static int cmd_vmstat(int argc, char **argv)
 		console_printf("usage: vmstat\n");
 		return -EINVAL;
 	}
-	console_printf("nr_free_pages %lu\n", nr_free_pages() + nr_pcp_pages());
+	/* Linux counts the buddy lists only, not per-CPU lists. */
+	console_printf("nr_free_pages %lu\n", nr_free_pages());
 	console_printf("nr_slab_reclaimable %lu\n", reclaimable);
 	console_printf("nr_slab_unreclaimable %lu\n", slab - reclaimable);
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)

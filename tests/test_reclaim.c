@@ -599,7 +599,10 @@ static void test_memalloc_scope(struct ktest *t)
 	kmem_cache_destroy(c);
 }
 
-/* A cache made while memory is short: reclaim under slab_lock is safe. */
+/*
+ * A cache made while memory is short: its allocations may reclaim, some
+ * of them under slab_lock; it is made, and nothing deadlocks.
+ */
 static void test_create_cache_under_pressure(struct ktest *t)
 {
 	struct kmem_cache *c;
@@ -607,14 +610,66 @@ static void test_create_cache_under_pressure(struct ktest *t)
 	struct pool p;
 
 	pool_init(t, &p, 128, 16);
-	kmem_cache_shrink_all();	/* every allocation below needs pages */
+	kmem_cache_shrink_all();
 	hog = hog_noreclaim(GFP_KERNEL);
 	c = kmem_cache_create("t-reclaim-create", 300, 0, 0, NULL);
 	KTEST_EXPECT_NOT_NULL(t, c);
-	KTEST_EXPECT_GE(t, p.scan_calls, 1UL);
 	release_memory(hog);
 	kmem_cache_destroy(c);
 	pool_destroy(&p);
+}
+
+/*
+ * An allocation under slab_lock (kmem_cache_walk holds it around its
+ * callback, as kmem_cache_create does around its arrays): reclaim cannot
+ * have the cache list, so it leaves the caches alone and gets memory
+ * from the shrinkers, without waiting for the lock this CPU holds.
+ */
+static struct under_lock {
+	struct kmem_cache *cache;
+	unsigned long kept_before, kept_after;
+	struct page *page;
+	bool done;
+} under_lock;
+
+static void alloc_under_slab_lock(struct kmem_cache *cachep, long in_use,
+				  void *data)
+{
+	struct under_lock *u = data;
+
+	(void)cachep;
+	(void)in_use;
+	if (u->done)
+		return;
+	u->done = true;
+	u->kept_before = cache_kept_pages(u->cache);
+	u->page = alloc_page(GFP_KERNEL | __GFP_NOWARN);
+	u->kept_after = cache_kept_pages(u->cache);
+}
+
+static void test_reclaim_under_slab_lock(struct ktest *t)
+{
+	struct under_lock *u = &under_lock;
+	struct hog *hog;
+	struct pool p;
+
+	memset(u, 0, sizeof(*u));
+	u->cache = kmem_cache_create("t-reclaim-locked", 200, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, u->cache);
+	fill_and_free(t, u->cache, 600);
+	pool_init(t, &p, 64, 16);
+	hog = hog_noreclaim(GFP_KERNEL);
+	kmem_cache_walk(alloc_under_slab_lock, u);
+	KTEST_EXPECT_TRUE(t, u->done);
+	KTEST_EXPECT_NOT_NULL(t, u->page);
+	KTEST_EXPECT_GE(t, p.scan_calls, 1UL);
+	KTEST_EXPECT_GT(t, u->kept_before, 0UL);
+	KTEST_EXPECT_EQ(t, u->kept_after, u->kept_before);	/* skipped */
+	if (u->page)
+		__free_page(u->page);
+	release_memory(hog);
+	pool_destroy(&p);
+	kmem_cache_destroy(u->cache);
 }
 
 /* --- callers that cannot reclaim ------------------------------------------ */
@@ -860,6 +915,7 @@ static const struct ktest_case reclaim_cases[] = {
 	KTEST_CASE(test_no_recursion_in_shrinker),
 	KTEST_CASE(test_memalloc_scope),
 	KTEST_CASE(test_create_cache_under_pressure),
+	KTEST_CASE(test_reclaim_under_slab_lock),
 	KTEST_CASE(test_atomic_no_shrinkers),
 	KTEST_CASE(test_nowait_no_shrinkers),
 	KTEST_CASE(test_nowait_pass_drains_local_pages),
