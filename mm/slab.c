@@ -651,6 +651,11 @@ static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
 	if (ac->avail)
 		return;
 grow:
+	/*
+	 * The page allocation may reclaim (mm/vmscan.c), which drains this
+	 * CPU's array of this very cache: it is empty until the new slab
+	 * fills it below, and the new slab is on no list yet.
+	 */
 	slab = cache_grow_begin(cachep, flags);
 	if (!slab)
 		return;

@@ -89,6 +89,11 @@ static struct shrinker *cpu_shrinker[NR_CPUS];
 
 static atomic_long_t vm_events[NR_VM_EVENT_ITEMS];
 
+/* allocstall_<zone> is ALLOCSTALL_DMA + gfp_zone(gfp). */
+_Static_assert(ALLOCSTALL_DMA32 - ALLOCSTALL_DMA == ZONE_DMA32 - ZONE_DMA &&
+	       ALLOCSTALL_NORMAL - ALLOCSTALL_DMA == ZONE_NORMAL - ZONE_DMA,
+	       "allocstall events in zone order");
+
 const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[PGSTEAL_DIRECT]	= "pgsteal_direct",
 	[SLABS_SCANNED]		= "slabs_scanned",
