@@ -903,6 +903,29 @@ static void test_reclaimable_accounting(struct ktest *t)
 	KTEST_EXPECT_EQ(t, slab_reclaimable_pages(), r0);
 }
 
+/* allocstall_<zone> names the highest zone the allocation may use. */
+static void test_allocstall_by_zone(struct ktest *t)
+{
+	unsigned long dma = global_vm_event(ALLOCSTALL_DMA);
+	unsigned long dma32 = global_vm_event(ALLOCSTALL_DMA32);
+	unsigned long normal = global_vm_event(ALLOCSTALL_NORMAL);
+	struct hog *hog = hog_noreclaim(GFP_KERNEL);
+	struct page *page;
+
+	page = alloc_page(GFP_KERNEL | GFP_DMA32 | __GFP_NOWARN);
+	KTEST_EXPECT_GE(t, global_vm_event(ALLOCSTALL_DMA32), dma32 + 1);
+	KTEST_EXPECT_EQ(t, global_vm_event(ALLOCSTALL_NORMAL), normal);
+	KTEST_EXPECT_EQ(t, global_vm_event(ALLOCSTALL_DMA), dma);
+	if (page)
+		__free_page(page);
+	page = alloc_page(GFP_KERNEL | GFP_DMA | __GFP_NOWARN);
+	KTEST_EXPECT_GE(t, global_vm_event(ALLOCSTALL_DMA), dma + 1);
+	KTEST_EXPECT_EQ(t, global_vm_event(ALLOCSTALL_NORMAL), normal);
+	if (page)
+		__free_page(page);
+	release_memory(hog);
+}
+
 static const struct ktest_case reclaim_cases[] = {
 	KTEST_CASE(test_reclaims_slab_caches),
 	KTEST_CASE(test_noretry_fails_fast),
@@ -922,6 +945,7 @@ static const struct ktest_case reclaim_cases[] = {
 	KTEST_CASE(test_stress_failures_under_pressure),
 	KTEST_CASE(test_drop_caches),
 	KTEST_CASE(test_vmstat_command),
+	KTEST_CASE(test_allocstall_by_zone),
 	KTEST_CASE(test_reclaimable_accounting),
 	{}
 };
