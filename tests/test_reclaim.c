@@ -265,7 +265,8 @@ static void test_reclaims_slab_caches(struct ktest *t)
 	kept = cache_kept_pages(a) + cache_kept_pages(b);
 	KTEST_ASSERT_GT(t, cache_kept_objects(a), 0UL);
 	KTEST_ASSERT_GT(t, cache_kept_objects(b), 0UL);
-	KTEST_ASSERT_GE(t, kept, 48UL);
+	/* A debugged cache keeps no arrays: only its free slabs, fewer. */
+	KTEST_ASSERT_GE(t, kept, cache_debug(a) ? 8UL : 48UL);
 	ktest_info(t, "the test caches keep %lu pages", kept);
 
 	hog = hog_noreclaim(GFP_KERNEL);
