@@ -135,4 +135,7 @@ void page_debug_alloc(struct page *page, unsigned int order);
 /* Hand every free memblock range to the buddy allocator (boot, once). */
 void memblock_free_all(void);
 
+/* No zone gfp may use has order-sized room above its low watermark. */
+bool pfmemalloc_needed(gfp_t gfp, unsigned int order);
+
 #endif /* MM_INTERNAL_H */
