@@ -757,7 +757,8 @@ static __noinline bool cache_free_pfmemalloc(struct kmem_cache *cachep,
 	LIST_HEAD(list);
 
 	spin_lock(&n->list_lock);
-	if (slab_unreserve(cachep, slab))
+	/* Another CPU may have turned it ordinary since we looked. */
+	if (!slab_test_pfmemalloc(slab) || slab_unreserve(cachep, slab))
 		kept = false;
 	else
 		free_block(cachep, &objp, 1, &list);
