@@ -15,11 +15,15 @@
  *  - each backend (slab cache, kmalloc, pages), create and init forms;
  *  - bad input: mempool_free(NULL), min_nr 0 or negative, missing
  *    functions, destroy and exit with elements outstanding (a warning
- *    and a refusal, then a clean destroy once they are back).
+ *    and a refusal, then a clean destroy once they are back);
+ *  - two CPUs (host) allocating and freeing through one pool whose
+ *    backend fails 3 times in 4: no element is handed out twice, and
+ *    all of them come back.
  *
  * A test backend (struct counting) wraps kmalloc, counts calls and
  * records the flags it was given, and can be told to fail.
  */
+#include "arch/arch.h"
 #include "kernel/errno.h"
 #include "kernel/report.h"
 #include "lib/ktest/ktest.h"
@@ -582,6 +586,118 @@ static void test_destroy_busy(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, mempool_initialized(&embedded));
 }
 
+/* --- two CPUs ------------------------------------------------------------- */
+
+#define SMP_ROUNDS	100000
+#define SMP_HELD	6
+
+/* An element: who holds it now (0: nobody), set on alloc, cleared on free. */
+struct smp_elem {
+	unsigned long owner;
+	unsigned long pad[7];
+};
+
+struct smp_pool {
+	mempool_t *pool;
+	unsigned long calls;	/* backend allocs; 3 of every 4 fail */
+	unsigned long backend_live;
+	unsigned long twice;	/* an element handed out while held */
+	unsigned long nulls;
+	unsigned long ready;	/* CPUs at the start line */
+	bool flaky;		/* make the backend fail */
+};
+
+static void *smp_backend_alloc(gfp_t gfp, void *data)
+{
+	struct smp_pool *sp = data;
+	void *p;
+
+	if ((__atomic_fetch_add(&sp->calls, 1, __ATOMIC_RELAXED) & 3) &&
+	    sp->flaky)
+		return NULL;
+	p = kzalloc(sizeof(struct smp_elem), gfp);
+	if (p)
+		__atomic_fetch_add(&sp->backend_live, 1, __ATOMIC_RELAXED);
+	return p;
+}
+
+static void smp_backend_free(void *element, void *data)
+{
+	struct smp_pool *sp = data;
+
+	__atomic_fetch_sub(&sp->backend_live, 1, __ATOMIC_RELAXED);
+	kfree(element);
+}
+
+static void smp_pool_worker(struct smp_pool *sp, unsigned long me)
+{
+	struct smp_elem *held[SMP_HELD] = { NULL };
+
+	/* Start together, or one CPU may be done before the other begins. */
+	__atomic_fetch_add(&sp->ready, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(&sp->ready, __ATOMIC_ACQUIRE) < 2)
+		arch_cpu_relax();
+	for (unsigned long n = 0; n < SMP_ROUNDS; n++) {
+		unsigned int slot = n % SMP_HELD;
+		struct smp_elem *e = held[slot];
+		unsigned long none = 0;
+
+		if (e) {
+			__atomic_store_n(&e->owner, 0, __ATOMIC_RELEASE);
+			mempool_free(e, sp->pool);
+		}
+		e = mempool_alloc(sp->pool, GFP_NOWAIT);
+		held[slot] = e;
+		if (!e) {
+			__atomic_fetch_add(&sp->nulls, 1, __ATOMIC_RELAXED);
+			continue;
+		}
+		if (!__atomic_compare_exchange_n(&e->owner, &none, me, false,
+						 __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			__atomic_fetch_add(&sp->twice, 1, __ATOMIC_RELAXED);
+	}
+	for (unsigned int i = 0; i < SMP_HELD; i++) {
+		if (held[i]) {
+			__atomic_store_n(&held[i]->owner, 0, __ATOMIC_RELEASE);
+			mempool_free(held[i], sp->pool);
+		}
+	}
+}
+
+static void smp_pool_cpu1(void *arg)
+{
+	smp_pool_worker(arg, 2);
+}
+
+/* Two CPUs share a pool whose backend fails 3 times in 4. */
+static void test_two_cpus(struct ktest *t)
+{
+	static struct smp_pool sp;
+	int err;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.pool = mempool_create(4, smp_backend_alloc, smp_backend_free, &sp);
+	KTEST_ASSERT_NOT_NULL(t, sp.pool);
+	sp.flaky = true;
+
+	err = arch_cpu_run(1, smp_pool_cpu1, &sp);
+	if (err == -ENOSYS) {
+		mempool_destroy(sp.pool);
+		ktest_skip(t, "this arch runs one CPU");
+	}
+	KTEST_ASSERT_EQ(t, err, 0);
+	smp_pool_worker(&sp, 1);
+	arch_cpu_join(1);
+	ktest_info(t, "%lu backend calls, %lu NULLs", sp.calls, sp.nulls);
+	KTEST_EXPECT_EQ(t, sp.twice, 0UL);
+	KTEST_EXPECT_EQ(t, sp.pool->curr_nr, 4);
+	/* Everything is back: only the reserve is left. */
+	KTEST_EXPECT_EQ(t, sp.backend_live, 4UL);
+	mempool_destroy(sp.pool);
+	KTEST_EXPECT_EQ(t, sp.backend_live, 0UL);
+}
+
 static void mempool_test_exit(struct ktest *t)
 {
 	(void)t;
@@ -601,6 +717,7 @@ static const struct ktest_case mempool_cases[] = {
 	KTEST_CASE(test_init_exit),
 	KTEST_CASE(test_bad_input),
 	KTEST_CASE(test_destroy_busy),
+	KTEST_CASE(test_two_cpus),
 	{}
 };
 
