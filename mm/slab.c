@@ -65,6 +65,10 @@
  *    Lock order (kernel/lockdep.c checks it at run time): a lock may be
  *    taken while holding only locks above it in this list.
  *
+ *      0. pool->lock (mm/mempool.c): one mempool's reserve. Held only
+ *         to move elements in and out of it: the backend, kmalloc and
+ *         kfree are called after it is dropped, so no lock below but
+ *         logbuf_lock is ever taken under it.
  *      1. slab_lock (mm/slab_common.c; Linux's slab_mutex, but a
  *         spinlock, hence the name): the cache list. Held while a cache
  *         is made or destroyed and by every walk over the caches, which

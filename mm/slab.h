@@ -204,4 +204,7 @@ int kmem_cache_validate(struct kmem_cache *cachep);
 int slab_validate_all(void);
 void kmem_cache_release_quarantine(struct kmem_cache *cachep);
 
+/* kmemdup, kstrdup, krealloc_array, KMEM_CACHE... (mm/util.c) */
+#include "mm/util.h"
+
 #endif /* MM_SLAB_H */
