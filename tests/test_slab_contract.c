@@ -67,22 +67,45 @@ static bool take_reserve(struct ktest *t, struct kmem_cache *c,
 }
 
 /*
+ * A new cache of size-byte objects holding NR_RESERVE reserve objects,
+ * memory exhausted (*hogs); NULL if that could not be set up (the
+ * failure is recorded, nothing is left behind).
+ */
+static struct kmem_cache *reserve_cache(struct ktest *t, const char *name,
+					unsigned int size, struct hog **hogs,
+					void **obj)
+{
+	struct kmem_cache *c = kmem_cache_create(name, size, 0, 0, NULL);
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
+	if (!take_reserve(t, c, hogs, obj)) {
+		kmem_cache_destroy(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void free_reserve(struct kmem_cache *c, void **obj, int from)
+{
+	for (int i = from; i < NR_RESERVE; i++)
+		kmem_cache_free(c, obj[i]);
+}
+
+/*
  * The bug: a reserve user's refill put a batch of reserve objects, each
  * marked in bit 0, into the per-CPU array, and a gfp of 0 missed the
  * fast path's test and popped one, mark and all.
  */
 static void test_gfp0_gets_no_reserve_object(struct ktest *t)
 {
-	struct kmem_cache *c = kmem_cache_create("t-gfp0", 64, 0, 0, NULL);
+	struct kmem_cache *c;
 	void *obj[NR_RESERVE], *p, *bulk[4];
 	struct hog *hogs;
 
-	KTEST_ASSERT_NOT_NULL(t, c);
-	skip_debugged_cache(t, c);
-	if (!take_reserve(t, c, &hogs, obj)) {
-		kmem_cache_destroy(c);
+	c = reserve_cache(t, "t-gfp0", 64, &hogs, obj);
+	if (!c)
 		return;
-	}
 	kmem_cache_free(c, obj[0]);
 
 	/* Memory is still exhausted: an ordinary caller gets nothing. */
@@ -101,8 +124,7 @@ static void test_gfp0_gets_no_reserve_object(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, from_reserve(obj[0]));
 	KTEST_EXPECT_FALSE(t, odd(obj[0]));
 
-	for (int i = 0; i < NR_RESERVE; i++)
-		kmem_cache_free(c, obj[i]);
+	free_reserve(c, obj, 0);
 	release_memory(hogs);
 	kmem_cache_destroy(c);
 }
@@ -176,18 +198,14 @@ static void test_failslab_fails_gfp0(struct ktest *t)
 /* The last reserve object back: the slab goes, and reserve mode ends. */
 static void test_reserve_mode_ends_when_freed(struct ktest *t)
 {
-	struct kmem_cache *c = kmem_cache_create("t-reserve-end", 256, 0, 0,
-						 NULL);
+	struct kmem_cache *c;
 	void *obj[NR_RESERVE];
 	unsigned long before;
 	struct hog *hogs;
 
-	KTEST_ASSERT_NOT_NULL(t, c);
-	skip_debugged_cache(t, c);
-	if (!take_reserve(t, c, &hogs, obj)) {
-		kmem_cache_destroy(c);
+	c = reserve_cache(t, "t-reserve-end", 256, &hogs, obj);
+	if (!c)
 		return;
-	}
 	before = pages_free();
 	for (int i = 0; i < NR_RESERVE; i++) {
 		kmem_cache_free(c, obj[i]);
@@ -209,17 +227,13 @@ static void test_reserve_mode_ends_when_freed(struct ktest *t)
  */
 static void test_reserve_mode_ends_when_memory_back(struct ktest *t)
 {
-	struct kmem_cache *c = kmem_cache_create("t-reserve-back", 128, 0, 0,
-						 NULL);
+	struct kmem_cache *c;
 	void *obj[NR_RESERVE], *p;
 	struct hog *hogs;
 
-	KTEST_ASSERT_NOT_NULL(t, c);
-	skip_debugged_cache(t, c);
-	if (!take_reserve(t, c, &hogs, obj)) {
-		kmem_cache_destroy(c);
+	c = reserve_cache(t, "t-reserve-back", 128, &hogs, obj);
+	if (!c)
 		return;
-	}
 	release_memory(hogs);
 	KTEST_EXPECT_TRUE(t, slab_pfmemalloc_active());
 	kmem_cache_free(c, obj[0]);
@@ -230,8 +244,7 @@ static void test_reserve_mode_ends_when_memory_back(struct ktest *t)
 	KTEST_EXPECT_NOT_NULL(t, p);
 	KTEST_EXPECT_FALSE(t, odd(p));
 	kmem_cache_free(c, p);
-	for (int i = 1; i < NR_RESERVE; i++)
-		kmem_cache_free(c, obj[i]);
+	free_reserve(c, obj, 1);
 	kmem_cache_destroy(c);
 }
 
@@ -241,17 +254,13 @@ static void test_reserve_mode_ends_when_memory_back(struct ktest *t)
  */
 static void test_reserve_slab_turns_ordinary_on_alloc(struct ktest *t)
 {
-	struct kmem_cache *c = kmem_cache_create("t-reserve-alloc", 128, 0, 0,
-						 NULL);
+	struct kmem_cache *c;
 	void *obj[NR_RESERVE], *p;
 	struct hog *hogs;
 
-	KTEST_ASSERT_NOT_NULL(t, c);
-	skip_debugged_cache(t, c);
-	if (!take_reserve(t, c, &hogs, obj)) {
-		kmem_cache_destroy(c);
+	c = reserve_cache(t, "t-reserve-alloc", 128, &hogs, obj);
+	if (!c)
 		return;
-	}
 	release_memory(hogs);
 	p = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_EXPECT_NOT_NULL(t, p);
@@ -259,27 +268,22 @@ static void test_reserve_slab_turns_ordinary_on_alloc(struct ktest *t)
 		KTEST_EXPECT_PTR_EQ(t, virt_to_slab(p), virt_to_slab(obj[0]));
 	KTEST_EXPECT_FALSE(t, slab_pfmemalloc_active());
 	kmem_cache_free(c, p);
-	for (int i = 0; i < NR_RESERVE; i++)
-		kmem_cache_free(c, obj[i]);
+	free_reserve(c, obj, 0);
 	kmem_cache_destroy(c);
 }
 
 /* No reserve object is ever left in an array, per-CPU or shared. */
 static void test_reserve_objects_stay_out_of_arrays(struct ktest *t)
 {
-	struct kmem_cache *c = kmem_cache_create("t-reserve-arrays", 64, 0, 0,
-						 NULL);
+	struct kmem_cache *c;
 	struct array_cache *acs[2];
 	void *obj[NR_RESERVE];
 	unsigned int bad = 0;
 	struct hog *hogs;
 
-	KTEST_ASSERT_NOT_NULL(t, c);
-	skip_debugged_cache(t, c);
-	if (!take_reserve(t, c, &hogs, obj)) {
-		kmem_cache_destroy(c);
+	c = reserve_cache(t, "t-reserve-arrays", 64, &hogs, obj);
+	if (!c)
 		return;
-	}
 	kmem_cache_free(c, obj[1]);
 	kmem_cache_free_bulk(c, 1, &obj[2]);
 	acs[0] = c->cpu_cache[arch_cpu_id()];
