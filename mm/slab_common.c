@@ -263,6 +263,7 @@ static void init_kmem_cache_node(struct kmem_cache_node *n)
 	n->total_slabs = n->free_slabs = n->free_objects = 0;
 	n->colour_next = 0;
 	n->shared = NULL;
+	memset(&n->stats, 0, sizeof(n->stats));
 }
 
 /*
