@@ -90,9 +90,11 @@
  *    has per-CPU arrays of limit 0, so its allocations and frees always
  *    miss the fast path and the slow paths hand them to slab_debug;
  *    while failslab is on, slab_slowpath_gfp sends every allocation to
- *    the slow path, where the decision is made. With neither, the fast
- *    paths run exactly as without them: one load and test of a mode word
- *    each (slab_slowpath_gfp, kfree_checks).
+ *    the slow path, where the decision is made; while statistics are on
+ *    (mm/slab_stats.c) both mode words send every allocation and free
+ *    there, and the slow paths count. Otherwise the fast paths run
+ *    exactly as without them: one load and test of a mode word each
+ *    (slab_slowpath_gfp, kfree_checks).
  */
 #include "lib/bitops.h"
 #include "kernel/bug.h"
