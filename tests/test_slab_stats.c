@@ -61,6 +61,9 @@ static struct kmem_cache *new_cache(struct ktest *t, const char *name,
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	ktest_add_action_or_reset(t, destroy_cache, c);
+	/* slab_debug on the command line: no arrays, other counts. */
+	if (!(flags & SLAB_DEBUG_FLAGS))
+		skip_if_debugged(t, c);
 	return c;
 }
 
@@ -514,25 +517,35 @@ static void test_tune_changes_arrays(struct ktest *t)
 	alloc_n(t, c, 70);
 	free_n(c, 70);
 	KTEST_EXPECT_EQ(t, kmem_cache_validate(c), 0);
+}
 
-	/* A kmalloc cache (boot arrays long replaced) can be tuned too. */
-	{
-		struct kmem_cache *k = kmalloc_slab(OBJ_SIZE, 0);
-		struct tune_state was;
-		void *p;
+/* A kmalloc cache (its boot arrays long replaced) tuned and put back. */
+static void test_tune_kmalloc_cache(struct ktest *t)
+{
+	struct kmem_cache *k = kmalloc_slab(OBJ_SIZE, 0);
+	struct tune_state was;
+	void *p[40];
 
-		tune_state(k, &was);
-		KTEST_ASSERT_EQ(t, slab_tune_cpucache(k->name, 32, 16, 4), 0);
-		KTEST_EXPECT_EQ(t, cpu_cache_get(k)->limit, 32U);
-		p = kmalloc(OBJ_SIZE, GFP_KERNEL);
-		KTEST_EXPECT_NOT_NULL(t, p);
-		kfree(p);
-		KTEST_EXPECT_EQ(t, slab_tune_cpucache(k->name, (int)was.limit,
-						      (int)was.batch,
-						      (int)was.shared_factor), 0);
-		KTEST_EXPECT_EQ(t, k->limit, was.limit);
-		KTEST_EXPECT_EQ(t, k->shared, was.shared_factor);
+	skip_if_debugged(t, k);
+	tune_state(k, &was);
+	KTEST_ASSERT_EQ(t, slab_tune_cpucache(k->name, 32, 16, 4), 0);
+	KTEST_EXPECT_EQ(t, cpu_cache_get(k)->limit, 32U);
+	KTEST_EXPECT_EQ(t, get_node(k)->shared->limit, 64U);
+	for (unsigned int i = 0; i < ARRAY_SIZE(p); i++) {
+		p[i] = kmalloc(OBJ_SIZE, GFP_KERNEL);
+		KTEST_EXPECT_NOT_NULL(t, p[i]);
 	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(p); i++)
+		kfree(p[i]);
+	/* 3 refills of 16 leave 8; 24 frees fill it, a flush of 16, 16 more */
+	KTEST_EXPECT_EQ(t, cpu_cache_get(k)->avail, 32U);
+	KTEST_EXPECT_EQ(t, slab_tune_cpucache(k->name, (int)was.limit,
+					      (int)was.batch,
+					      (int)was.shared_factor), 0);
+	KTEST_EXPECT_EQ(t, k->limit, was.limit);
+	KTEST_EXPECT_EQ(t, k->batchcount, was.batch);
+	KTEST_EXPECT_EQ(t, k->shared, was.shared_factor);
+	KTEST_EXPECT_EQ(t, kmem_cache_validate(k), 0);
 }
 
 static void test_tune_bad_values(struct ktest *t)
@@ -694,6 +707,7 @@ static const struct ktest_case slab_stats_cases[] = {
 	KTEST_CASE(test_slabinfo_columns),
 	KTEST_CASE(test_slabinfo_all_caches),
 	KTEST_CASE(test_tune_changes_arrays),
+	KTEST_CASE(test_tune_kmalloc_cache),
 	KTEST_CASE(test_tune_bad_values),
 	KTEST_CASE(test_tune_debugged_cache_refused),
 	KTEST_CASE(test_tune_out_of_memory),
