@@ -71,8 +71,9 @@
  *         logbuf_lock is ever taken under it.
  *      1. slab_lock (mm/slab_common.c; Linux's slab_mutex, but a
  *         spinlock, hence the name): the cache list. Held while a cache
- *         is made or destroyed and by every walk over the caches, which
- *         then take the locks below (shrink_all frees pages).
+ *         is made, tuned (slab_tune_cpucache) or destroyed and by every
+ *         walk over the caches, which then take the locks below
+ *         (shrink_all frees pages).
  *      2. validate_lock (mm/slab_debug.c): validation's scratch bitmap.
  *      3. n->list_lock: one cache's node. Never two at once: whatever
  *         a cache frees into another (an off-slab index array) or into

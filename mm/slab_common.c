@@ -13,7 +13,8 @@
  *    leftover allows.
  * 2. Per-CPU parts. Array caches sized by object size (enable_cpucache),
  *    a shared array per node, free_limit; during bootstrap one-entry
- *    arrays and nodes from static pools.
+ *    arrays and nodes from static pools. do_tune_cpucache replaces them
+ *    all, at creation and when slabinfo tunes a cache at run time.
  * 3. Life of a cache: kmem_cache_create validates its arguments and
  *    fails with a warning (or panics under SLAB_PANIC); shrink drains
  *    every array and frees the free slabs; destroy refuses, with a
@@ -999,3 +1000,10 @@ static __maybe_unused void account_debug_cache_unlocked(void)
 }
 LOCKDEP_ASSERT_TEST(account_debug_cache, "slab_lock",
 		    account_debug_cache_unlocked);
+
+/* Looks the cache list up; no cache has this name. */
+static __maybe_unused void find_cache_unlocked(void)
+{
+	find_cache("lockdep-test");
+}
+LOCKDEP_ASSERT_TEST(find_cache, "slab_lock", find_cache_unlocked);
