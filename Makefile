@@ -213,6 +213,9 @@ DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_po
 		$(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS)) $(DEBUG_CMDLINE)') \
 		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE)) \
 		$(call boot,$(MEM),ktest=page_debug$(comma)slab_debug debug_pagealloc=on page_poison=on)
+# The allocators with slab_stats on (every allocation and free takes the
+# slow paths, which count), on the host.
+STATS_STAGES = --host '$(HB)/cram ktest=slab,kmalloc,slab_stats,failslab,smp slab_stats'
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
@@ -251,7 +254,7 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
 		$(if $(KTEST),,$(FUZZ_STAGES)) \
 		$(call boot,$(MEM),$(TEST_CMDLINE)) \
-		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES)) \
+		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) --smp $(SMP) \
 		--selftest $(B)/kernel.elf
 

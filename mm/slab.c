@@ -71,8 +71,9 @@
  *         logbuf_lock is ever taken under it.
  *      1. slab_lock (mm/slab_common.c; Linux's slab_mutex, but a
  *         spinlock, hence the name): the cache list. Held while a cache
- *         is made or destroyed and by every walk over the caches, which
- *         then take the locks below (shrink_all frees pages).
+ *         is made, tuned (slab_tune_cpucache) or destroyed and by every
+ *         walk over the caches, which then take the locks below
+ *         (shrink_all frees pages).
  *      2. validate_lock (mm/slab_debug.c): validation's scratch bitmap.
  *      3. n->list_lock: one cache's node. Never two at once: whatever
  *         a cache frees into another (an off-slab index array) or into
@@ -90,9 +91,11 @@
  *    has per-CPU arrays of limit 0, so its allocations and frees always
  *    miss the fast path and the slow paths hand them to slab_debug;
  *    while failslab is on, slab_slowpath_gfp sends every allocation to
- *    the slow path, where the decision is made. With neither, the fast
- *    paths run exactly as without them: one load and test of a mode word
- *    each (slab_slowpath_gfp, kfree_checks).
+ *    the slow path, where the decision is made; while statistics are on
+ *    (mm/slab_stats.c) both mode words send every allocation and free
+ *    there, and the slow paths count. Otherwise the fast paths run
+ *    exactly as without them: one load and test of a mode word each
+ *    (slab_slowpath_gfp, kfree_checks).
  */
 #include "lib/bitops.h"
 #include "kernel/bug.h"
@@ -137,13 +140,15 @@ static inline bool pfmemalloc_active(void)
  *
  * kfree_checks: nonzero while kfree must leave its fast path before it
  * looks at the pointer: some cache is debugged (the pointer is checked
- * first), or pfmemalloc slabs exist (their objects go back to their slab,
- * not into an array).
+ * first), pfmemalloc slabs exist (their objects go back to their slab,
+ * not into an array), or statistics are on (frees are counted in the
+ * slow path). kmem_cache_free's fast path tests it too.
  *
  * slab_slowpath_gfp: the GFP bits that send an allocation to the slow
- * path. Zeroing and zone modifiers always; every bit, SLAB_GFP_ANY included, while failslab
- * is on (its decision is made there). Reserve slabs need no slow
- * allocations: the arrays never hold their objects.
+ * path. Zeroing and zone modifiers always; every bit, SLAB_GFP_ANY
+ * included, while failslab is on (its decision is made there) or
+ * statistics are on (counted in the slow path). Reserve slabs need no
+ * slow allocations: the arrays never hold their objects.
  *
  * Both are read without READ_ONCE, so the compiler may fold the load
  * into the test: they change only when the configuration does.
@@ -154,11 +159,11 @@ static gfp_t slab_slowpath_gfp = SLAB_SLOWPATH_ALWAYS;
 /* fastpath_lock held. */
 static void __slab_fastpath_update(void)
 {
-	bool all_slow = READ_ONCE(failslab.enabled);
+	bool all_slow = READ_ONCE(failslab.enabled) || slab_stats_on();
 
 	lockdep_assert_held(&fastpath_lock);
 	WRITE_ONCE(kfree_checks, READ_ONCE(slab_nr_debug_caches) |
-				 pfmemalloc_active());
+				 pfmemalloc_active() | slab_stats_on());
 	WRITE_ONCE(slab_slowpath_gfp, all_slow ? ~0u : SLAB_SLOWPATH_ALWAYS);
 }
 
@@ -185,6 +190,84 @@ bool slab_pfmemalloc_active(void)
 }
 
 struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
+
+/* --- statistics (mm/slab_stats.c): only while on, only in slow paths ---- */
+
+static inline struct slab_cpu_stats *cpu_stats(struct kmem_cache *cachep)
+{
+	return &get_node(cachep)->stats.cpu[arch_cpu_id()];
+}
+
+/* An allocation is about to pop the per-CPU array. Interrupts off. */
+static void stats_alloc(struct kmem_cache *cachep)
+{
+	if (cpu_cache_get(cachep)->avail)
+		cpu_stats(cachep)->allochit++;
+	else
+		cpu_stats(cachep)->allocmiss++;
+}
+
+/* A free is about to push onto the per-CPU array. Interrupts off. */
+static void stats_free(struct kmem_cache *cachep)
+{
+	struct array_cache *ac = cpu_cache_get(cachep);
+
+	if (ac->avail < ac->limit)
+		cpu_stats(cachep)->freehit++;
+	else
+		cpu_stats(cachep)->freemiss++;
+}
+
+/*
+ * nr objects left the node's slabs, its counts already updated: they
+ * count, and so may the most objects out at once. n->list_lock held.
+ */
+static inline void stats_taken(struct kmem_cache *cachep,
+			       struct kmem_cache_node *n, unsigned int nr)
+{
+	unsigned long out;
+
+	if (likely(!slab_stats_on()))
+		return;
+	lockdep_assert_held(&n->list_lock);
+	out = n->total_slabs * cachep->num - n->free_objects;
+	n->stats.allocs += nr;
+	if (out > n->stats.high_mark)
+		n->stats.high_mark = out;
+}
+
+/*
+ * objp (or NULL) goes to the caller straight from a slab, no array in
+ * between; returns it. Interrupts off.
+ */
+static inline void *stats_node_alloc(struct kmem_cache *cachep, void *objp)
+{
+	if (unlikely(slab_stats_on()) && objp)
+		cpu_stats(cachep)->node_allocs++;
+	return objp;
+}
+
+/* A flush ended: the most free slabs the node kept. n->list_lock held. */
+static inline void stats_freeable(struct kmem_cache_node *n)
+{
+	if (likely(!slab_stats_on()))
+		return;
+	lockdep_assert_held(&n->list_lock);
+	if (n->free_slabs > n->stats.max_freeable)
+		n->stats.max_freeable = n->free_slabs;
+}
+
+/* A new slab could not be made. */
+static void stats_grow_failed(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+
+	if (likely(!slab_stats_on()))
+		return;
+	spin_lock(&n->list_lock);
+	n->stats.errors++;
+	spin_unlock(&n->list_lock);
+}
 
 /*
  * The caller that slab_debug reports name: the one passed down, or for 0
@@ -384,8 +467,10 @@ static struct slab *cache_grow_begin(struct kmem_cache *cachep, gfp_t flags)
 	struct page *page = kmem_getpages(cachep, flags);
 	struct slab *slab;
 
-	if (!page)
+	if (!page) {
+		stats_grow_failed(cachep);
 		return NULL;
+	}
 	slab = page_slab(page);
 	slab->slab_cache = cachep;
 	slab->active = 0;
@@ -393,6 +478,7 @@ static struct slab *cache_grow_begin(struct kmem_cache *cachep, gfp_t flags)
 			    next_colour(get_node(cachep), cachep) *
 			    cachep->colour_off, flags)) {
 		kmem_freepages(cachep, page);
+		stats_grow_failed(cachep);
 		return NULL;
 	}
 	cache_init_objs(cachep, slab);
@@ -428,6 +514,9 @@ static void cache_grow_end(struct kmem_cache *cachep, struct slab *slab)
 	INIT_LIST_HEAD(&slab->slab_list);
 	n->total_slabs++;
 	n->free_objects += cachep->num - slab->active;
+	if (unlikely(slab_stats_on()))
+		n->stats.grown++;
+	stats_taken(cachep, n, slab->active);
 	fixup_slab_list(cachep, n, slab);
 	spin_unlock(&n->list_lock);
 }
@@ -644,6 +733,7 @@ static bool cache_refill(struct kmem_cache *cachep, struct array_cache *ac)
 
 		batchcount = alloc_block(cachep, ac, slab, batchcount);
 		n->free_objects -= ac->avail - before;
+		stats_taken(cachep, n, ac->avail - before);
 		fixup_slab_list(cachep, n, slab);
 	}
 	spin_unlock(&n->list_lock);
@@ -666,6 +756,7 @@ static void *take_one_obj(struct kmem_cache *cachep, bool pfmemalloc)
 	if (slab) {
 		objp = slab_get_obj(cachep, slab);
 		n->free_objects--;
+		stats_taken(cachep, n, 1);
 		fixup_slab_list(cachep, n, slab);
 	}
 	spin_unlock(&n->list_lock);
@@ -690,7 +781,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 	if (unlikely(pfmemalloc && pfmemalloc_active())) {
 		objp = take_one_obj(cachep, true);
 		if (objp)
-			return objp;
+			return stats_node_alloc(cachep, objp);
 	}
 	slab = cache_grow_begin(cachep, flags);
 	if (!slab)
@@ -699,7 +790,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 		WARN_ON_ONCE(!pfmemalloc);
 		objp = slab_get_obj(cachep, slab);
 		cache_grow_end(cachep, slab);
-		return objp;
+		return stats_node_alloc(cachep, objp);
 	}
 	alloc_block(cachep, ac, slab, refill_batch(ac));
 	cache_grow_end(cachep, slab);
@@ -741,6 +832,7 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	} else {
 		free_block(cachep, ac->entry, batchcount, &list);
 	}
+	stats_freeable(n);
 	spin_unlock(&n->list_lock);
 	release_slab_list(cachep, &list);
 	ac->avail -= batchcount;
@@ -807,6 +899,7 @@ void *cache_alloc_one(struct kmem_cache *cachep, gfp_t flags)
 			cache_grow_end(cachep, slab);
 		}
 	}
+	stats_node_alloc(cachep, objp);
 	arch_irq_restore(irqflags);
 	return objp;
 }
@@ -863,6 +956,8 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
 	if (unlikely(cache_debug(cachep)))
 		return slab_debug_alloc(cachep, flags, orig_size, caller);
 	irqflags = arch_irq_save();
+	if (unlikely(slab_stats_on()))
+		stats_alloc(cachep);
 	objp = cpu_cache_alloc(cachep, flags);
 	arch_irq_restore(irqflags);
 	if (unlikely(flags & __GFP_ZERO) && objp)
@@ -907,14 +1002,16 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 		return;
 	}
 	irqflags = arch_irq_save();
+	if (unlikely(slab_stats_on()))
+		stats_free(cachep);
 	cpu_cache_free(cachep, objp);
 	arch_irq_restore(irqflags);
 }
 
 /*
- * The fast path: push onto a per-CPU array with room, no reserve slabs
- * (kfree knows there are none when it gets here: check_pfmemalloc false).
- * A debugged cache's array has no room (limit 0).
+ * The fast path: push onto a per-CPU array with room, nothing in
+ * kfree_checks (kfree has tested it when it gets here: check_pfmemalloc
+ * false). A debugged cache's array has no room (limit 0).
  */
 static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
 				      unsigned long caller,
@@ -925,7 +1022,7 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
 	unsigned int avail = ac->avail;
 
 	if (likely(avail < ac->limit &&
-		   !(check_pfmemalloc && pfmemalloc_active()))) {
+		   !(check_pfmemalloc && kfree_checks))) {
 		ac->avail = avail + 1;
 		ac->entry[avail] = objp;
 		arch_irq_restore(irqflags);
@@ -1012,9 +1109,10 @@ void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 {
 	unsigned long irqflags;
 
-	if (unlikely(cache_debug(cachep))) {
+	/* What sends one free to the slow path sends the bulk. */
+	if (unlikely(cache_debug(cachep) || slab_stats_on())) {
 		for (size_t i = 0; i < nr; i++)
-			slab_debug_free(cachep, p[i], _RET_IP_);
+			slab_free_slow(cachep, p[i], _RET_IP_);
 		return;
 	}
 	irqflags = arch_irq_save();
