@@ -195,7 +195,7 @@ check: $(HB)/cram compile-checks
 # memory map, with holes GRUB's cutmem and badram cut into it), once on
 # q35 at 3 GiB (RAM split at 2 GiB), and that mem= and memmap= shape the
 # map. Skipped when KTEST selects tests.
-SIZE_SUITES := memory_model,page_alloc,slab,kmalloc
+SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
 # choose the firmware and the machine (default: FIRMWARE and MACHINE), the
@@ -207,12 +207,15 @@ boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
 # The debug stages: the allocators again with the debugging options on
 # (slab_debug everywhere, page poisoning on the host, where it is cheap),
 # and a boot that unmaps free pages (debug_pagealloc).
-DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,reclaim
+DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim
 DEBUG_CMDLINE := slab_debug slab_freelist_random=1
 DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \
 		$(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS)) $(DEBUG_CMDLINE)') \
 		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE)) \
 		$(call boot,$(MEM),ktest=page_debug$(comma)slab_debug debug_pagealloc=on page_poison=on)
+# The allocators with slab_stats on (every allocation and free takes the
+# slow paths, which count), on the host.
+STATS_STAGES = --host '$(HB)/cram ktest=slab,kmalloc,slab_stats,failslab,smp slab_stats'
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
@@ -251,7 +254,7 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
 		$(if $(KTEST),,$(FUZZ_STAGES)) \
 		$(call boot,$(MEM),$(TEST_CMDLINE)) \
-		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES)) \
+		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) --smp $(SMP) \
 		--selftest $(B)/kernel.elf
 

@@ -104,6 +104,18 @@ void setup_arch(void);
 unsigned long vmemmap_populate(unsigned long start, unsigned long end);
 
 /*
+ * True if addr lies in the kernel's read-only data, which is never
+ * written or freed (kstrdup_const() returns such strings themselves).
+ * x86_64: the image's .rodata, [_rodata, _erodata) from linker.ld. The
+ * host: the read-only, non-executable load segments of the program (or
+ * of the malloc shim's library) that holds the kernel code, found by
+ * setup_arch(); they hold .rodata and also other read-only sections
+ * (symbol tables, unwind data), which are never written or freed either;
+ * there it is false for every address until setup_arch() has run.
+ */
+bool arch_is_kernel_rodata(unsigned long addr);
+
+/*
  * debug_pagealloc (mm/page_debug.c). With debug_pagealloc=on on the
  * command line, setup_arch() maps RAM with 4 KiB pages only, so that
  * arch_kernel_map_pages() can take numpages pages starting at page out of

@@ -135,6 +135,9 @@ void page_debug_alloc(struct page *page, unsigned int order);
 /* Hand every free memblock range to the buddy allocator (boot, once). */
 void memblock_free_all(void);
 
+/* No zone gfp may use has order-sized room above its low watermark. */
+bool pfmemalloc_needed(gfp_t gfp, unsigned int order);
+
 /*
  * Direct reclaim (mm/vmscan.c), called by alloc_pages() when the free
  * lists cannot serve an allocation. gfp_may_reclaim(): false for

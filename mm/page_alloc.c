@@ -520,6 +520,25 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 	return NULL;
 }
 
+/*
+ * Would an ordinary allocation of this gfp and order have to dip into
+ * the reserve: no zone it may use is above its low watermark? SLAB asks
+ * before it turns a reserve slab into an ordinary one (the low mark, not
+ * the min one, so that it does not flip back at the next allocation).
+ * Without the zones' locks: an answer that is stale by a page is fine.
+ */
+bool pfmemalloc_needed(gfp_t gfp, unsigned int order)
+{
+	for (int z = gfp_zone(gfp); z >= 0; z--) {
+		struct zone *zone = &NODE_DATA(0)->node_zones[z];
+
+		if (zone->managed_pages &&
+		    zone_watermark_ok(zone, order, low_wmark_pages(zone), 0))
+			return false;
+	}
+	return true;
+}
+
 static void warn_alloc(gfp_t gfp, unsigned int order)
 {
 	struct zone *zone;

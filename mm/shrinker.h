@@ -18,6 +18,8 @@
 #ifndef MM_SHRINKER_H
 #define MM_SHRINKER_H
 
+#include "arch/arch.h"
+#include "kernel/compiler.h"
 #include "kernel/types.h"
 #include "lib/list.h"
 #include "mm/gfp.h"
@@ -83,7 +85,15 @@ void unregister_shrinker(struct shrinker *s);
  */
 unsigned int memalloc_noreclaim_save(void);
 void memalloc_noreclaim_restore(unsigned int old);
-bool memalloc_noreclaim_active(void);
+
+/* Reclaim's own (mm/vmscan.c); read it through the function below. */
+extern unsigned int memalloc_noreclaim_cpu[NR_CPUS];
+
+/* Is this CPU in a memalloc scope? Inline: the slab refill path asks. */
+static inline bool memalloc_noreclaim_active(void)
+{
+	return READ_ONCE(memalloc_noreclaim_cpu[arch_cpu_id()]) != 0;
+}
 
 /*
  * echo 2 > /proc/sys/vm/drop_caches: give back every slab cache's free

@@ -35,12 +35,17 @@
  *    free slabs beyond free_limit objects go back to the page allocator.
  *
  * 4. pfmemalloc. A slab made of pages from the page allocator's reserve
- *    (PG_pfmemalloc) is marked on its first page (PG_active). Its objects
- *    carry bit 0 set while they sit in array caches, and only callers
- *    allowed to use the reserve (__GFP_MEMALLOC) may get them; others
- *    push them back to their slab and take or make an ordinary one. While
- *    such a slab exists, allocations and kfree leave their fast paths
- *    for the slow ones, which look for the mark.
+ *    (PG_pfmemalloc) is marked on its first page (PG_active), and only
+ *    callers allowed to use the reserve (__GFP_MEMALLOC) may get its
+ *    objects. They never enter an array cache, so no array hands one to
+ *    anybody else: a reserve user takes one object at a time straight
+ *    from the slab, and a free puts it straight back (as Linux has done
+ *    since it dropped the seed's bit-0 marks in the arrays). Only frees
+ *    pay: while such a slab exists, kfree leaves its fast path to look
+ *    at the slab. Reserve mode ends on its own: an empty reserve slab
+ *    goes back to the page allocator at once, and once memory is back
+ *    above the low watermark a reserve slab met by an allocation or a
+ *    free becomes an ordinary one.
  *
  * 5. Bootstrap (Linux's staged one). The cache of struct kmem_cache is a
  *    static structure; it and the kmalloc caches start with one-entry
@@ -60,10 +65,15 @@
  *    Lock order (kernel/lockdep.c checks it at run time): a lock may be
  *    taken while holding only locks above it in this list.
  *
+ *      0. pool->lock (mm/mempool.c): one mempool's reserve. Held only
+ *         to move elements in and out of it: the backend, kmalloc and
+ *         kfree are called after it is dropped, so no lock below but
+ *         logbuf_lock is ever taken under it.
  *      1. slab_lock (mm/slab_common.c; Linux's slab_mutex, but a
  *         spinlock, hence the name): the cache list. Held while a cache
- *         is made or destroyed and by every walk over the caches, which
- *         then take the locks below (shrink_all frees pages).
+ *         is made, tuned (slab_tune_cpucache) or destroyed and by every
+ *         walk over the caches, which then take the locks below
+ *         (shrink_all frees pages).
  *      2. validate_lock (mm/slab_debug.c): validation's scratch bitmap.
  *         shrinker_lock (mm/vmscan.c): the shrinker list; taken by
  *         reclaim, which any allocation may enter with slab_lock held,
@@ -86,9 +96,11 @@
  *    has per-CPU arrays of limit 0, so its allocations and frees always
  *    miss the fast path and the slow paths hand them to slab_debug;
  *    while failslab is on, slab_slowpath_gfp sends every allocation to
- *    the slow path, where the decision is made. With neither, the fast
- *    paths run exactly as without them: one load and test of a mode word
- *    each (slab_slowpath_gfp, kfree_checks).
+ *    the slow path, where the decision is made; while statistics are on
+ *    (mm/slab_stats.c) both mode words send every allocation and free
+ *    there, and the slow paths count. Otherwise the fast paths run
+ *    exactly as without them: one load and test of a mode word each
+ *    (slab_slowpath_gfp, kfree_checks).
  */
 #include "lib/bitops.h"
 #include "kernel/bug.h"
@@ -96,17 +108,29 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 #include "mm/fault_inject.h"
+#include "mm/internal.h"
 #include "mm/shrinker.h"
 #include "mm/slab_internal.h"
 
 #define BATCHREFILL_LIMIT	16
-#define SLAB_OBJ_PFMEMALLOC	1UL
 
 /*
- * Slabs made of reserve pages. While one exists, the fast paths step
- * aside for the slow ones, which mind the objects' marks; when the last
- * is freed they come back. fastpath_lock keeps the count and the mode
- * words below in step.
+ * Not a GFP bit: or-ed into the mask the fast path tests, so that a gfp
+ * of 0 still meets slab_slowpath_gfp's "every bit" (failslab on).
+ */
+#define SLAB_GFP_ANY		0x80000000u
+
+/*
+ * What always takes the slow path: zeroing, and zone modifiers (checked
+ * against the cache's zone there, see slab_fix_zone()).
+ */
+#define SLAB_SLOWPATH_ALWAYS	(__GFP_ZERO | GFP_ZONEMASK)
+
+/*
+ * Slabs made of reserve pages. While one exists, kfree steps aside for
+ * its slow path, which gives their objects straight back to their slab;
+ * when the last is freed or turns ordinary it comes back. fastpath_lock
+ * keeps the count and the mode words below in step.
  */
 static DEFINE_SPINLOCK(fastpath_lock);
 static unsigned long nr_pfmemalloc_slabs;
@@ -122,29 +146,31 @@ static inline bool pfmemalloc_active(void)
  *
  * kfree_checks: nonzero while kfree must leave its fast path before it
  * looks at the pointer: some cache is debugged (the pointer is checked
- * first), or pfmemalloc slabs exist (their objects are marked in the
- * arrays).
+ * first), pfmemalloc slabs exist (their objects go back to their slab,
+ * not into an array), or statistics are on (frees are counted in the
+ * slow path). kmem_cache_free's fast path tests it too.
  *
  * slab_slowpath_gfp: the GFP bits that send an allocation to the slow
- * path. Zeroing always; every bit while failslab is on (its decision is
- * made there) or pfmemalloc slabs exist (the slow path checks each
- * object it pops for the reserve mark, so the fast path need not).
+ * path. Zeroing and zone modifiers always; every bit, SLAB_GFP_ANY
+ * included, while failslab is on (its decision is made there) or
+ * statistics are on (counted in the slow path). Reserve slabs need no
+ * slow allocations: the arrays never hold their objects.
  *
  * Both are read without READ_ONCE, so the compiler may fold the load
  * into the test: they change only when the configuration does.
  */
 static unsigned int kfree_checks;
-static gfp_t slab_slowpath_gfp = __GFP_ZERO;
+static gfp_t slab_slowpath_gfp = SLAB_SLOWPATH_ALWAYS;
 
 /* fastpath_lock held. */
 static void __slab_fastpath_update(void)
 {
-	bool all_slow = READ_ONCE(failslab.enabled) || pfmemalloc_active();
+	bool all_slow = READ_ONCE(failslab.enabled) || slab_stats_on();
 
 	lockdep_assert_held(&fastpath_lock);
 	WRITE_ONCE(kfree_checks, READ_ONCE(slab_nr_debug_caches) |
-				 pfmemalloc_active());
-	WRITE_ONCE(slab_slowpath_gfp, all_slow ? ~0u : __GFP_ZERO);
+				 pfmemalloc_active() | slab_stats_on());
+	WRITE_ONCE(slab_slowpath_gfp, all_slow ? ~0u : SLAB_SLOWPATH_ALWAYS);
 }
 
 void slab_fastpath_update(void)
@@ -171,6 +197,84 @@ bool slab_pfmemalloc_active(void)
 
 struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
 
+/* --- statistics (mm/slab_stats.c): only while on, only in slow paths ---- */
+
+static inline struct slab_cpu_stats *cpu_stats(struct kmem_cache *cachep)
+{
+	return &get_node(cachep)->stats.cpu[arch_cpu_id()];
+}
+
+/* An allocation is about to pop the per-CPU array. Interrupts off. */
+static void stats_alloc(struct kmem_cache *cachep)
+{
+	if (cpu_cache_get(cachep)->avail)
+		cpu_stats(cachep)->allochit++;
+	else
+		cpu_stats(cachep)->allocmiss++;
+}
+
+/* A free is about to push onto the per-CPU array. Interrupts off. */
+static void stats_free(struct kmem_cache *cachep)
+{
+	struct array_cache *ac = cpu_cache_get(cachep);
+
+	if (ac->avail < ac->limit)
+		cpu_stats(cachep)->freehit++;
+	else
+		cpu_stats(cachep)->freemiss++;
+}
+
+/*
+ * nr objects left the node's slabs, its counts already updated: they
+ * count, and so may the most objects out at once. n->list_lock held.
+ */
+static inline void stats_taken(struct kmem_cache *cachep,
+			       struct kmem_cache_node *n, unsigned int nr)
+{
+	unsigned long out;
+
+	if (likely(!slab_stats_on()))
+		return;
+	lockdep_assert_held(&n->list_lock);
+	out = n->total_slabs * cachep->num - n->free_objects;
+	n->stats.allocs += nr;
+	if (out > n->stats.high_mark)
+		n->stats.high_mark = out;
+}
+
+/*
+ * objp (or NULL) goes to the caller straight from a slab, no array in
+ * between; returns it. Interrupts off.
+ */
+static inline void *stats_node_alloc(struct kmem_cache *cachep, void *objp)
+{
+	if (unlikely(slab_stats_on()) && objp)
+		cpu_stats(cachep)->node_allocs++;
+	return objp;
+}
+
+/* A flush ended: the most free slabs the node kept. n->list_lock held. */
+static inline void stats_freeable(struct kmem_cache_node *n)
+{
+	if (likely(!slab_stats_on()))
+		return;
+	lockdep_assert_held(&n->list_lock);
+	if (n->free_slabs > n->stats.max_freeable)
+		n->stats.max_freeable = n->free_slabs;
+}
+
+/* A new slab could not be made. */
+static void stats_grow_failed(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+
+	if (likely(!slab_stats_on()))
+		return;
+	spin_lock(&n->list_lock);
+	n->stats.errors++;
+	spin_unlock(&n->list_lock);
+}
+
 /*
  * The caller that slab_debug reports name: the one passed down, or for 0
  * the return address of the API function the fast path is inlined into.
@@ -188,36 +292,12 @@ static inline u32 reciprocal_divide(u32 a, struct reciprocal_value r)
 	return (t + ((a - t) >> r.sh1)) >> r.sh2;
 }
 
-static inline bool is_obj_pfmemalloc(const void *objp)
-{
-	return (unsigned long)objp & SLAB_OBJ_PFMEMALLOC;
-}
-
-static inline void *clear_obj_pfmemalloc(void *objp)
-{
-	return (void *)((unsigned long)objp & ~SLAB_OBJ_PFMEMALLOC);
-}
-
-static inline void *mark_obj_pfmemalloc(void *objp, const struct slab *slab)
-{
-	if (unlikely(slab_test_pfmemalloc(slab)))
-		return (void *)((unsigned long)objp | SLAB_OBJ_PFMEMALLOC);
-	return objp;
-}
-
-/*
- * As the page allocator's: __GFP_MEMALLOC, or inside reclaim
- * (mm/vmscan.c). The memalloc flag is a call away and matters only once
- * a reserve slab exists (one made inside reclaim included: it exists by
- * the time its objects are handed out), so it is asked only then, and
- * the refill path costs what it did.
- */
+/* As the page allocator's: __GFP_MEMALLOC, or inside reclaim (mm/vmscan.c). */
 static inline bool gfp_pfmemalloc_allowed(gfp_t flags)
 {
 	if (flags & __GFP_NOMEMALLOC)
 		return false;
-	return (flags & __GFP_MEMALLOC) ||
-	       (pfmemalloc_active() && memalloc_noreclaim_active());
+	return (flags & __GFP_MEMALLOC) || memalloc_noreclaim_active();
 }
 
 /* --- the index stack of one slab --------------------------------------- */
@@ -363,8 +443,10 @@ static bool alloc_slabmgmt(struct kmem_cache *cachep, struct slab *slab,
 			      cachep->obj_offset;
 		return true;
 	case FREELIST_OFF_SLAB:
+		/* The index array is the CPU's alone: any zone will do. */
 		slab->freelist = kmem_cache_alloc(cachep->freelist_cache,
-						  flags & ~__GFP_ZERO);
+						  flags & ~(__GFP_ZERO |
+							    GFP_ZONEMASK));
 		return slab->freelist != NULL;
 	default:
 		return true;	/* set by cache_init_objs */
@@ -394,8 +476,10 @@ static struct slab *cache_grow_begin(struct kmem_cache *cachep, gfp_t flags)
 	struct page *page = kmem_getpages(cachep, flags);
 	struct slab *slab;
 
-	if (!page)
+	if (!page) {
+		stats_grow_failed(cachep);
 		return NULL;
+	}
 	slab = page_slab(page);
 	slab->slab_cache = cachep;
 	slab->active = 0;
@@ -403,16 +487,21 @@ static struct slab *cache_grow_begin(struct kmem_cache *cachep, gfp_t flags)
 			    next_colour(get_node(cachep), cachep) *
 			    cachep->colour_off, flags)) {
 		kmem_freepages(cachep, page);
+		stats_grow_failed(cachep);
 		return NULL;
 	}
 	cache_init_objs(cachep, slab);
 	return slab;
 }
 
-/* Put the full, partial or free slab on the list that says so. */
+/*
+ * Put the full, partial or free slab on the list that says so.
+ * n->list_lock held.
+ */
 static void fixup_slab_list(struct kmem_cache *cachep,
 			    struct kmem_cache_node *n, struct slab *slab)
 {
+	lockdep_assert_held(&n->list_lock);
 	list_del(&slab->slab_list);
 	if (slab->active == cachep->num) {
 		list_add(&slab->slab_list, &n->slabs_full);
@@ -434,6 +523,9 @@ static void cache_grow_end(struct kmem_cache *cachep, struct slab *slab)
 	INIT_LIST_HEAD(&slab->slab_list);
 	n->total_slabs++;
 	n->free_objects += cachep->num - slab->active;
+	if (unlikely(slab_stats_on()))
+		n->stats.grown++;
+	stats_taken(cachep, n, slab->active);
 	fixup_slab_list(cachep, n, slab);
 	spin_unlock(&n->list_lock);
 }
@@ -498,12 +590,17 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 	lockdep_assert_held(&n->list_lock);
 
 	for (unsigned int i = 0; i < nr; i++) {
-		void *objp = clear_obj_pfmemalloc(objpp[i]);
+		void *objp = objpp[i];
 		struct slab *slab = virt_to_slab(objp);
 
 		slab_put_obj(cachep, slab, objp);
 		n->free_objects++;
-		if (slab->active == 0) {
+		if (unlikely(slab->active == 0 && slab_test_pfmemalloc(slab))) {
+			/* The reserve wants its pages back now. */
+			list_move(&slab->slab_list, list);
+			n->total_slabs--;
+			n->free_objects -= cachep->num;
+		} else if (slab->active == 0) {
 			list_move(&slab->slab_list, &n->slabs_free);
 			n->free_slabs++;
 		} else if (slab->active == cachep->num - 1) {
@@ -522,11 +619,30 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 }
 
 /*
- * First slab with free objects that this caller may use, or NULL.
+ * A reserve slab becomes an ordinary one once memory is back: an
+ * ordinary allocation of its size would leave every zone it may use
+ * above the low watermark. True if it did. n->list_lock held.
+ */
+static bool slab_unreserve(struct kmem_cache *cachep, struct slab *slab)
+{
+	lockdep_assert_held(&get_node(cachep)->list_lock);
+	BUG_ON(!slab_test_pfmemalloc(slab));
+
+	if (pfmemalloc_needed(cachep->allocflags, cachep->gfporder))
+		return false;
+	__ClearPageActive(slab_page(slab));
+	pfmemalloc_slabs_add(-1);
+	return true;
+}
+
+/*
+ * First slab with free objects that this caller may use, or NULL: a
+ * reserve slab only for a reserve user, or once it turned ordinary.
  * n->list_lock held.
  */
-static struct slab *get_first_slab(struct kmem_cache_node *n, bool pfmemalloc)
+static struct slab *get_first_slab(struct kmem_cache *cachep, bool pfmemalloc)
 {
+	struct kmem_cache_node *n = get_node(cachep);
 	struct list_head *lists[] = { &n->slabs_partial, &n->slabs_free };
 
 	lockdep_assert_held(&n->list_lock);
@@ -535,7 +651,8 @@ static struct slab *get_first_slab(struct kmem_cache_node *n, bool pfmemalloc)
 		struct slab *slab;
 
 		list_for_each_entry(slab, lists[i], slab_list) {
-			if (pfmemalloc || !slab_test_pfmemalloc(slab)) {
+			if (pfmemalloc || !slab_test_pfmemalloc(slab) ||
+			    slab_unreserve(cachep, slab)) {
 				if (i == 1)
 					n->free_slabs--;
 				return slab;
@@ -560,14 +677,14 @@ static unsigned int alloc_block(struct kmem_cache *cachep,
 				unsigned int batchcount)
 {
 	unsigned int nr = min(batchcount, cachep->num - slab->active);
-	unsigned long mark = slab_test_pfmemalloc(slab) ? SLAB_OBJ_PFMEMALLOC : 0;
 	void **entry = &ac->entry[ac->avail];
 
+	BUG_ON(slab_test_pfmemalloc(slab));
 	for (unsigned int i = 0; i < nr; i++) {
 		void *objp = slab_get_obj(cachep, slab);
 
 		prefetchw(objp);
-		entry[i] = (void *)((unsigned long)objp | mark);
+		entry[i] = objp;
 	}
 	ac->avail += nr;
 	return batchcount - nr;
@@ -588,40 +705,24 @@ static unsigned int transfer_objects(struct array_cache *to,
 	return nr;
 }
 
-/*
- * Take every pfmemalloc object out of ac and give it back to its slab:
- * the caller may not use the reserve. n->list_lock held.
- */
-static void evict_pfmemalloc(struct kmem_cache *cachep, struct array_cache *ac,
-			     struct list_head *list)
+/* How many objects a refill moves: fewer while the array is idle. */
+static unsigned int refill_batch(const struct array_cache *ac)
 {
-	unsigned int kept = 0;
-
-	lockdep_assert_held(&get_node(cachep)->list_lock);
-
-	for (unsigned int i = 0; i < ac->avail; i++) {
-		void *objp = ac->entry[i];
-
-		if (is_obj_pfmemalloc(objp))
-			free_block(cachep, &objp, 1, list);
-		else
-			ac->entry[kept++] = objp;
-	}
-	ac->avail = kept;
+	if (!ac->touched && ac->batchcount > BATCHREFILL_LIMIT)
+		return BATCHREFILL_LIMIT;
+	return ac->batchcount;
 }
 
-/* Fill the empty per-CPU array: shared array, slabs, or a new slab. */
-static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
-			 gfp_t flags)
+/*
+ * Fill the empty per-CPU array from the shared array and from ordinary
+ * slabs (never reserve ones: see section 4). True if it got any.
+ */
+static bool cache_refill(struct kmem_cache *cachep, struct array_cache *ac)
 {
 	struct kmem_cache_node *n = get_node(cachep);
-	bool pfmemalloc = gfp_pfmemalloc_allowed(flags);
-	unsigned int batchcount = ac->batchcount;
+	unsigned int batchcount = refill_batch(ac);
 	struct slab *slab;
-	LIST_HEAD(list);
 
-	if (!ac->touched && batchcount > BATCHREFILL_LIMIT)
-		batchcount = BATCHREFILL_LIMIT;
 	/*
 	 * Nothing free on the node: grow without taking its lock first, as
 	 * Linux does. Each lock taken is a locked instruction, which waits
@@ -630,27 +731,67 @@ static void cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
 	 */
 	if (!READ_ONCE(n->free_objects) &&
 	    (!n->shared || !READ_ONCE(n->shared->avail)))
-		goto grow;
+		return false;
 	spin_lock(&n->list_lock);
 	if (n->shared && transfer_objects(ac, n->shared, batchcount)) {
 		n->shared->touched = 1;
-		if (!pfmemalloc && pfmemalloc_active())
-			evict_pfmemalloc(cachep, ac, &list);
-		if (ac->avail)
-			batchcount = 0;	/* the shared array served it */
+		batchcount = 0;	/* the shared array served it */
 	}
-	while (batchcount && (slab = get_first_slab(n, pfmemalloc))) {
+	while (batchcount && (slab = get_first_slab(cachep, false))) {
 		unsigned int before = ac->avail;
 
 		batchcount = alloc_block(cachep, ac, slab, batchcount);
 		n->free_objects -= ac->avail - before;
+		stats_taken(cachep, n, ac->avail - before);
 		fixup_slab_list(cachep, n, slab);
 	}
 	spin_unlock(&n->list_lock);
-	release_slab_list(cachep, &list);
-	if (ac->avail)
-		return;
-grow:
+	return ac->avail;
+}
+
+/*
+ * One object from a slab on the node's lists that this caller may use
+ * (reserve slabs too if pfmemalloc), bypassing the arrays; NULL if none
+ * has a free object.
+ */
+static void *take_one_obj(struct kmem_cache *cachep, bool pfmemalloc)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	struct slab *slab;
+	void *objp = NULL;
+
+	spin_lock(&n->list_lock);
+	slab = get_first_slab(cachep, pfmemalloc);
+	if (slab) {
+		objp = slab_get_obj(cachep, slab);
+		n->free_objects--;
+		stats_taken(cachep, n, 1);
+		fixup_slab_list(cachep, n, slab);
+	}
+	spin_unlock(&n->list_lock);
+	return objp;
+}
+
+/*
+ * The per-CPU array is empty: refill it and pop, or failing that serve
+ * a reserve user from a reserve slab, or grow. A new slab of reserve
+ * pages (only a reserve user gets those) hands out one object and keeps
+ * the rest. NULL if memory ran out.
+ */
+static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
+{
+	struct array_cache *ac = cpu_cache_get(cachep);
+	bool pfmemalloc = gfp_pfmemalloc_allowed(flags);
+	struct slab *slab;
+	void *objp;
+
+	if (cache_refill(cachep, ac))
+		goto pop;
+	if (unlikely(pfmemalloc && pfmemalloc_active())) {
+		objp = take_one_obj(cachep, true);
+		if (objp)
+			return stats_node_alloc(cachep, objp);
+	}
 	/*
 	 * The page allocation may reclaim (mm/vmscan.c), which drains this
 	 * CPU's array of this very cache: it is empty until the new slab
@@ -658,65 +799,33 @@ grow:
 	 */
 	slab = cache_grow_begin(cachep, flags);
 	if (!slab)
-		return;
-	alloc_block(cachep, ac, slab, batchcount);
-	cache_grow_end(cachep, slab);
-}
-
-static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
-{
-	struct array_cache *ac = cpu_cache_get(cachep);
-	void *objp;
-
-	cache_refill(cachep, ac, flags);
-	if (!ac->avail)
 		return NULL;
-	ac->touched = 1;
-	objp = ac->entry[--ac->avail];
-	if (is_obj_pfmemalloc(objp)) {
-		/* Only a reserve user can have made a pfmemalloc slab. */
-		WARN_ON_ONCE(!gfp_pfmemalloc_allowed(flags));
-		objp = clear_obj_pfmemalloc(objp);
+	if (unlikely(slab_test_pfmemalloc(slab))) {
+		WARN_ON_ONCE(!pfmemalloc);
+		objp = slab_get_obj(cachep, slab);
+		cache_grow_end(cachep, slab);
+		return stats_node_alloc(cachep, objp);
 	}
-	return objp;
-}
-
-/* The hot object is from the reserve: hand it out only if allowed. */
-static void *pfmemalloc_obj(struct kmem_cache *cachep, struct array_cache *ac,
-			    void *objp, gfp_t flags)
-{
-	struct kmem_cache_node *n = get_node(cachep);
-	LIST_HEAD(list);
-
-	if (gfp_pfmemalloc_allowed(flags))
-		return clear_obj_pfmemalloc(objp);
-	ac->entry[ac->avail++] = objp;
-	spin_lock(&n->list_lock);
-	evict_pfmemalloc(cachep, ac, &list);
-	spin_unlock(&n->list_lock);
-	release_slab_list(cachep, &list);
-	if (ac->avail)
-		return ac->entry[--ac->avail];
-	return cache_alloc_refill(cachep, flags);
+	alloc_block(cachep, ac, slab, refill_batch(ac));
+	cache_grow_end(cachep, slab);
+pop:
+	ac->touched = 1;
+	return ac->entry[--ac->avail];
 }
 
 /*
- * Pop the per-CPU array, refilling it when empty, minding reserve
- * objects (the slow paths and bulk allocation). Interrupts off.
+ * Pop the per-CPU array, refilling it when empty (the slow paths and
+ * bulk allocation). Interrupts off.
  */
 static __always_inline void *cpu_cache_alloc(struct kmem_cache *cachep,
 					     gfp_t flags)
 {
 	struct array_cache *ac = cpu_cache_get(cachep);
-	void *objp;
 
 	if (unlikely(!ac->avail))
 		return cache_alloc_refill(cachep, flags);
 	ac->touched = 1;
-	objp = ac->entry[--ac->avail];
-	if (unlikely(is_obj_pfmemalloc(objp)))
-		return pfmemalloc_obj(cachep, ac, objp, flags);
-	return objp;
+	return ac->entry[--ac->avail];
 }
 
 /* The per-CPU array is full: move a batch to the shared array or slabs. */
@@ -737,6 +846,7 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	} else {
 		free_block(cachep, ac->entry, batchcount, &list);
 	}
+	stats_freeable(n);
 	spin_unlock(&n->list_lock);
 	release_slab_list(cachep, &list);
 	ac->avail -= batchcount;
@@ -744,7 +854,31 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 }
 
 /*
- * Push onto the per-CPU array, flushing a batch when it is full, marking
+ * objp is from a reserve slab: it goes straight back there, never into
+ * an array (true), unless memory is back and the slab turns ordinary
+ * (false: the caller frees it as any other).
+ */
+static __noinline bool cache_free_pfmemalloc(struct kmem_cache *cachep,
+					     void *objp)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	struct slab *slab = virt_to_slab(objp);
+	bool kept = true;
+	LIST_HEAD(list);
+
+	spin_lock(&n->list_lock);
+	/* Another CPU may have turned it ordinary since we looked. */
+	if (!slab_test_pfmemalloc(slab) || slab_unreserve(cachep, slab))
+		kept = false;
+	else
+		free_block(cachep, &objp, 1, &list);
+	spin_unlock(&n->list_lock);
+	release_slab_list(cachep, &list);
+	return kept;
+}
+
+/*
+ * Push onto the per-CPU array, flushing a batch when it is full, minding
  * reserve objects (the slow path and bulk free). Interrupts off.
  */
 static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
@@ -752,8 +886,10 @@ static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
 {
 	struct array_cache *ac = cpu_cache_get(cachep);
 
-	if (unlikely(pfmemalloc_active()))
-		objp = mark_obj_pfmemalloc(objp, virt_to_slab(objp));
+	if (unlikely(pfmemalloc_active()) &&
+	    slab_test_pfmemalloc(virt_to_slab(objp)) &&
+	    cache_free_pfmemalloc(cachep, objp))
+		return;
 	if (unlikely(ac->avail >= ac->limit))
 		cache_flusharray(cachep, ac);
 	ac->entry[ac->avail++] = objp;
@@ -765,19 +901,11 @@ static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
  */
 void *cache_alloc_one(struct kmem_cache *cachep, gfp_t flags)
 {
-	struct kmem_cache_node *n = get_node(cachep);
 	unsigned long irqflags = arch_irq_save();
 	struct slab *slab;
-	void *objp = NULL;
+	void *objp;
 
-	spin_lock(&n->list_lock);
-	slab = get_first_slab(n, gfp_pfmemalloc_allowed(flags));
-	if (slab) {
-		objp = slab_get_obj(cachep, slab);
-		n->free_objects--;
-		fixup_slab_list(cachep, n, slab);
-	}
-	spin_unlock(&n->list_lock);
+	objp = take_one_obj(cachep, gfp_pfmemalloc_allowed(flags));
 	if (!objp) {
 		slab = cache_grow_begin(cachep, flags);
 		if (slab) {
@@ -785,6 +913,7 @@ void *cache_alloc_one(struct kmem_cache *cachep, gfp_t flags)
 			cache_grow_end(cachep, slab);
 		}
 	}
+	stats_node_alloc(cachep, objp);
 	arch_irq_restore(irqflags);
 	return objp;
 }
@@ -803,8 +932,29 @@ void cache_free_one(struct kmem_cache *cachep, void *objp)
 }
 
 /*
+ * A zone modifier the cache cannot honour: GFP_DMA32 (there are no
+ * kmalloc-dma32 caches, as in Linux) or GFP_DMA on a cache made without
+ * SLAB_CACHE_DMA. Refused loudly as Linux does (kmalloc_fix_flags(),
+ * kmem_flagcheck()), never in silence: a WARNING, and the modifier is
+ * dropped, so the object comes from the cache's own zone.
+ */
+static __noinline gfp_t slab_fix_zone(struct kmem_cache *cachep, gfp_t flags)
+{
+	WARN(1, "%s: unexpected gfp %#x: the cache's objects are not in zone %s, modifier dropped; fix the caller\n",
+	     cachep->name, flags,
+	     NODE_DATA(0)->node_zones[gfp_zone(flags)].name);
+	return flags & ~GFP_ZONEMASK;
+}
+
+static inline bool slab_zone_ok(const struct kmem_cache *cachep, gfp_t flags)
+{
+	return !(flags & GFP_ZONEMASK) ||
+	       gfp_zone(flags) >= gfp_zone(cachep->allocflags);
+}
+
+/*
  * Everything but the plain pop: refills, reserve objects, zeroing,
- * failslab, debugged caches. orig_size is what kmalloc was asked for
+ * zone modifiers, failslab, debugged caches. orig_size is what kmalloc was asked for
  * (0: the object size).
  */
 static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
@@ -813,11 +963,15 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
 	unsigned long irqflags;
 	void *objp;
 
+	if (unlikely(!slab_zone_ok(cachep, flags)))
+		flags = slab_fix_zone(cachep, flags);
 	if (unlikely(failslab.enabled) && should_failslab(cachep, flags))
 		return NULL;
 	if (unlikely(cache_debug(cachep)))
 		return slab_debug_alloc(cachep, flags, orig_size, caller);
 	irqflags = arch_irq_save();
+	if (unlikely(slab_stats_on()))
+		stats_alloc(cachep);
 	objp = cpu_cache_alloc(cachep, flags);
 	arch_irq_restore(irqflags);
 	if (unlikely(flags & __GFP_ZERO) && objp)
@@ -837,10 +991,10 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 	struct array_cache *ac = cpu_cache_get(cachep);
 	unsigned int avail = ac->avail;
 
-	if (likely(avail && !(flags & slab_slowpath_gfp))) {
+	if (likely(avail && !((flags | SLAB_GFP_ANY) & slab_slowpath_gfp))) {
 		/*
-		 * Never marked: with pfmemalloc slabs about, all go slow.
-		 * No ac->touched here: see struct array_cache.
+		 * Never a reserve object: the arrays hold none. No
+		 * ac->touched here: see struct array_cache.
 		 */
 		void *objp = ac->entry[avail - 1];
 
@@ -862,14 +1016,16 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 		return;
 	}
 	irqflags = arch_irq_save();
+	if (unlikely(slab_stats_on()))
+		stats_free(cachep);
 	cpu_cache_free(cachep, objp);
 	arch_irq_restore(irqflags);
 }
 
 /*
- * The fast path: push onto a per-CPU array with room, no reserve slabs
- * (kfree knows there are none when it gets here: check_pfmemalloc false).
- * A debugged cache's array has no room (limit 0).
+ * The fast path: push onto a per-CPU array with room, nothing in
+ * kfree_checks (kfree has tested it when it gets here: check_pfmemalloc
+ * false). A debugged cache's array has no room (limit 0).
  */
 static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
 				      unsigned long caller,
@@ -880,7 +1036,7 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
 	unsigned int avail = ac->avail;
 
 	if (likely(avail < ac->limit &&
-		   !(check_pfmemalloc && pfmemalloc_active()))) {
+		   !(check_pfmemalloc && kfree_checks))) {
 		ac->avail = avail + 1;
 		ac->entry[avail] = objp;
 		arch_irq_restore(irqflags);
@@ -951,7 +1107,8 @@ int kmem_cache_alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
 	size_t i;
 
 	/* What sends one allocation to the slow path sends the bulk. */
-	if (unlikely(cache_debug(cachep) || (flags & slab_slowpath_gfp)))
+	if (unlikely(cache_debug(cachep) ||
+		     ((flags | SLAB_GFP_ANY) & slab_slowpath_gfp)))
 		i = alloc_bulk_checked(cachep, flags, nr, p, _RET_IP_);
 	else
 		i = alloc_bulk(cachep, flags, nr, p);
@@ -966,9 +1123,10 @@ void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 {
 	unsigned long irqflags;
 
-	if (unlikely(cache_debug(cachep))) {
+	/* What sends one free to the slow path sends the bulk. */
+	if (unlikely(cache_debug(cachep) || slab_stats_on())) {
 		for (size_t i = 0; i < nr; i++)
-			slab_debug_free(cachep, p[i], _RET_IP_);
+			slab_free_slow(cachep, p[i], _RET_IP_);
 		return;
 	}
 	irqflags = arch_irq_save();
@@ -1259,22 +1417,24 @@ static __maybe_unused void free_block_unlocked(void)
 }
 LOCKDEP_ASSERT_TEST(free_block, "&n->list_lock", free_block_unlocked);
 
-/* An empty array has no reserve objects to give back. */
-static __maybe_unused void evict_pfmemalloc_unlocked(void)
-{
-	struct array_cache ac = { 0 };
-	LIST_HEAD(list);
-
-	evict_pfmemalloc(empty_test_cache(), &ac, &list);
-}
-LOCKDEP_ASSERT_TEST(evict_pfmemalloc, "&n->list_lock",
-		    evict_pfmemalloc_unlocked);
-
 static __maybe_unused void get_first_slab_unlocked(void)
 {
-	get_first_slab(get_node(empty_test_cache()), false);
+	get_first_slab(empty_test_cache(), false);
 }
 LOCKDEP_ASSERT_TEST(get_first_slab, "&n->list_lock", get_first_slab_unlocked);
+
+/* A slab of the test cache, in use, on no list: it goes to partial. */
+static __maybe_unused void fixup_slab_list_unlocked(void)
+{
+	struct kmem_cache *cachep = empty_test_cache();
+	static struct slab slab;
+
+	INIT_LIST_HEAD(&slab.slab_list);
+	slab.active = 1;
+	cachep->num = 2;
+	fixup_slab_list(cachep, get_node(cachep), &slab);
+}
+LOCKDEP_ASSERT_TEST(fixup_slab_list, "&n->list_lock", fixup_slab_list_unlocked);
 
 /* Recomputes the mode words from the state they summarise: no change. */
 static __maybe_unused void slab_fastpath_update_unlocked(void)

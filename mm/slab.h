@@ -26,7 +26,15 @@ typedef unsigned int slab_flags_t;
 #define SLAB_STORE_USER		0x00010000u	/* slab_debug U: remember who allocated and freed */
 #define SLAB_RECLAIM_ACCOUNT	0x00020000u	/* counted as SReclaimable */
 #define SLAB_PANIC		0x00040000u	/* panic if creation fails */
-#define SLAB_TYPESAFE_BY_RCU	0x00080000u	/* pages freed after a grace period */
+/*
+ * SLAB_TYPESAFE_BY_RCU: Linux frees such a cache's slab pages only after
+ * an RCU grace period, so a lockless reader may still look at a freed
+ * object as one of the same type. There is no RCU here yet: the pages
+ * go back to the page allocator at once (through the rcu_head path), and
+ * the promise does not hold. The flag is accepted and keeps the object
+ * layout it implies (no freelist inside an object).
+ */
+#define SLAB_TYPESAFE_BY_RCU	0x00080000u
 #define SLAB_FREELIST_RANDOM	0x01000000u	/* objects of a new slab in random order */
 
 #define SLAB_DEBUG_FLAGS	(SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE | \
@@ -196,5 +204,8 @@ static inline __alloc_size(1, 2) void *kcalloc(size_t n, size_t size,
 int kmem_cache_validate(struct kmem_cache *cachep);
 int slab_validate_all(void);
 void kmem_cache_release_quarantine(struct kmem_cache *cachep);
+
+/* kmemdup, kstrdup, krealloc_array, KMEM_CACHE... (mm/util.c) */
+#include "mm/util.h"
 
 #endif /* MM_SLAB_H */

@@ -13,7 +13,8 @@
  *    leftover allows.
  * 2. Per-CPU parts. Array caches sized by object size (enable_cpucache),
  *    a shared array per node, free_limit; during bootstrap one-entry
- *    arrays and nodes from static pools.
+ *    arrays and nodes from static pools. do_tune_cpucache replaces them
+ *    all, at creation and when slabinfo tunes a cache at run time.
  * 3. Life of a cache: kmem_cache_create validates its arguments and
  *    fails with a warning (or panics under SLAB_PANIC); shrink drains
  *    every array and frees the free slabs; destroy refuses, with a
@@ -264,6 +265,7 @@ static void init_kmem_cache_node(struct kmem_cache_node *n)
 	n->total_slabs = n->free_slabs = n->free_objects = 0;
 	n->colour_next = 0;
 	n->shared = NULL;
+	memset(&n->stats, 0, sizeof(n->stats));
 }
 
 /*
@@ -326,15 +328,66 @@ static void free_array(struct array_cache *ac)
 }
 
 /*
+ * Linux's do_tune_cpucache: new per-CPU arrays of limit entries moving
+ * batch objects at a time, and a shared array of shared batches (none
+ * for 0 or a cache without arrays), all allocated before anything
+ * changes: -ENOMEM leaves the cache as it was. The old arrays are
+ * swapped out (another CPU's as in shrink: it must not be allocating
+ * from this cache meanwhile), drained and freed; boot arrays stay.
+ */
+static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
+			    unsigned int batch, unsigned int shared)
+{
+	struct array_cache *new[NR_CPUS] = { NULL };
+	struct array_cache *new_shared = NULL, *old;
+	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long irqflags;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+		new[cpu] = alloc_arraycache(limit, batch);
+		if (!new[cpu])
+			goto fail;
+	}
+	if (shared && limit) {
+		new_shared = alloc_arraycache(shared * batch, 0xbaadf00d);
+		if (!new_shared)
+			goto fail;
+	}
+	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+		irqflags = arch_irq_save();
+		old = cachep->cpu_cache[cpu];
+		cachep->cpu_cache[cpu] = new[cpu];
+		arch_irq_restore(irqflags);
+		drain_array(cachep, old);
+		free_array(old);
+	}
+	irqflags = arch_irq_save();
+	spin_lock(&n->list_lock);
+	old = n->shared;
+	n->shared = new_shared;
+	n->free_limit = (1 + arch_nr_cpus()) * batch + cachep->num;
+	spin_unlock(&n->list_lock);
+	arch_irq_restore(irqflags);
+	drain_array(cachep, old);
+	free_array(old);
+	cachep->limit = limit;
+	cachep->batchcount = batch;
+	cachep->shared = new_shared ? shared : 0;
+	return 0;
+fail:
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		kfree(new[cpu]);
+	return -ENOMEM;
+}
+
+/*
  * Linux's enable_cpucache sizes: smaller objects get deeper per-CPU
  * stacks; batches are half a stack; the shared array holds 8 batches.
  */
 static int enable_cpucache(struct kmem_cache *cachep)
 {
-	unsigned int limit, batch, cpu;
-	struct array_cache *new[NR_CPUS] = { NULL };
-	struct array_cache *shared = NULL;
-	struct kmem_cache_node *n = get_node(cachep);
+	unsigned int limit, batch;
 
 	if (cachep->size > 131072)
 		limit = 1;
@@ -347,37 +400,8 @@ static int enable_cpucache(struct kmem_cache *cachep)
 	else
 		limit = 120;
 	batch = (limit + 1) / 2;
-	limit = cache_array_limit(cachep, limit);
-	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
-		new[cpu] = alloc_arraycache(limit, batch);
-		if (!new[cpu])
-			goto fail;
-	}
-	if (cachep->size <= PAGE_SIZE && limit) {
-		shared = alloc_arraycache(8 * batch, 0xbaadf00d);
-		if (!shared)
-			goto fail;
-	}
-	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
-		struct array_cache *old = cachep->cpu_cache[cpu];
-
-		cachep->cpu_cache[cpu] = new[cpu];
-		drain_array(cachep, old);
-		free_array(old);
-	}
-	drain_array(cachep, n->shared);
-	free_array(n->shared);
-	n->shared = shared;
-	cachep->limit = limit;
-	cachep->batchcount = batch;
-	cachep->shared = shared ? 8 : 0;
-	n->free_limit = (1 + arch_nr_cpus()) * batch + cachep->num;
-	return 0;
-fail:
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		kfree(new[cpu]);
-	kfree(shared);
-	return -ENOMEM;
+	return do_tune_cpucache(cachep, cache_array_limit(cachep, limit), batch,
+				cachep->size <= PAGE_SIZE ? 8 : 0);
 }
 
 static int setup_cpu_cache(struct kmem_cache *cachep)
@@ -593,6 +617,8 @@ void drain_free_slabs(struct kmem_cache *cachep)
 		n->free_slabs--;
 		n->total_slabs--;
 		n->free_objects -= cachep->num;
+		if (unlikely(slab_stats_on()))
+			n->stats.reaped++;
 	}
 	spin_unlock(&n->list_lock);
 	release_slab_list(cachep, &list);
@@ -782,6 +808,7 @@ void kmem_cache_init(void)
 			      cachep->name);
 	}
 	slab_state = FULL;
+	slab_fastpath_update();		/* slab_stats from the command line */
 }
 
 /* --- counters ------------------------------------------------------------ */
@@ -894,31 +921,99 @@ const char *kmem_cache_name(const struct kmem_cache *cachep)
 	return cachep->name;
 }
 
+/* The cache called name, or NULL. slab_lock held. */
+static struct kmem_cache *find_cache(const char *name)
+{
+	struct kmem_cache *cachep;
+
+	lockdep_assert_held(&slab_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		if (!strcmp(cachep->name, name))
+			return cachep;
+	}
+	return NULL;
+}
+
+/*
+ * Linux's slabinfo write rules: limit >= 1, 1 <= batchcount <= limit,
+ * sharedfactor >= 0; here also arrays that kmalloc can hold (at most
+ * SLAB_TUNE_MAX_ENTRIES entries, per-CPU or shared).
+ */
+static bool tunables_ok(int limit, int batch, int shared)
+{
+	return limit >= 1 && batch >= 1 && batch <= limit && shared >= 0 &&
+	       limit <= SLAB_TUNE_MAX_ENTRIES &&
+	       (u64)shared * (u64)batch <= SLAB_TUNE_MAX_ENTRIES;
+}
+
+int slab_tune_cpucache(const char *name, int limit, int batch, int shared)
+{
+	struct kmem_cache *cachep;
+	int err;
+
+	if (!name)
+		return -ENOENT;
+	spin_lock(&slab_lock);
+	cachep = find_cache(name);
+	if (!cachep)
+		err = -ENOENT;
+	else if (!tunables_ok(limit, batch, shared))
+		err = -EINVAL;
+	else if (cache_debug(cachep))
+		err = -EPERM;
+	else
+		err = do_tune_cpucache(cachep, (unsigned int)limit,
+				       (unsigned int)batch,
+				       (unsigned int)shared);
+	spin_unlock(&slab_lock);
+	return err;
+}
+
 /*
  * /proc/slabinfo, version 2.1. active_objs counts objects not free in
  * their slabs (those in array caches included), as Linux's SLAB does.
  */
-void slabinfo_show(void)
+static void slabinfo_show_cache(struct kmem_cache *cachep, bool stats)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	struct slab_counts c;
+
+	cache_counts(cachep, &c);
+	console_printf("%-17s %6lu %6lu %6u %4u %4u : tunables %4u %4u %4u : slabdata %6lu %6lu %6u",
+		       cachep->name, c.total_objs - c.free_objs,
+		       c.total_objs, cachep->size, cachep->num,
+		       1U << cachep->gfporder, cachep->limit,
+		       cachep->batchcount, cachep->shared,
+		       c.slabs - c.free_slabs, c.slabs,
+		       n->shared ? n->shared->avail : 0);
+	if (stats)
+		slabinfo_show_stats(cachep);
+	console_printf("\n");
+}
+
+/* With statistics on, Linux's CONFIG_DEBUG_SLAB header and columns. */
+int slabinfo_show(const char *name)
 {
 	struct kmem_cache *cachep;
+	bool stats = slab_stats_on();
+	int err = 0;
 
-	console_printf("slabinfo - version: 2.1\n");
-	console_printf("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	console_printf("slabinfo - version: 2.1%s\n", stats ? " (statistics)" : "");
+	console_printf("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>%s\n",
+		       stats ? " : globalstat <listallocs> <maxobjs> <grown> <reaped> <error> <maxfreeable> <nodeallocs> <remotefrees> <alienoverflow> : cpustat <allochit> <allocmiss> <freehit> <freemiss>" : "");
 	spin_lock(&slab_lock);
-	list_for_each_entry(cachep, &slab_caches, list) {
-		struct kmem_cache_node *n = get_node(cachep);
-		struct slab_counts c;
-
-		cache_counts(cachep, &c);
-		console_printf("%-17s %6lu %6lu %6u %4u %4u : tunables %4u %4u %4u : slabdata %6lu %6lu %6u\n",
-			       cachep->name, c.total_objs - c.free_objs,
-			       c.total_objs, cachep->size, cachep->num,
-			       1U << cachep->gfporder, cachep->limit,
-			       cachep->batchcount, cachep->shared,
-			       c.slabs - c.free_slabs, c.slabs,
-			       n->shared ? n->shared->avail : 0);
+	if (name) {
+		cachep = find_cache(name);
+		if (cachep)
+			slabinfo_show_cache(cachep, stats);
+		else
+			err = -ENOENT;
+	} else {
+		list_for_each_entry(cachep, &slab_caches, list)
+			slabinfo_show_cache(cachep, stats);
 	}
 	spin_unlock(&slab_lock);
+	return err;
 }
 
 static long cache_problems(struct kmem_cache *cachep)
@@ -942,3 +1037,10 @@ static __maybe_unused void account_debug_cache_unlocked(void)
 }
 LOCKDEP_ASSERT_TEST(account_debug_cache, "slab_lock",
 		    account_debug_cache_unlocked);
+
+/* Looks the cache list up; no cache has this name. */
+static __maybe_unused void find_cache_unlocked(void)
+{
+	find_cache("lockdep-test");
+}
+LOCKDEP_ASSERT_TEST(find_cache, "slab_lock", find_cache_unlocked);

@@ -754,7 +754,7 @@ static void validate_arrays(struct validation *v)
 
 		for (unsigned int i = 0; i < avail; i++) {
 			void *entry = READ_ONCE(acs[a]->entry[i]);
-			void *objp = (void *)((unsigned long)entry & ~1UL);
+			void *objp = entry;
 			const char *why = NULL;
 			enum report_kind kind = cached_problem(v, objp, &why);
 

@@ -16,6 +16,7 @@
 #include "kernel/spinlock.h"
 #include "lib/list.h"
 #include "mm/slab.h"
+#include "mm/slab_stats.h"
 
 /*
  * Per-CPU (and per-node shared) stack of free objects: the fast path
@@ -49,6 +50,7 @@ struct kmem_cache_node {
 	unsigned int free_limit;	/* above this, free slabs go back */
 	unsigned int colour_next;
 	struct array_cache *shared;
+	struct slab_node_stats stats;	/* slab_stats (mm/slab_stats.h) */
 };
 
 /* Where a slab keeps its array of free object indices. */
@@ -205,11 +207,15 @@ struct kmem_cache *kmalloc_slab(size_t size, gfp_t flags);
  */
 void slab_failslab_changed(void);
 
-/* Pages in slabs, for meminfo; /proc/slabinfo on the console. */
+/*
+ * Pages in slabs, for meminfo; /proc/slabinfo on the console, every
+ * cache or (name not NULL) the header and that cache's line; -ENOENT if
+ * there is no cache of that name.
+ */
 unsigned long slab_pages(void);
 /* Of those, in SLAB_RECLAIM_ACCOUNT caches (SReclaimable). */
 unsigned long slab_reclaimable_pages(void);
-void slabinfo_show(void);
+int slabinfo_show(const char *name);
 
 /*
  * Debug checks run by slab_debug (mm/slab_debug.c), so tests can see

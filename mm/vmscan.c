@@ -83,7 +83,7 @@ static LIST_HEAD(shrinker_list);
 static DEFINE_SPINLOCK(shrinker_lock);	/* mm/slab.c, "Lock order" */
 
 /* Per CPU: the memalloc flag, reclaim passes running, shrinker called. */
-static unsigned int cpu_memalloc[NR_CPUS];
+unsigned int memalloc_noreclaim_cpu[NR_CPUS];
 static unsigned int reclaim_depth[NR_CPUS];
 static struct shrinker *cpu_shrinker[NR_CPUS];
 
@@ -120,20 +120,15 @@ unsigned long global_vm_event(enum vm_event_item item)
 unsigned int memalloc_noreclaim_save(void)
 {
 	unsigned int cpu = arch_cpu_id();
-	unsigned int old = cpu_memalloc[cpu];
+	unsigned int old = memalloc_noreclaim_cpu[cpu];
 
-	cpu_memalloc[cpu] = 1;
+	memalloc_noreclaim_cpu[cpu] = 1;
 	return old;
 }
 
 void memalloc_noreclaim_restore(unsigned int old)
 {
-	cpu_memalloc[arch_cpu_id()] = old;
-}
-
-bool memalloc_noreclaim_active(void)
-{
-	return READ_ONCE(cpu_memalloc[arch_cpu_id()]) != 0;
+	memalloc_noreclaim_cpu[arch_cpu_id()] = old;
 }
 
 unsigned int current_reclaim_depth(void)

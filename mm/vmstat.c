@@ -97,14 +97,26 @@ static int cmd_zoneinfo(int argc, char **argv)
 }
 SHELL_CMD("zoneinfo", cmd_zoneinfo, "zone counters and watermarks (/proc/zoneinfo)");
 
+/*
+ * slabinfo: every cache; slabinfo NAME: one; slabinfo NAME LIMIT
+ * BATCHCOUNT SHAREDFACTOR: tune it (Linux's write to /proc/slabinfo).
+ */
 static int cmd_slabinfo(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	slabinfo_show();
+	if (argc == 5)
+		return slabinfo_write(argv[1], argv[2], argv[3], argv[4]);
+	if (argc > 2) {
+		console_printf("usage: slabinfo [NAME [LIMIT BATCHCOUNT SHAREDFACTOR]]\n");
+		return -EINVAL;
+	}
+	if (slabinfo_show(argc == 2 ? argv[1] : NULL)) {
+		console_printf("slabinfo: no cache named '%s'\n", argv[1]);
+		return -ENOENT;
+	}
 	return 0;
 }
-SHELL_CMD("slabinfo", cmd_slabinfo, "slab caches (/proc/slabinfo 2.1)");
+SHELL_CMD("slabinfo", cmd_slabinfo,
+	  "slab caches (/proc/slabinfo 2.1): slabinfo [NAME [LIMIT BATCHCOUNT SHAREDFACTOR]]");
 
 /* /proc/vmstat: "name value" a line; the gauges, then the events. */
 static int cmd_vmstat(int argc, char **argv)

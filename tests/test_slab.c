@@ -928,7 +928,7 @@ static void test_free_limit(struct ktest *t)
 static void test_pfmemalloc(struct ktest *t)
 {
 	struct kmem_cache *c = kmem_cache_create("t-pfmemalloc", 64, 0, 0, NULL);
-	void *obj, *ordinary, *reserve, *later;
+	void *obj, *held, *ordinary, *reserve, *later;
 	unsigned int bad = 0;
 	unsigned long warns;
 	struct page *extra;
@@ -954,6 +954,11 @@ static void test_pfmemalloc(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, PageActive(slab_page(slab)));
 	KTEST_EXPECT_TRUE(t, slab_test_pfmemalloc(slab));
 	KTEST_EXPECT_TRUE(t, slab_pfmemalloc_active());
+	/* A second one keeps the slab from going back when obj is freed. */
+	held = kmem_cache_alloc(c, GFP_KERNEL | __GFP_MEMALLOC);
+	KTEST_EXPECT_NOT_NULL(t, held);
+	if (held)
+		KTEST_EXPECT_PTR_EQ(t, virt_to_slab(held), slab);
 	kmem_cache_free(c, obj);
 
 	/* An ordinary caller must not get one of its objects. */
@@ -964,10 +969,7 @@ static void test_pfmemalloc(struct ktest *t)
 		KTEST_EXPECT_PTR_NE(t, virt_to_slab(ordinary), slab);
 		KTEST_EXPECT_FALSE(t, slab_test_pfmemalloc(virt_to_slab(ordinary)));
 	}
-	/*
-	 * The per-CPU array kept none of them for the next ordinary caller
-	 * (entries may carry the pfmemalloc mark in bit 0).
-	 */
+	/* The per-CPU array holds none of them (nor a stray bit 0). */
 	for (unsigned int i = 0; i < this_ac(c)->avail; i++) {
 		unsigned long entry = (unsigned long)this_ac(c)->entry[i];
 
@@ -983,19 +985,22 @@ static void test_pfmemalloc(struct ktest *t)
 
 	release_memory(hogs);
 
-	/* With memory back, ordinary callers get ordinary slabs. */
+	/*
+	 * With memory back, the first ordinary caller to meet the reserve
+	 * slab turns it into an ordinary one and takes its free objects:
+	 * reserve mode ends (tests/test_slab_contract.c has the details).
+	 */
 	later = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_EXPECT_NOT_NULL(t, later);
-	if (later) {
-		KTEST_EXPECT_PTR_NE(t, virt_to_slab(later), slab);
-		KTEST_EXPECT_FALSE(t, slab_test_pfmemalloc(virt_to_slab(later)));
-	}
+	if (later)
+		KTEST_EXPECT_PTR_EQ(t, virt_to_slab(later), slab);
+	KTEST_EXPECT_FALSE(t, slab_test_pfmemalloc(slab));
+	KTEST_EXPECT_FALSE(t, slab_pfmemalloc_active());
 	kmem_cache_free(c, later);
 	kmem_cache_free(c, ordinary);
 	kmem_cache_free(c, reserve);
+	kmem_cache_free(c, held);
 	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
-	/* The reserve slab is gone: the fast paths are back. */
-	KTEST_EXPECT_FALSE(t, slab_pfmemalloc_active());
 	kmem_cache_destroy(c);
 }
 

@@ -23,10 +23,18 @@
  * (EFAULT if not). A SIGSEGV handler reports a fault on such a page as
  * the machine would, and hands any other fault back to the handler that
  * was there before (ASan's, or the default).
+ *
+ * The kernel's read-only data (arch_is_kernel_rodata) is what the host's
+ * dynamic loader reports for the ELF object that holds this code (the
+ * program, or the malloc shim's library): its load segments that are
+ * readable and neither writable nor executable, which hold .rodata with
+ * the string literals (and other read-only sections). setup_arch()
+ * records them with dl_iterate_phdr(), once.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +187,53 @@ static unsigned long map_aligned(unsigned long size)
 	return base;
 }
 
+#define MAX_RODATA_RANGES	4
+
+static struct { unsigned long start, end; } rodata_ranges[MAX_RODATA_RANGES];
+static unsigned int nr_rodata_ranges;
+
+/* The object whose executable segment holds this function: keep its rodata. */
+static int find_rodata(struct dl_phdr_info *info, size_t size, void *data)
+{
+	unsigned long self = (unsigned long)&arch_is_kernel_rodata;
+	bool ours = false;
+
+	(void)size;
+	(void)data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		unsigned long start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+		    self >= start && self < start + ph->p_memsz)
+			ours = true;
+	}
+	if (!ours)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		unsigned long start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD || (ph->p_flags & (PF_W | PF_X)) ||
+		    !(ph->p_flags & PF_R) ||
+		    nr_rodata_ranges == MAX_RODATA_RANGES)
+			continue;
+		rodata_ranges[nr_rodata_ranges].start = start;
+		rodata_ranges[nr_rodata_ranges].end = start + ph->p_memsz;
+		nr_rodata_ranges++;
+	}
+	return 1;
+}
+
+bool arch_is_kernel_rodata(unsigned long addr)
+{
+	for (unsigned int i = 0; i < READ_ONCE(nr_rodata_ranges); i++) {
+		if (addr >= rodata_ranges[i].start && addr < rodata_ranges[i].end)
+			return true;
+	}
+	return false;
+}
+
 void setup_arch(void)
 {
 	phys_addr_t end = memblock_end_of_DRAM();
@@ -198,6 +253,10 @@ void setup_arch(void)
 	ram_end = end;
 	memblock_set_current_limit(end);
 	memblock_allow_resize();	/* all RAM is mapped now */
+	if (!nr_rodata_ranges)
+		dl_iterate_phdr(find_rodata, NULL);
+	if (!nr_rodata_ranges)
+		pr_warn("host: no read-only segment holds the kernel's rodata\n");
 	if (debug_pagealloc_enabled())
 		debug_pagealloc_init();
 }

@@ -209,6 +209,12 @@ bool arch_kernel_page_present(unsigned long virt)
 	return *lookup_entry(virt, &level) & PTE_PRESENT;
 }
 
+/* The image's .rodata (linker.ld), mapped read-only by setup_arch(). */
+bool arch_is_kernel_rodata(unsigned long addr)
+{
+	return addr >= (unsigned long)_rodata && addr < (unsigned long)_erodata;
+}
+
 unsigned long vmemmap_populate(unsigned long start, unsigned long end)
 {
 	unsigned long bytes = 0;

@@ -18,6 +18,9 @@ char *zeroed_array(void);
 char *on_node(void);
 char *resized(char *p);
 char *exact_pages(void);
+char *duplicated(const char *src);
+char *zeroed_on_node(void);
+char *resized_array(char *p);
 char *in_bounds(void);
 
 char *inline_kmalloc(void)
@@ -80,6 +83,29 @@ char *exact_pages(void)
 	char *p = alloc_pages_exact(5000, GFP_KERNEL);
 
 	p[5000] = 1;				/* past the end */
+	return p;
+}
+
+char *duplicated(const char *src)
+{
+	char *p = kmemdup(src, 12, GFP_KERNEL);
+
+	p[12] = 1;				/* past the end */
+	return p;
+}
+
+char *zeroed_on_node(void)
+{
+	char *p = kzalloc_node(20, GFP_KERNEL, 0);
+
+	p[20] = 1;				/* past the end */
+	return p;
+}
+
+char *resized_array(char *p)
+{
+	p = krealloc_array(p, 6, 5, GFP_KERNEL);
+	p[30] = 1;				/* past the end */
 	return p;
 }
 

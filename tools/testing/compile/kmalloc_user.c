@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Must compile: a caller of the allocators that includes the API headers
- * alone (mm/slab.h, mm/gfp.h) and uses what they promise. Compiled, never
+ * alone (mm/slab.h, mm/gfp.h, mm/mempool.h) and uses what they promise. Compiled, never
  * linked, by tools/testing/compile_checks.py.
  */
 #include "mm/gfp.h"
+#include "mm/mempool.h"
 #include "mm/slab.h"
 
 struct widget {
@@ -13,6 +14,7 @@ struct widget {
 };
 
 int widget_demo(void);
+int pool_demo(void);
 
 int widget_demo(void)
 {
@@ -48,4 +50,26 @@ int widget_demo(void)
 	addr = get_zeroed_page(GFP_KERNEL);
 	free_page(addr);
 	return ret + !ZERO_OR_NULL_PTR(kzalloc(0, GFP_KERNEL));
+}
+
+int pool_demo(void)
+{
+	struct kmem_cache *cache = KMEM_CACHE(widget, 0);
+	mempool_t *pool = mempool_create_slab_pool(4, cache);
+	const char *name = kstrdup_const("widget", GFP_KERNEL);
+	struct widget *w;
+	int ret = 0;
+
+	if (pool) {
+		w = mempool_alloc(pool, GFP_KERNEL);
+		if (w)
+			ret = w->id + pool->curr_nr;
+		mempool_free(w, pool);
+		ret += mempool_resize(pool, 8);
+	}
+	mempool_destroy(pool);
+	kmem_cache_destroy(cache);
+	kfree_const(name);
+	return ret + (int)kmalloc_size_roundup(100) +
+	       (int)struct_size(w, name, 3);
 }
