@@ -138,4 +138,36 @@ void memblock_free_all(void);
 /* No zone gfp may use has order-sized room above its low watermark. */
 bool pfmemalloc_needed(gfp_t gfp, unsigned int order);
 
+/*
+ * Direct reclaim (mm/vmscan.c), called by alloc_pages() when the free
+ * lists cannot serve an allocation. gfp_may_reclaim(): false for
+ * __GFP_NORETRY and on a CPU already in reclaim (memalloc_noreclaim).
+ * try_to_free_pages(): one pass at priority (RECLAIM_PRIORITY down to 0:
+ * shrinkers are asked for count >> priority, scaled by seeks); a caller
+ * without __GFP_DIRECT_RECLAIM gets only this CPU's per-CPU page lists
+ * drained. Returns the pages that reached the buddy lists.
+ */
+#define RECLAIM_PRIORITY	2
+bool gfp_may_reclaim(gfp_t gfp);
+unsigned long try_to_free_pages(gfp_t gfp, unsigned int order, int priority);
+/* This CPU's per-CPU page lists to the buddy lists; pages moved. */
+unsigned long drain_local_pages(void);
+
+/* Events in Linux's /proc/vmstat names (the vmstat shell command). */
+enum vm_event_item {
+	PGSTEAL_DIRECT,		/* pages direct reclaim gave the buddy lists */
+	SLABS_SCANNED,		/* objects shrinkers were asked to scan */
+	ALLOCSTALL_DMA,		/* direct reclaim runs, by the highest zone */
+	ALLOCSTALL_DMA32,	/* the allocation may use (gfp_zone) */
+	ALLOCSTALL_NORMAL,
+	DROP_PAGECACHE,		/* drop_caches 1 (there is no page cache) */
+	DROP_SLAB,		/* drop_caches 2 */
+	NR_VM_EVENT_ITEMS,
+};
+extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
+void count_vm_events(enum vm_event_item item, unsigned long delta);
+unsigned long global_vm_event(enum vm_event_item item);
+/* Reclaim passes this CPU is inside now (0 or 1: reclaim never nests). */
+unsigned int current_reclaim_depth(void);
+
 #endif /* MM_INTERNAL_H */

@@ -55,6 +55,16 @@
  *    returns NULL before the free lists are looked at, without the
  *    "page allocation failure" report (it is not a shortage of memory;
  *    fault_inject_verbose reports it instead).
+ *
+ * 8. Reclaim (mm/vmscan.c). When the free lists cannot serve an
+ *    allocation, and it may reclaim (gfp_may_reclaim: not __GFP_NORETRY,
+ *    not inside reclaim), try_to_free_pages() takes back what the
+ *    allocators and shrinkers keep, and the allocation is retried, at
+ *    most RECLAIM_PRIORITY + 1 times (once without
+ *    __GFP_DIRECT_RECLAIM); only then does it fail and say so. Inside
+ *    reclaim (memalloc_noreclaim_save) an allocation may use the reserve
+ *    as __GFP_MEMALLOC does, unless __GFP_NOMEMALLOC. No lock of this
+ *    file is held when reclaim runs.
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
@@ -66,6 +76,7 @@
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/page_debug.h"
+#include "mm/shrinker.h"
 
 /* How an allocation may treat the watermarks. */
 #define ALLOC_WMARK_MIN		0x0
@@ -259,6 +270,18 @@ static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
 	spin_lock_irqsave(&pcp->lock, flags);
 	free_pcppages_bulk(zone, pcp->count, pcp);
 	spin_unlock_irqrestore(&pcp->lock, flags);
+}
+
+unsigned long drain_local_pages(void)
+{
+	unsigned long moved = 0;
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		moved += READ_ONCE(this_cpu_pcp(zone)->count);
+		drain_pcp(zone, this_cpu_pcp(zone));
+	}
+	return moved;
 }
 
 void drain_all_pages(void)
@@ -536,6 +559,32 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 		pr_warn("page allocation failure: further reports suppressed\n");
 }
 
+/* The reserve below min: __GFP_MEMALLOC, or inside reclaim (section 8). */
+static bool gfp_pfmemalloc_allowed(gfp_t gfp)
+{
+	if (gfp & __GFP_NOMEMALLOC)
+		return false;
+	return (gfp & __GFP_MEMALLOC) || memalloc_noreclaim_active();
+}
+
+/* Section 8: reclaim, retry, up to RECLAIM_PRIORITY + 1 times. */
+static struct page *alloc_pages_direct_reclaim(gfp_t gfp, unsigned int order,
+					       unsigned int alloc_flags)
+{
+	struct page *page = NULL;
+
+	if (!gfp_may_reclaim(gfp))
+		return NULL;
+	for (int priority = RECLAIM_PRIORITY; priority >= 0 && !page;
+	     priority--) {
+		try_to_free_pages(gfp, order, priority);
+		page = get_page_from_freelist(gfp, order, alloc_flags);
+		if (!(gfp & __GFP_DIRECT_RECLAIM))
+			break;	/* one look at this CPU's own lists */
+	}
+	return page;
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	unsigned int alloc_flags = ALLOC_WMARK_MIN;
@@ -551,8 +600,10 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	if (gfp & __GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
 	page = get_page_from_freelist(gfp, order, alloc_flags);
-	if (!page && (gfp & __GFP_MEMALLOC) && !(gfp & __GFP_NOMEMALLOC))
+	if (!page && gfp_pfmemalloc_allowed(gfp))
 		page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS);
+	if (!page)
+		page = alloc_pages_direct_reclaim(gfp, order, alloc_flags);
 	if (!page)
 		warn_alloc(gfp, order);
 	return page;

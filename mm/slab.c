@@ -75,6 +75,11 @@
  *         walk over the caches, which then take the locks below
  *         (shrink_all frees pages).
  *      2. validate_lock (mm/slab_debug.c): validation's scratch bitmap.
+ *         shrinker_lock (mm/vmscan.c): the shrinker list; taken by
+ *         reclaim, which any allocation may enter with slab_lock held,
+ *         and held only to walk or change the list: never while a
+ *         shrinker runs or reclaim drains the caches, so no lock is
+ *         taken under it. Reclaim takes slab_lock by trylock only.
  *      3. n->list_lock: one cache's node. Never two at once: whatever
  *         a cache frees into another (an off-slab index array) or into
  *         the page allocator is freed after the lock is dropped
@@ -104,6 +109,7 @@
 #include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/internal.h"
+#include "mm/shrinker.h"
 #include "mm/slab_internal.h"
 
 #define BATCHREFILL_LIMIT	16
@@ -286,9 +292,12 @@ static inline u32 reciprocal_divide(u32 a, struct reciprocal_value r)
 	return (t + ((a - t) >> r.sh1)) >> r.sh2;
 }
 
+/* As the page allocator's: __GFP_MEMALLOC, or inside reclaim (mm/vmscan.c). */
 static inline bool gfp_pfmemalloc_allowed(gfp_t flags)
 {
-	return (flags & __GFP_MEMALLOC) && !(flags & __GFP_NOMEMALLOC);
+	if (flags & __GFP_NOMEMALLOC)
+		return false;
+	return (flags & __GFP_MEMALLOC) || memalloc_noreclaim_active();
 }
 
 /* --- the index stack of one slab --------------------------------------- */
@@ -783,6 +792,11 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 		if (objp)
 			return stats_node_alloc(cachep, objp);
 	}
+	/*
+	 * The page allocation may reclaim (mm/vmscan.c), which drains this
+	 * CPU's array of this very cache: it is empty until the new slab
+	 * fills it below, and the new slab is on no list yet.
+	 */
 	slab = cache_grow_begin(cachep, flags);
 	if (!slab)
 		return NULL;

@@ -24,6 +24,7 @@ typedef unsigned int slab_flags_t;
 #define SLAB_HWCACHE_ALIGN	0x00002000u	/* align objects to cache lines */
 #define SLAB_CACHE_DMA		0x00004000u	/* slab pages from ZONE_DMA */
 #define SLAB_STORE_USER		0x00010000u	/* slab_debug U: remember who allocated and freed */
+#define SLAB_RECLAIM_ACCOUNT	0x00020000u	/* counted as SReclaimable */
 #define SLAB_PANIC		0x00040000u	/* panic if creation fails */
 /*
  * SLAB_TYPESAFE_BY_RCU: Linux frees such a cache's slab pages only after

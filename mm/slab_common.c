@@ -43,7 +43,8 @@
 #define NR_BOOT_CACHES		32
 #define SLAB_CREATE_FLAGS	(SLAB_HWCACHE_ALIGN | SLAB_CACHE_DMA | \
 				 SLAB_PANIC | SLAB_TYPESAFE_BY_RCU | \
-				 SLAB_DEBUG_FLAGS | SLAB_FREELIST_RANDOM)
+				 SLAB_DEBUG_FLAGS | SLAB_FREELIST_RANDOM | \
+				 SLAB_RECLAIM_ACCOUNT)
 
 enum slab_state { DOWN, PARTIAL, UP, FULL };
 
@@ -601,15 +602,12 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 	return cachep;
 }
 
-/* Drain every array of the cache and free its free slabs. */
-static void drain_cache(struct kmem_cache *cachep)
+/* Give the cache's free slabs back to the page allocator. */
+void drain_free_slabs(struct kmem_cache *cachep)
 {
 	struct kmem_cache_node *n = get_node(cachep);
 	LIST_HEAD(list);
 
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
-		drain_array(cachep, cachep->cpu_cache[cpu]);
-	drain_array(cachep, n->shared);
 	spin_lock(&n->list_lock);
 	while (!list_empty(&n->slabs_free)) {
 		struct slab *slab = list_first_entry(&n->slabs_free, struct slab,
@@ -624,6 +622,15 @@ static void drain_cache(struct kmem_cache *cachep)
 	}
 	spin_unlock(&n->list_lock);
 	release_slab_list(cachep, &list);
+}
+
+/* Drain every array of the cache and free its free slabs. */
+static void drain_cache(struct kmem_cache *cachep)
+{
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		drain_array(cachep, cachep->cpu_cache[cpu]);
+	drain_array(cachep, get_node(cachep)->shared);
+	drain_free_slabs(cachep);
 }
 
 int kmem_cache_shrink(struct kmem_cache *cachep)
@@ -645,6 +652,26 @@ void kmem_cache_shrink_all(void)
 	list_for_each_entry_reverse(cachep, &slab_caches, list)
 		drain_cache(cachep);
 	spin_unlock(&slab_lock);
+}
+
+/*
+ * Reclaim's walk (mm/vmscan.c): fn on every cache, newest first as in
+ * kmem_cache_shrink_all, if the cache list can be had without waiting.
+ * An allocation may run short while its caller holds slab_lock
+ * (kmem_cache_create allocates under it), so waiting could be waiting
+ * for this CPU itself: -EBUSY then, and when another CPU holds it.
+ */
+int kmem_cache_reclaim_walk(void (*fn)(struct kmem_cache *cachep, void *data),
+			    void *data)
+{
+	struct kmem_cache *cachep;
+
+	if (!spin_trylock(&slab_lock))
+		return -EBUSY;
+	list_for_each_entry_reverse(cachep, &slab_caches, list)
+		fn(cachep, data);
+	spin_unlock(&slab_lock);
+	return 0;
 }
 
 /* Name the first objects still allocated in a cache that is going away. */
@@ -830,6 +857,16 @@ static long cache_pages(struct kmem_cache *cachep)
 unsigned long slab_pages(void)
 {
 	return (unsigned long)sum_over_caches(cache_pages);
+}
+
+static long cache_reclaimable_pages(struct kmem_cache *cachep)
+{
+	return cachep->flags & SLAB_RECLAIM_ACCOUNT ? cache_pages(cachep) : 0;
+}
+
+unsigned long slab_reclaimable_pages(void)
+{
+	return (unsigned long)sum_over_caches(cache_reclaimable_pages);
 }
 
 /*

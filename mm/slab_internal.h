@@ -213,6 +213,8 @@ void slab_failslab_changed(void);
  * there is no cache of that name.
  */
 unsigned long slab_pages(void);
+/* Of those, in SLAB_RECLAIM_ACCOUNT caches (SReclaimable). */
+unsigned long slab_reclaimable_pages(void);
 int slabinfo_show(const char *name);
 
 /*
@@ -315,5 +317,13 @@ void drain_array(struct kmem_cache *cachep, struct array_cache *ac);
  * node's lists under its lock; called after dropping it).
  */
 void release_slab_list(struct kmem_cache *cachep, struct list_head *list);
+/* Give the cache's free slabs back to the page allocator. */
+void drain_free_slabs(struct kmem_cache *cachep);
+/*
+ * fn on every cache, if slab_lock is free (trylock): 0, or -EBUSY when
+ * it is held, by this CPU's caller or another CPU (mm/vmscan.c).
+ */
+int kmem_cache_reclaim_walk(void (*fn)(struct kmem_cache *cachep, void *data),
+			    void *data);
 
 #endif /* MM_SLAB_INTERNAL_H */

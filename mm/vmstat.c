@@ -3,7 +3,8 @@
  * Memory statistics for people: the shell commands meminfo, buddyinfo,
  * zoneinfo and slabinfo, printing what Linux prints in /proc/meminfo,
  * /proc/buddyinfo, /proc/zoneinfo and /proc/slabinfo (the fields that
- * exist here).
+ * exist here); vmstat prints /proc/vmstat's reclaim counters
+ * (mm/vmscan.c counts them).
  */
 #include "kernel/errno.h"
 #include "kernel/printk.h"
@@ -17,6 +18,10 @@
 
 static int cmd_meminfo(int argc, char **argv)
 {
+	/* SLAB_RECLAIM_ACCOUNT caches are reclaimable, as in Linux. */
+	unsigned long reclaimable = slab_reclaimable_pages();
+	unsigned long slab = max(slab_pages(), reclaimable);
+
 	(void)argc;
 	(void)argv;
 	console_printf("MemTotal:       %8lu kB\n", K(totalram_pages));
@@ -24,8 +29,10 @@ static int cmd_meminfo(int argc, char **argv)
 	console_printf("MemAvailable:   %8lu kB\n",
 		       K(nr_free_pages() + nr_pcp_pages()));
 	console_printf("PcpFree:        %8lu kB\n", K(nr_pcp_pages()));
-	console_printf("Slab:           %8lu kB\n", K(slab_pages()));
-	console_printf("SUnreclaim:     %8lu kB\n", K(slab_pages()));
+	console_printf("KReclaimable:   %8lu kB\n", K(reclaimable));
+	console_printf("Slab:           %8lu kB\n", K(slab));
+	console_printf("SReclaimable:   %8lu kB\n", K(reclaimable));
+	console_printf("SUnreclaim:     %8lu kB\n", K(slab - reclaimable));
 	console_printf("MemMap:         %8lu kB\n", vmemmap_bytes >> 10);
 	return 0;
 }
@@ -110,3 +117,25 @@ static int cmd_slabinfo(int argc, char **argv)
 }
 SHELL_CMD("slabinfo", cmd_slabinfo,
 	  "slab caches (/proc/slabinfo 2.1): slabinfo [NAME [LIMIT BATCHCOUNT SHAREDFACTOR]]");
+
+/* /proc/vmstat: "name value" a line; the gauges, then the events. */
+static int cmd_vmstat(int argc, char **argv)
+{
+	unsigned long reclaimable = slab_reclaimable_pages();
+	unsigned long slab = max(slab_pages(), reclaimable);
+
+	(void)argv;
+	if (argc != 1) {
+		console_printf("usage: vmstat\n");
+		return -EINVAL;
+	}
+	/* Linux counts the buddy lists only, not per-CPU lists. */
+	console_printf("nr_free_pages %lu\n", nr_free_pages());
+	console_printf("nr_slab_reclaimable %lu\n", reclaimable);
+	console_printf("nr_slab_unreclaimable %lu\n", slab - reclaimable);
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		console_printf("%s %lu\n", vm_event_names[i],
+			       global_vm_event((enum vm_event_item)i));
+	return 0;
+}
+SHELL_CMD("vmstat", cmd_vmstat, "reclaim and memory counters (/proc/vmstat)");

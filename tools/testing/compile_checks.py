@@ -6,6 +6,7 @@ compiler and flags (object code to /dev/null, nothing is linked) and
 looks at what the compiler said:
 
   kmalloc_user.c    must compile: the API headers are enough for a caller.
+  shrinker_user.c   must compile: the same for a shrinker (mm/shrinker.h).
   slab_internals.c  must fail, with an error (warnings made errors aside)
   page_internals.c  on each line marked "internal" and nowhere else, and
                     must compile once the internal header is added with
@@ -103,6 +104,7 @@ def main():
                              text=True, check=False).stdout
     checks = [
         ('kmalloc_user.c', lambda n: check_compiles(cc, cflags, n)),
+        ('shrinker_user.c', lambda n: check_compiles(cc, cflags, n)),
         ('slab_internals.c',
          lambda n: check_internal(cc, cflags, n, 'mm/slab_internal.h')),
         ('page_internals.c',
