@@ -41,11 +41,13 @@
  *    with interrupts off. Lock order (the end of the one in mm/slab.c,
  *    whose locks may all be held by a caller; kernel/lockdep.c checks):
  *
- *      ... slab_lock, validate_lock, n->list_lock, fastpath_lock,
- *          fault_lock (a fail_page_alloc decision, before any below)
- *      6. pcp->lock: one CPU's list (its own, or another's to drain)
- *      7. zone->lock: never two zones' at once, nor two pcp locks
- *      8. logbuf_lock (kernel/printk.c): a report under either
+ *      ... slab_lock, validate_lock, shrinker_lock, n->list_lock,
+ *          fastpath_lock, fault_lock (a fail_page_alloc decision,
+ *          before any below)
+ *      7. pcp->lock: one CPU's list (its own, or another's to drain)
+ *      8. zone->lock: never two zones' at once, nor two pcp locks
+ *      ... pool->lock, 10. logbuf_lock (kernel/printk.c): a report
+ *          under either
  *
  * 7. Debugging (mm/page_debug.c, mm/fault_inject.c). A block about to go
  *    to the free lists or a per-CPU list, and a block about to be handed

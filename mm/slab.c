@@ -65,31 +65,30 @@
  *    Lock order (kernel/lockdep.c checks it at run time): a lock may be
  *    taken while holding only locks above it in this list.
  *
- *      0. pool->lock (mm/mempool.c): one mempool's reserve. Held only
- *         to move elements in and out of it: the backend, kmalloc and
- *         kfree are called after it is dropped, so no lock below but
- *         logbuf_lock is ever taken under it.
  *      1. slab_lock (mm/slab_common.c; Linux's slab_mutex, but a
  *         spinlock, hence the name): the cache list. Held while a cache
  *         is made, tuned (slab_tune_cpucache) or destroyed and by every
  *         walk over the caches, which then take the locks below
- *         (shrink_all frees pages).
+ *         (shrink_all frees pages). Reclaim takes it by trylock only.
  *      2. validate_lock (mm/slab_debug.c): validation's scratch bitmap.
- *         shrinker_lock (mm/vmscan.c): the shrinker list; taken by
+ *      3. shrinker_lock (mm/vmscan.c): the shrinker list; taken by
  *         reclaim, which any allocation may enter with slab_lock held,
  *         and held only to walk or change the list: never while a
- *         shrinker runs or reclaim drains the caches, so no lock is
- *         taken under it. Reclaim takes slab_lock by trylock only.
- *      3. n->list_lock: one cache's node. Never two at once: whatever
+ *         shrinker runs or reclaim drains the caches.
+ *      4. n->list_lock: one cache's node. Never two at once: whatever
  *         a cache frees into another (an off-slab index array) or into
  *         the page allocator is freed after the lock is dropped
  *         (slabs_destroy), and nothing allocates under it.
- *      4. fastpath_lock (this file): the fast paths' mode words.
- *      5. fault_lock (mm/fault_inject.c): a fault-injection decision,
+ *      5. fastpath_lock (this file): the fast paths' mode words.
+ *      6. fault_lock (mm/fault_inject.c): a fault-injection decision,
  *         made inside an allocation before the allocator's own locks.
- *      6. pcp->lock, then 7. zone->lock: the page allocator's
+ *      7. pcp->lock, then 8. zone->lock: the page allocator's
  *         (mm/page_alloc.c, the same list from there).
- *      8. logbuf_lock (kernel/printk.c): innermost; a report may be
+ *      9. pool->lock (mm/mempool.c): one mempool's reserve. Held only
+ *         to move elements in and out of it: the backend, kmalloc and
+ *         kfree are called after it is dropped, so nothing but
+ *         logbuf_lock is ever taken under it.
+ *     10. logbuf_lock (kernel/printk.c): innermost; a report may be
  *         printed under any of the above.
  *
  * 7. Debugging stays off the fast paths. A debugged cache (mm/slab_debug.c)
