@@ -59,6 +59,7 @@ bool arch_on_stack(unsigned long addr, size_t size);
  *
  *	unsigned long arch_irq_save(void);	interrupts off, old state
  *	void arch_irq_restore(unsigned long);	back to that state
+ *	bool arch_irqs_disabled(void);		are they off on this CPU?
  *	void arch_cpu_relax(void);		spin-wait hint
  *	unsigned int arch_cpu_id(void);		this CPU, < arch_nr_cpus()
  *

@@ -445,6 +445,37 @@ void lock_assert_held(struct lockdep_map *map)
 	lc->running = false;
 }
 
+/*
+ * The caller found interrupts on where they must be off: it is about to
+ * take (or holds) a lock that an interrupt handler may take too, and an
+ * interrupt there would spin on the lock its own CPU holds. Reported
+ * once per call site (the first 16 sites).
+ */
+void lock_assert_irqs_disabled_failed(void)
+{
+	static unsigned long sites[16];
+	unsigned long ip = _RET_IP_;
+	struct lockdep_cpu *lc = this_lockdep_cpu();
+
+	if (lc->running)
+		return;
+	for (unsigned int i = 0; i < ARRAY_SIZE(sites); i++) {
+		if (READ_ONCE(sites[i]) == ip)
+			return;
+		if (!READ_ONCE(sites[i])) {
+			WRITE_ONCE(sites[i], ip);
+			break;
+		}
+	}
+	lc->running = true;
+	lockdep_report_start();
+	pr_warn("WARNING: interrupts on at %pS: cpu %u must have them off there (a lock an interrupt handler may take)\n",
+		(void *)ip, arch_cpu_id());
+	print_held_locks(arch_cpu_id(), lc);
+	report_end();
+	lc->running = false;
+}
+
 unsigned int lockdep_depth(void)
 {
 	return this_lockdep_cpu()->depth;

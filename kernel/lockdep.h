@@ -21,6 +21,7 @@
  *    is a possible deadlock and is reported instead of being added;
  *  - on release: the lock must be held by this CPU;
  *  - lockdep_assert_held(): the lock must be held by this CPU.
+ *  - lockdep_assert_irqs_disabled(): interrupts must be off here.
  * Each problem prints one report ("WARNING: possible circular locking
  * dependency detected" and so on) naming the classes, the call sites and
  * the CPU, and is reported once (per pair of classes, or per class); the
@@ -93,6 +94,8 @@ void lockdep_init_map(struct lockdep_map *map, const char *name,
 void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock);
 void lock_release(struct lockdep_map *map);
 void lock_assert_held(struct lockdep_map *map);
+/* Report a lockdep_assert_irqs_disabled() that failed (kernel/spinlock.h). */
+void lock_assert_irqs_disabled_failed(void);
 /* Does this CPU hold the lock? (true when the validator is off) */
 bool lock_is_held(const struct lockdep_map *map);
 

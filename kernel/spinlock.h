@@ -122,6 +122,20 @@ static __spin_inline void spin_unlock_irqrestore(spinlock_t *lock,
 }
 
 /*
+ * The caller says interrupts are off: it takes or holds a lock that an
+ * interrupt handler may take too. A lockdep report naming this call site
+ * if they are on.
+ */
+#define lockdep_assert_irqs_disabled()					\
+	do {								\
+		if (IS_ENABLED(CONFIG_PROVE_LOCKING) &&			\
+		    !arch_irqs_disabled()) {				\
+			lock_assert_irqs_disabled_failed();		\
+			barrier();	/* no tail call: keep the site */ \
+		}							\
+	} while (0)
+
+/*
  * The caller says it holds lock: WARN (a lockdep report naming the lock
  * and this call site) if this CPU does not.
  */

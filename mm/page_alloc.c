@@ -143,6 +143,7 @@ static void __free_one_page(struct page *page, unsigned long pfn,
 			    struct zone *zone, unsigned int order)
 {
 	lockdep_assert_held(&zone->lock);
+	lockdep_assert_irqs_disabled();
 	while (order < MAX_ORDER - 1) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 
@@ -182,6 +183,7 @@ static void expand(struct zone *zone, struct page *page, unsigned int low,
 static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
 {
 	lockdep_assert_held(&zone->lock);
+	lockdep_assert_irqs_disabled();
 	for (unsigned int o = order; o < MAX_ORDER; o++) {
 		struct page *page = list_first_entry_or_null(
 			&zone->free_area[o].free_list, struct page, lru);
@@ -207,6 +209,7 @@ static void free_pcppages_bulk(struct zone *zone, int count,
 			       struct per_cpu_pages *pcp)
 {
 	lockdep_assert_held(&pcp->lock);
+	lockdep_assert_irqs_disabled();
 	spin_lock(&zone->lock);
 	while (count-- > 0 && pcp->count) {
 		struct page *page = list_last_entry(&pcp->list, struct page, lru);
@@ -222,6 +225,7 @@ static void free_pcppages_bulk(struct zone *zone, int count,
 static void rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
 {
 	lockdep_assert_held(&pcp->lock);
+	lockdep_assert_irqs_disabled();
 	spin_lock(&zone->lock);
 	for (int i = 0; i < pcp->batch; i++) {
 		struct page *page = __rmqueue_smallest(zone, 0);
@@ -702,6 +706,7 @@ static void __free_pages_core(struct page *page, unsigned int order)
 {
 	struct zone *zone = page_zone(page);
 	unsigned long n = 1UL << order;
+	unsigned long flags;
 
 	for (unsigned long i = 0; i < n; i++) {
 		__ClearPageReserved(page + i);
@@ -711,9 +716,9 @@ static void __free_pages_core(struct page *page, unsigned int order)
 	totalram_pages += n;
 	if (page_debug_active())
 		page_debug_free(page, order);
-	spin_lock(&zone->lock);
+	spin_lock_irqsave(&zone->lock, flags);
 	__free_one_page(page, page_to_pfn(page), zone, order);
-	spin_unlock(&zone->lock);
+	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
 /* Free [start, end) in the largest aligned blocks that fit. */

@@ -174,19 +174,23 @@ static void __slab_fastpath_update(void)
 
 void slab_fastpath_update(void)
 {
-	spin_lock(&fastpath_lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&fastpath_lock, flags);
 	__slab_fastpath_update();
-	spin_unlock(&fastpath_lock);
+	spin_unlock_irqrestore(&fastpath_lock, flags);
 }
 
 /* A slab of reserve pages was made (+1) or freed (-1). */
 static void pfmemalloc_slabs_add(long delta)
 {
-	spin_lock(&fastpath_lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&fastpath_lock, flags);
 	WRITE_ONCE(nr_pfmemalloc_slabs, nr_pfmemalloc_slabs + delta);
 	BUG_ON((long)nr_pfmemalloc_slabs < 0);
 	__slab_fastpath_update();
-	spin_unlock(&fastpath_lock);
+	spin_unlock_irqrestore(&fastpath_lock, flags);
 }
 
 bool slab_pfmemalloc_active(void)
@@ -235,6 +239,7 @@ static inline void stats_taken(struct kmem_cache *cachep,
 	if (likely(!slab_stats_on()))
 		return;
 	lockdep_assert_held(&n->list_lock);
+	lockdep_assert_irqs_disabled();
 	out = n->total_slabs * cachep->num - n->free_objects;
 	n->stats.allocs += nr;
 	if (out > n->stats.high_mark)
@@ -258,6 +263,7 @@ static inline void stats_freeable(struct kmem_cache_node *n)
 	if (likely(!slab_stats_on()))
 		return;
 	lockdep_assert_held(&n->list_lock);
+	lockdep_assert_irqs_disabled();
 	if (n->free_slabs > n->stats.max_freeable)
 		n->stats.max_freeable = n->free_slabs;
 }
@@ -269,6 +275,7 @@ static void stats_grow_failed(struct kmem_cache *cachep)
 
 	if (likely(!slab_stats_on()))
 		return;
+	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	n->stats.errors++;
 	spin_unlock(&n->list_lock);
@@ -349,6 +356,7 @@ static unsigned int first_obj_pos(struct kmem_cache *cachep,
 
 	if (!cachep->random_seq)
 		return 0;
+	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	pos = (unsigned int)prandom_below(&cachep->random_state, cachep->num);
 	spin_unlock(&n->list_lock);
@@ -501,6 +509,7 @@ static void fixup_slab_list(struct kmem_cache *cachep,
 			    struct kmem_cache_node *n, struct slab *slab)
 {
 	lockdep_assert_held(&n->list_lock);
+	lockdep_assert_irqs_disabled();
 	list_del(&slab->slab_list);
 	if (slab->active == cachep->num) {
 		list_add(&slab->slab_list, &n->slabs_full);
@@ -518,6 +527,7 @@ static void cache_grow_end(struct kmem_cache *cachep, struct slab *slab)
 {
 	struct kmem_cache_node *n = get_node(cachep);
 
+	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	INIT_LIST_HEAD(&slab->slab_list);
 	n->total_slabs++;
@@ -587,6 +597,7 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 	struct kmem_cache_node *n = get_node(cachep);
 
 	lockdep_assert_held(&n->list_lock);
+	lockdep_assert_irqs_disabled();
 
 	for (unsigned int i = 0; i < nr; i++) {
 		void *objp = objpp[i];
@@ -625,6 +636,7 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 static bool slab_unreserve(struct kmem_cache *cachep, struct slab *slab)
 {
 	lockdep_assert_held(&get_node(cachep)->list_lock);
+	lockdep_assert_irqs_disabled();
 	BUG_ON(!slab_test_pfmemalloc(slab));
 
 	if (pfmemalloc_needed(cachep->allocflags, cachep->gfporder))
@@ -645,6 +657,7 @@ static struct slab *get_first_slab(struct kmem_cache *cachep, bool pfmemalloc)
 	struct list_head *lists[] = { &n->slabs_partial, &n->slabs_free };
 
 	lockdep_assert_held(&n->list_lock);
+	lockdep_assert_irqs_disabled();
 
 	for (int i = 0; i < 2; i++) {
 		struct slab *slab;
@@ -731,6 +744,7 @@ static bool cache_refill(struct kmem_cache *cachep, struct array_cache *ac)
 	if (!READ_ONCE(n->free_objects) &&
 	    (!n->shared || !READ_ONCE(n->shared->avail)))
 		return false;
+	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	if (n->shared && transfer_objects(ac, n->shared, batchcount)) {
 		n->shared->touched = 1;
@@ -759,6 +773,7 @@ static void *take_one_obj(struct kmem_cache *cachep, bool pfmemalloc)
 	struct slab *slab;
 	void *objp = NULL;
 
+	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	slab = get_first_slab(cachep, pfmemalloc);
 	if (slab) {
@@ -834,6 +849,7 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	unsigned int batchcount = ac->batchcount;
 	LIST_HEAD(list);
 
+	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	if (n->shared && n->shared->avail < n->shared->limit) {
 		struct array_cache *shared = n->shared;
@@ -865,6 +881,7 @@ static __noinline bool cache_free_pfmemalloc(struct kmem_cache *cachep,
 	bool kept = true;
 	LIST_HEAD(list);
 
+	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	/* Another CPU may have turned it ordinary since we looked. */
 	if (!slab_test_pfmemalloc(slab) || slab_unreserve(cachep, slab))
@@ -923,6 +940,7 @@ void cache_free_one(struct kmem_cache *cachep, void *objp)
 	unsigned long irqflags = arch_irq_save();
 	LIST_HEAD(list);
 
+	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	free_block(cachep, &objp, 1, &list);
 	spin_unlock(&n->list_lock);
@@ -1370,12 +1388,14 @@ void drain_array(struct kmem_cache *cachep, struct array_cache *ac)
 	struct kmem_cache_node *n = get_node(cachep);
 	LIST_HEAD(list);
 
+	unsigned long flags;
+
 	if (!ac || !ac->avail)
 		return;
-	spin_lock(&n->list_lock);
+	spin_lock_irqsave(&n->list_lock, flags);
 	free_block(cachep, ac->entry, ac->avail, &list);
 	ac->avail = 0;
-	spin_unlock(&n->list_lock);
+	spin_unlock_irqrestore(&n->list_lock, flags);
 	release_slab_list(cachep, &list);
 }
 

@@ -606,9 +606,10 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 void drain_free_slabs(struct kmem_cache *cachep)
 {
 	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long flags;
 	LIST_HEAD(list);
 
-	spin_lock(&n->list_lock);
+	spin_lock_irqsave(&n->list_lock, flags);
 	while (!list_empty(&n->slabs_free)) {
 		struct slab *slab = list_first_entry(&n->slabs_free, struct slab,
 						     slab_list);
@@ -620,7 +621,7 @@ void drain_free_slabs(struct kmem_cache *cachep)
 		if (unlikely(slab_stats_on()))
 			n->stats.reaped++;
 	}
-	spin_unlock(&n->list_lock);
+	spin_unlock_irqrestore(&n->list_lock, flags);
 	release_slab_list(cachep, &list);
 }
 

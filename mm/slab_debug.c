@@ -484,12 +484,13 @@ static bool regions_intact(struct slab_problem *p, bool allocated,
 static void quarantine(struct kmem_cache *cachep, void *objp)
 {
 	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long flags;
 
-	spin_lock(&n->list_lock);
+	spin_lock_irqsave(&n->list_lock, flags);
 	*(void **)objp = cachep->quarantine;
 	cachep->quarantine = objp;
 	cachep->nr_quarantined++;
-	spin_unlock(&n->list_lock);
+	spin_unlock_irqrestore(&n->list_lock, flags);
 }
 
 static bool in_quarantine(const struct kmem_cache *cachep, const void *objp)
@@ -503,28 +504,30 @@ static bool in_quarantine(const struct kmem_cache *cachep, const void *objp)
 bool slab_debug_quarantined(struct kmem_cache *cachep, const void *objp)
 {
 	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long flags;
 	bool found;
 
-	spin_lock(&n->list_lock);
+	spin_lock_irqsave(&n->list_lock, flags);
 	found = in_quarantine(cachep, objp);
-	spin_unlock(&n->list_lock);
+	spin_unlock_irqrestore(&n->list_lock, flags);
 	return found;
 }
 
 void kmem_cache_release_quarantine(struct kmem_cache *cachep)
 {
 	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long flags;
 
 	for (;;) {
 		void *objp;
 
-		spin_lock(&n->list_lock);
+		spin_lock_irqsave(&n->list_lock, flags);
 		objp = cachep->quarantine;
 		if (objp) {
 			cachep->quarantine = *(void **)objp;
 			cachep->nr_quarantined--;
 		}
-		spin_unlock(&n->list_lock);
+		spin_unlock_irqrestore(&n->list_lock, flags);
 		if (!objp)
 			return;
 		mark_free(cachep, objp, _RET_IP_);
@@ -781,9 +784,10 @@ static void validate_arrays(struct validation *v)
 static void check_slab(struct kmem_cache *cachep, struct slab *slab)
 {
 	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long flags;
 	struct validation v = { .cachep = cachep };
 
-	spin_lock(&validate_lock);
+	spin_lock_irqsave(&validate_lock, flags);
 	spin_lock(&n->list_lock);
 	if (slab->active > cachep->num)
 		problem(&v, REPORT_SLAB_BAD_SLAB, NULL, NULL,
@@ -792,16 +796,17 @@ static void check_slab(struct kmem_cache *cachep, struct slab *slab)
 	else
 		validate_freelist(&v, slab);
 	spin_unlock(&n->list_lock);
-	spin_unlock(&validate_lock);
+	spin_unlock_irqrestore(&validate_lock, flags);
 }
 
 int kmem_cache_validate(struct kmem_cache *cachep)
 {
 	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long flags;
 	struct validation v = { .cachep = cachep };
 	unsigned long free_objects = 0, full, partial, free;
 
-	spin_lock(&validate_lock);
+	spin_lock_irqsave(&validate_lock, flags);
 	spin_lock(&n->list_lock);
 	full = validate_list(&v, &n->slabs_full, cachep->num, cachep->num,
 			     &free_objects);
@@ -816,7 +821,7 @@ int kmem_cache_validate(struct kmem_cache *cachep)
 			full + partial + free, free, free_objects);
 	validate_arrays(&v);
 	spin_unlock(&n->list_lock);
-	spin_unlock(&validate_lock);
+	spin_unlock_irqrestore(&validate_lock, flags);
 	return v.problems;
 }
 
@@ -851,11 +856,12 @@ static bool free_in_slab(struct kmem_cache *cachep, struct slab *slab,
 			 unsigned int idx)
 {
 	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long flags;
 	bool found;
 
-	spin_lock(&n->list_lock);
+	spin_lock_irqsave(&n->list_lock, flags);
 	found = index_is_free(cachep, slab, idx);
-	spin_unlock(&n->list_lock);
+	spin_unlock_irqrestore(&n->list_lock, flags);
 	return found;
 }
 

@@ -250,6 +250,7 @@ static bool names_site(const char *text, const char *site)
 static void test_kernel_asserts_fire(struct ktest *t)
 {
 	const struct lockdep_assert_test *const *p;
+	unsigned long flags;
 	unsigned int n = 0;
 	char text[96];
 
@@ -262,7 +263,10 @@ static void test_kernel_asserts_fire(struct ktest *t)
 
 		lockdep_reset_for_test();
 		ktest_capture_start(t, "WARNING:");
+		/* Interrupts off, as the code runs: only the lock is missing. */
+		flags = arch_irq_save();
 		at->run();
+		arch_irq_restore(flags);
 		reports = ktest_capture_stop(t);
 		if (reports != 1)
 			KTEST_FAIL(t, "%s: %u reports instead of 1", at->func,
@@ -282,6 +286,35 @@ static void test_kernel_asserts_fire(struct ktest *t)
 	KTEST_EXPECT_EQ(t, lockdep_depth(), 0U);
 }
 
+/* Each site reports once: irqs_assert_site() is one site. */
+static __noinline void irqs_assert_site(void)
+{
+	lockdep_assert_irqs_disabled();
+}
+
+/*
+ * lockdep_assert_irqs_disabled() reports a call site with interrupts on,
+ * once, and says nothing with them off. The host has no interrupts.
+ */
+static void test_assert_irqs_disabled(struct ktest *t)
+{
+	unsigned long flags;
+
+	ld_setup(t);
+	flags = arch_irq_save();
+	ktest_capture_start(t, "WARNING:");
+	irqs_assert_site();
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+	arch_irq_restore(flags);
+	if (arch_irqs_disabled())
+		ktest_skip(t, "interrupts are off in normal operation here");
+	ktest_capture_start(t, "WARNING:");
+	irqs_assert_site();
+	irqs_assert_site();
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "WARNING: interrupts on at irqs_assert_site");
+}
+
 static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(test_lockdep_built_in),
 	KTEST_CASE(test_order_inversion),
@@ -293,6 +326,7 @@ static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(test_bad_unlock),
 	KTEST_CASE(test_assert_held),
 	KTEST_CASE(test_kernel_asserts_fire),
+	KTEST_CASE(test_assert_irqs_disabled),
 	{}
 };
 KTEST_SUITE(lockdep, lockdep_cases);

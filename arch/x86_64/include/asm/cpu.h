@@ -7,6 +7,8 @@
 #ifndef ASM_X86_64_CPU_H
 #define ASM_X86_64_CPU_H
 
+#define X86_EFLAGS_IF	0x200UL
+
 static inline unsigned long arch_irq_save(void)
 {
 	unsigned long flags;
@@ -18,6 +20,15 @@ static inline unsigned long arch_irq_save(void)
 static inline void arch_irq_restore(unsigned long flags)
 {
 	__asm__ __volatile__("pushq %0; popfq" : : "r"(flags) : "memory", "cc");
+}
+
+/* Are interrupts off on this CPU (RFLAGS.IF clear)? */
+static inline bool arch_irqs_disabled(void)
+{
+	unsigned long flags;
+
+	__asm__ __volatile__("pushfq; popq %0" : "=r"(flags) : : "memory");
+	return !(flags & X86_EFLAGS_IF);
 }
 
 static inline void arch_cpu_relax(void)
