@@ -76,9 +76,10 @@ static void check_regions(struct ktest *t, int line,
 /* Expect exactly one "WARNING:" report from memblock while running stmt. */
 #define EXPECT_ONE_WARN(t, stmt) do {					\
 	unsigned long __before = warn_count;				\
-	ktest_capture_start(t, "WARNING: at mm/memblock.c");		\
+	ktest_capture_start(t, "WARNING: CPU:");			\
 	stmt;								\
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);			\
+	KTEST_EXPECT_CAPTURED(t, " at mm/memblock.c");			\
 	KTEST_EXPECT_EQ(t, warn_count - __before, 1UL);		\
 } while (0)
 
