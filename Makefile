@@ -196,7 +196,7 @@ check: $(HB)/cram compile-checks
 # memory map, with holes GRUB's cutmem and badram cut into it), once on
 # q35 at 3 GiB (RAM split at 2 GiB), and that mem= and memmap= shape the
 # map. Skipped when KTEST selects tests.
-SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc
+SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
 # choose the firmware and the machine (default: FIRMWARE and MACHINE), the

@@ -183,6 +183,7 @@ static void add_cpu(struct acpi_state *st, u32 apic_id, u32 acpi_id,
 {
 	struct x86_madt *m = st->out;
 	bool present = flags & LAPIC_ENABLED;
+	bool boot_listed;
 
 	if (!present && !(m->madt_revision >= 5 &&
 			  (flags & LAPIC_ONLINE_CAPABLE))) {
@@ -195,7 +196,11 @@ static void add_cpu(struct acpi_state *st, u32 apic_id, u32 acpi_id,
 		m->problems |= ACPI_W_DUP_APIC_ID;
 		return;
 	}
-	if (m->nr_cpus == NR_CPUS) {
+	/* As in Linux, the last free slot is kept for the boot CPU. */
+	boot_listed = find_cpu(m, st->args->boot_apic_id) >= 0;
+	if (m->nr_cpus == NR_CPUS ||
+	    (m->nr_cpus == NR_CPUS - 1 && !boot_listed &&
+	     apic_id != st->args->boot_apic_id)) {
 		pr_warn("NR_CPUS limit of %u reached, processor with APIC ID 0x%x ignored\n",
 			NR_CPUS, apic_id);
 		m->problems |= ACPI_W_TOO_MANY_CPUS;
