@@ -696,6 +696,21 @@ static void test_acpi_boot_cpu_missing(struct ktest *t)
 	KTEST_EXPECT_EQ(t, fw.out.nr_present, 3U);
 	KTEST_EXPECT_EQ(t, fw.out.cpus[0].apic_id, 0U);
 	KTEST_EXPECT_EQ(t, fw.out.cpus[1].apic_id, 1U);
+
+	/* Listed, but only online capable: made present, first. */
+	fw_reset();
+	madt_begin(0xfee00000);
+	madt_lapic(1, 1, 1);
+	madt_lapic(7, 0, 2);
+	len = fw_rsdt_with_madt(madt_install(5));
+	KTEST_EXPECT_EQ(t, parse(t, len, 0, "boot CPU (APIC ID 0x0) not enabled in the MADT, added"), 1U);
+	KTEST_EXPECT_EQ(t, fw.out.problems, (u32)ACPI_W_NO_BOOT_CPU);
+	KTEST_ASSERT_EQ(t, fw.out.nr_cpus, 2U);
+	KTEST_EXPECT_EQ(t, fw.out.nr_present, 2U);
+	KTEST_EXPECT_EQ(t, fw.out.cpus[0].apic_id, 0U);
+	KTEST_EXPECT_EQ(t, fw.out.cpus[0].acpi_id, 7U);
+	KTEST_EXPECT_TRUE(t, fw.out.cpus[0].present);
+	KTEST_EXPECT_EQ(t, fw.out.cpus[1].apic_id, 1U);
 }
 
 static struct ktest_case acpi_cases[] = {
