@@ -298,17 +298,38 @@ static void test_acpi_disabled_cpus(struct ktest *t)
 	fw_reset();
 	madt_begin(0xfee00000);
 	madt_lapic(0, 0, 1);
-	madt_lapic(1, 1, 0);
+	madt_lapic(1, 1, 0);	/* revision 5: neither flag, unusable */
 	madt_lapic(2, 2, 1);
-	madt_lapic(3, 3, 2);	/* online capable, but MADT revision 4 */
-	madt_lapic(4, 0xff, 1);	/* not a valid ID */
-	u32 len = fw_rsdt_with_madt(madt_install(4));
+	madt_lapic(3, 0xff, 1);	/* not a valid ID */
+	u32 len = fw_rsdt_with_madt(madt_install(5));
 
-	KTEST_EXPECT_EQ(t, parse(t, len, 0, "disabled)"), 2U);
+	KTEST_EXPECT_EQ(t, parse(t, len, 0, "disabled)"), 1U);
 	KTEST_EXPECT_EQ(t, fw.out.problems, 0U);
 	KTEST_ASSERT_EQ(t, fw.out.nr_cpus, 2U);
-	KTEST_EXPECT_EQ(t, fw.out.nr_disabled, 2U);
+	KTEST_EXPECT_EQ(t, fw.out.nr_present, 2U);
+	KTEST_EXPECT_EQ(t, fw.out.nr_unusable, 1U);
 	KTEST_EXPECT_EQ(t, fw.out.cpus[1].apic_id, 2U);
+	KTEST_EXPECT_TRUE(t, captured(t, "(2 present, 0 hotplug, 1 unusable, 0 ignored)"));
+
+	/*
+	 * Before revision 5 a CPU that is not enabled is a hotplug one
+	 * (Linux's disabled_cpus): possible, not present; the
+	 * online-capable bit means nothing there.
+	 */
+	fw_reset();
+	madt_begin(0xfee00000);
+	madt_lapic(0, 0, 1);
+	madt_lapic(1, 1, 0);
+	madt_lapic(2, 2, 2);
+	len = fw_rsdt_with_madt(madt_install(4));
+	KTEST_EXPECT_EQ(t, parse(t, len, 0, "disabled)"), 2U);
+	KTEST_EXPECT_EQ(t, fw.out.problems, 0U);
+	KTEST_ASSERT_EQ(t, fw.out.nr_cpus, 3U);
+	KTEST_EXPECT_EQ(t, fw.out.nr_present, 1U);
+	KTEST_EXPECT_EQ(t, fw.out.nr_unusable, 0U);
+	KTEST_EXPECT_FALSE(t, fw.out.cpus[1].present);
+	KTEST_EXPECT_FALSE(t, fw.out.cpus[2].present);
+	KTEST_EXPECT_TRUE(t, captured(t, "(1 present, 2 hotplug, 0 unusable, 0 ignored)"));
 }
 
 static void test_acpi_online_capable(struct ktest *t)
@@ -317,7 +338,7 @@ static void test_acpi_online_capable(struct ktest *t)
 	madt_begin(0xfee00000);
 	madt_lapic(0, 0, 1);
 	madt_lapic(1, 1, 2);	/* online capable: possible, not present */
-	madt_lapic(2, 2, 0);	/* disabled */
+	madt_lapic(2, 2, 0);	/* unusable */
 	madt_lapic(3, 3, 3);	/* both: enabled wins */
 	u32 len = fw_rsdt_with_madt(madt_install(5));
 
@@ -325,12 +346,12 @@ static void test_acpi_online_capable(struct ktest *t)
 	KTEST_EXPECT_EQ(t, fw.out.problems, 0U);
 	KTEST_ASSERT_EQ(t, fw.out.nr_cpus, 3U);
 	KTEST_EXPECT_EQ(t, fw.out.nr_present, 2U);
-	KTEST_EXPECT_EQ(t, fw.out.nr_disabled, 1U);
+	KTEST_EXPECT_EQ(t, fw.out.nr_unusable, 1U);
 	KTEST_EXPECT_TRUE(t, fw.out.cpus[0].present);
 	KTEST_EXPECT_EQ(t, fw.out.cpus[1].apic_id, 1U);
 	KTEST_EXPECT_FALSE(t, fw.out.cpus[1].present);
 	KTEST_EXPECT_TRUE(t, fw.out.cpus[2].present);
-	KTEST_EXPECT_TRUE(t, captured(t, "(2 present, 1 online capable, 1 disabled"));
+	KTEST_EXPECT_TRUE(t, captured(t, "(2 present, 1 hotplug, 1 unusable, 0 ignored)"));
 }
 
 static void test_acpi_x2apic(struct ktest *t)
@@ -625,16 +646,31 @@ static void test_acpi_zero_cpus(struct ktest *t)
 {
 	fw_reset();
 	madt_begin(0xfee00000);
-	madt_lapic(0, 0, 0);	/* disabled */
+	madt_lapic(0, 0, 0);	/* unusable (revision 5) */
 	madt_ioapic(0, 0xfec00000, 0);
-	u32 len = fw_rsdt_with_madt(madt_install(3));
+	u32 len = fw_rsdt_with_madt(madt_install(5));
 
-	KTEST_EXPECT_EQ(t, parse(t, len, 4, "ACPI: the MADT lists no usable CPU"), 1U);
+	KTEST_EXPECT_EQ(t, parse(t, len, 4, "ACPI: the MADT lists no enabled CPU"), 1U);
 	KTEST_EXPECT_EQ(t, fw.out.problems, (u32)ACPI_E_NO_CPUS);
 	KTEST_EXPECT_TRUE(t, captured(t, "smp: no usable CPU list, using the boot CPU (APIC ID 0x4) only"));
 	KTEST_ASSERT_EQ(t, fw.out.nr_cpus, 1U);
 	KTEST_EXPECT_EQ(t, fw.out.cpus[0].apic_id, 4U);
 	KTEST_EXPECT_EQ(t, fw.out.nr_ioapics, 1U);	/* the rest of the MADT stays */
+
+	/* Only hotplug CPUs (revision 3): kept, the boot CPU added first. */
+	fw_reset();
+	madt_begin(0xfee00000);
+	madt_lapic(0, 0, 0);
+	madt_lapic(1, 1, 0);
+	len = fw_rsdt_with_madt(madt_install(3));
+	KTEST_EXPECT_EQ(t, parse(t, len, 0, "ACPI: the MADT lists no enabled CPU"), 1U);
+	KTEST_EXPECT_EQ(t, fw.out.problems, (u32)(ACPI_E_NO_CPUS | ACPI_W_NO_BOOT_CPU));
+	KTEST_EXPECT_TRUE(t, captured(t, "boot CPU (APIC ID 0x0) not enabled in the MADT, added"));
+	KTEST_ASSERT_EQ(t, fw.out.nr_cpus, 2U);
+	KTEST_EXPECT_EQ(t, fw.out.nr_present, 1U);
+	KTEST_EXPECT_EQ(t, fw.out.cpus[0].apic_id, 0U);
+	KTEST_EXPECT_TRUE(t, fw.out.cpus[0].present);
+	KTEST_EXPECT_FALSE(t, fw.out.cpus[1].present);
 }
 
 static void test_acpi_too_many_cpus(struct ktest *t)
@@ -746,7 +782,9 @@ static void test_acpi_boot_madt(struct ktest *t)
 	if (!m)
 		ktest_skip(t, "no firmware tables (host build)");
 	KTEST_EXPECT_TRUE(t, m->from_madt);
-	KTEST_EXPECT_EQ(t, m->problems, 0U);
+	/* -smp above NR_CPUS: the rest is reported and ignored. */
+	KTEST_EXPECT_EQ(t, m->problems, x86_fw_nr_cpus > NR_CPUS ?
+			(u32)ACPI_W_TOO_MANY_CPUS : 0U);
 	KTEST_EXPECT_EQ(t, acpi_lapic_phys(), APIC_DEFAULT_PHYS_BASE);
 	KTEST_ASSERT_GE(t, m->nr_cpus, 1U);
 	KTEST_EXPECT_TRUE(t, m->cpus[0].present);
@@ -754,7 +792,11 @@ static void test_acpi_boot_madt(struct ktest *t)
 	KTEST_EXPECT_EQ(t, acpi_cpu_apic_ids(ids, NR_CPUS), m->nr_cpus);
 	KTEST_EXPECT_EQ(t, ids[0], m->cpus[0].apic_id);
 	KTEST_ASSERT_GE(t, x86_fw_nr_cpus, 1);
-	KTEST_EXPECT_EQ(t, m->nr_present, (unsigned int)x86_fw_nr_cpus);
+	KTEST_EXPECT_EQ(t, m->nr_present,
+			min((unsigned int)x86_fw_nr_cpus, (unsigned int)NR_CPUS));
+	KTEST_EXPECT_EQ(t, m->nr_ignored,
+			x86_fw_nr_cpus - min((unsigned int)x86_fw_nr_cpus,
+					     (unsigned int)NR_CPUS));
 }
 
 static struct ktest_case acpi_boot_cases[] = {

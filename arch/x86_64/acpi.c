@@ -16,8 +16,10 @@
  * shorter than its type needs or running past the table makes the whole
  * MADT untrusted (as Linux gives up on a MADT it cannot parse). CPUs are
  * Linux's: an entry with the enabled flag is a present CPU; with only the
- * online-capable flag (MADT revision >= 5) a possible, not present one;
- * with neither it is counted as disabled and not kept. x2APIC entries
+ * online-capable flag (MADT revision >= 5), or without the enabled flag
+ * in an older MADT, a possible (hotplug) one that is not present; a MADT
+ * of revision >= 5 entry with neither flag is counted as unusable and
+ * not kept. x2APIC entries
  * with IDs below 0xff are ignored when the MADT has local APIC entries
  * for CPUs (Linux does the same: such firmware lists every CPU twice).
  * An APIC ID seen twice is reported and the later entry dropped; CPUs
@@ -178,6 +180,17 @@ static int find_cpu(const struct x86_madt *m, u32 apic_id)
 	return -1;
 }
 
+/*
+ * Linux's rule: an enabled CPU is present; one that is not is a possible
+ * (hotplug) CPU if the MADT predates the online-capable flag (revision
+ * < 5) or has it set, and unusable otherwise.
+ */
+static bool cpu_usable(const struct x86_madt *m, u32 flags)
+{
+	return (flags & LAPIC_ENABLED) || m->madt_revision < 5 ||
+	       (flags & LAPIC_ONLINE_CAPABLE);
+}
+
 static void add_cpu(struct acpi_state *st, u32 apic_id, u32 acpi_id,
 		    u32 flags, bool x2apic)
 {
@@ -185,9 +198,8 @@ static void add_cpu(struct acpi_state *st, u32 apic_id, u32 acpi_id,
 	bool present = flags & LAPIC_ENABLED;
 	bool boot_listed;
 
-	if (!present && !(m->madt_revision >= 5 &&
-			  (flags & LAPIC_ONLINE_CAPABLE))) {
-		m->nr_disabled++;
+	if (!cpu_usable(m, flags)) {
+		m->nr_unusable++;
 		return;
 	}
 	if (find_cpu(m, apic_id) >= 0) {
@@ -327,6 +339,7 @@ static const struct madt_entry_type madt_types[] = {
  */
 static bool madt_check_entries(struct acpi_state *st, const u8 *t, u32 len)
 {
+	st->out->madt_revision = t[8];	/* cpu_usable() needs it */
 	for (u32 off = ACPI_MADT_HDR_SIZE; off < len; off += t[off + 1]) {
 		u8 type, elen;
 
@@ -345,7 +358,7 @@ static bool madt_check_entries(struct acpi_state *st, const u8 *t, u32 len)
 			return false;
 		}
 		if (type == MADT_LAPIC && t[off + 3] != 0xff &&
-		    (get_u32(t + off + 4) & (LAPIC_ENABLED | LAPIC_ONLINE_CAPABLE)))
+		    cpu_usable(st->out, get_u32(t + off + 4)))
 			st->has_lapic_cpus = true;
 	}
 	return true;
@@ -471,7 +484,7 @@ static void put_boot_cpu_first(struct acpi_state *st)
 			boot_id, i >= 0 ? "not enabled" : "not listed");
 		m->problems |= ACPI_W_NO_BOOT_CPU;
 	}
-	if (i >= 0) {			/* listed as online capable only */
+	if (i >= 0) {			/* listed, but not enabled */
 		boot.acpi_id = m->cpus[i].acpi_id;
 		boot.x2apic = m->cpus[i].x2apic;
 		memmove(&m->cpus[i], &m->cpus[i + 1],
@@ -502,8 +515,8 @@ void acpi_parse(const struct acpi_parse_args *args, struct x86_madt *out)
 		if (!acpi_find_madt(&st, rsdp, args->rsdp_len)) {
 			pr_err("no valid MADT\n");
 			out->problems |= ACPI_E_NO_MADT;
-		} else if (!out->nr_cpus) {
-			pr_err("the MADT lists no usable CPU\n");
+		} else if (!out->nr_present) {
+			pr_err("the MADT lists no enabled CPU\n");
 			out->problems |= ACPI_E_NO_CPUS;
 		}
 	}
@@ -514,9 +527,9 @@ void acpi_parse(const struct acpi_parse_args *args, struct x86_madt *out)
 	}
 	put_boot_cpu_first(&st);
 	if (out->from_madt && !(out->problems & ACPI_E_NO_CPUS))
-		printk(KERN_INFO "smp: found %u CPUs in the MADT (%u present, %u online capable, %u disabled, %u ignored)\n",
+		printk(KERN_INFO "smp: found %u CPUs in the MADT (%u present, %u hotplug, %u unusable, %u ignored)\n",
 			out->nr_cpus, out->nr_present,
-			out->nr_cpus - out->nr_present, out->nr_disabled,
+			out->nr_cpus - out->nr_present, out->nr_unusable,
 			out->nr_ignored);
 	else
 		printk(KERN_WARNING "smp: no usable CPU list, using the boot CPU (APIC ID 0x%x) only\n",
@@ -532,7 +545,7 @@ void acpi_print_madt(const struct x86_madt *m)
 		pr_info("cpu%u: %s ID 0x%02x acpi_id 0x%02x %s%s\n", i,
 			m->cpus[i].x2apic ? "x2APIC" : "APIC", m->cpus[i].apic_id,
 			m->cpus[i].acpi_id,
-			m->cpus[i].present ? "present" : "online capable",
+			m->cpus[i].present ? "present" : "hotplug (not present)",
 			i ? "" : " (boot CPU)");
 	for (unsigned int i = 0; i < m->nr_ioapics; i++)
 		pr_info("IOAPIC (id[0x%02x] address[0x%08x] gsi_base[%u])\n",

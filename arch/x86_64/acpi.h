@@ -31,7 +31,7 @@ enum {
 	ACPI_E_NO_ROOT		= 1U << 5,	/* neither XSDT nor RSDT usable */
 	ACPI_E_NO_MADT		= 1U << 6,	/* no valid MADT in the root table */
 	ACPI_E_MADT_ENTRY	= 1U << 7,	/* a malformed MADT entry: MADT dropped */
-	ACPI_E_NO_CPUS		= 1U << 8,	/* the MADT lists no usable CPU */
+	ACPI_E_NO_CPUS		= 1U << 8,	/* the MADT lists no enabled CPU */
 	ACPI_W_TOO_MANY_CPUS	= 1U << 9,	/* CPUs beyond NR_CPUS ignored */
 	ACPI_W_DUP_APIC_ID	= 1U << 10,	/* an APIC ID listed twice, ignored */
 	ACPI_W_NO_BOOT_CPU	= 1U << 11,	/* the boot CPU is not in the MADT */
@@ -43,7 +43,7 @@ struct acpi_cpu {
 	u32 apic_id;	/* local APIC (or x2APIC) ID */
 	u32 acpi_id;	/* ACPI processor UID */
 	bool x2apic;	/* from an x2APIC entry (type 9) */
-	bool present;	/* enabled; false: online capable, possible only */
+	bool present;	/* enabled; false: possible only (hotplug) */
 };
 
 struct acpi_ioapic {
@@ -71,7 +71,7 @@ struct x86_madt {
 	u8 madt_revision;
 	unsigned int nr_cpus;		/* entries of cpus[] */
 	unsigned int nr_present;	/* of which present (enabled) */
-	unsigned int nr_disabled;	/* MADT entries neither enabled nor online capable */
+	unsigned int nr_unusable;	/* not enabled, not online capable (rev >= 5) */
 	unsigned int nr_ignored;	/* usable CPUs beyond NR_CPUS */
 	struct acpi_cpu cpus[NR_CPUS];
 	unsigned int nr_ioapics;
