@@ -310,7 +310,8 @@ SHIM_CFLAGS := -std=gnu11 -O2 -g -I. -Iarch/host/include -fomit-frame-pointer \
 	       -fno-strict-aliasing -fno-common -fPIC -fvisibility=hidden \
 	       -DCONFIG_PROVE_LOCKING=0 '-DHOST_TLS_MODEL="initial-exec"' $(WARNINGS)
 SHIM_KOBJS := $(patsubst %.c,$(SB)/%.o,$(SHIM_KSRCS))
-SHIM_OBJS := $(SHIM_KOBJS) $(SB)/arch/host/mm.o $(SB)/bench/shim/cram_malloc.o
+SHIM_OBJS := $(SHIM_KOBJS) $(SB)/arch/host/mm.o $(SB)/arch/host/irq.o \
+	     $(SB)/bench/shim/cram_malloc.o
 SHIM_LDFLAGS := -shared -pthread -Wl,-z,defs -Wl,--version-script=bench/shim/exports.map
 
 $(SHIM_KOBJS): $(SB)/%.o: %.c
@@ -321,8 +322,9 @@ $(SHIM_KOBJS): $(SB)/%.o: %.c
 	@$(OBJCOPY) --redefine-syms=arch/host/renamed.syms $@
 
 $(SB)/arch/host/mm.o: arch/host/mm.c
+$(SB)/arch/host/irq.o: arch/host/irq.c
 $(SB)/bench/shim/cram_malloc.o: bench/shim/cram_malloc.c
-$(SB)/arch/host/mm.o $(SB)/bench/shim/cram_malloc.o:
+$(SB)/arch/host/mm.o $(SB)/arch/host/irq.o $(SB)/bench/shim/cram_malloc.o:
 	@mkdir -p $(dir $@)
 	@echo "  SHIMCC  $@"
 	@$(HOSTCC) $(SHIM_CFLAGS) -MMD -MP -c $< -o $@
