@@ -66,7 +66,7 @@ void handle_irq_vector(unsigned int vector)
 	handler = __atomic_load_n(&handlers[vector], __ATOMIC_ACQUIRE);
 	if (handler)
 		handler(vector);
-	else
+	else if (vector != SPURIOUS_APIC_VECTOR)	/* only counted */
 		report_unhandled(vector);
 	WARN_ON_ONCE(!irqs_disabled());
 }

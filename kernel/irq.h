@@ -12,7 +12,8 @@
  * A driver or a test claims a vector with set_irq_handler() (vectors
  * FIRST_EXTERNAL_VECTOR .. FIRST_SYSTEM_VECTOR - 1; the top ones are the
  * arch's own: the APIC's error and spurious vectors). A vector that
- * arrives with no handler is counted and reported once per vector.
+ * arrives with no handler is counted and reported once per vector; the
+ * spurious vector is only counted (irq_vector_count()).
  */
 #ifndef KERNEL_IRQ_H
 #define KERNEL_IRQ_H

@@ -9,8 +9,9 @@
  * programs it the way Linux's setup_local_APIC() does for the boot CPU
  * without an I/O APIC:
  *
- *   SVR    software enabled, spurious vector 0xff (its handler only
- *          counts: a spurious interrupt is not in service, so no EOI)
+ *   SVR    software enabled, spurious vector 0xff (its handler counts;
+ *          a spurious interrupt is not in service, so no EOI, unless
+ *          the ISR shows a real interrupt was sent on that vector)
  *   TPR    0, every priority class accepted
  *   timer  masked (no timer yet)
  *   LINT0  ExtINT, virtual wire to the 8259A (whose lines are all masked)
@@ -79,14 +80,26 @@ phys_addr_t apic_phys_base(void)
 	return rdmsr(MSR_IA32_APICBASE) & MSR_IA32_APICBASE_BASE;
 }
 
+static bool vector_bit(u32 reg, unsigned int vector)
+{
+	return apic_read(reg + (vector / 32) * 0x10) & (1U << (vector % 32));
+}
+
 void apic_eoi(void)
 {
 	apic_write(APIC_EOI, 0);
 }
 
+/*
+ * A spurious interrupt is never in service: no EOI, only count it. But
+ * a real interrupt sent on the spurious vector (an IPI) is, and must be
+ * acknowledged, or it would block every vector below it for good.
+ */
 static void spurious_interrupt(unsigned int vector)
 {
 	__atomic_fetch_add(&apic_spurious_count, 1, __ATOMIC_RELAXED);
+	if (vector_bit(APIC_ISR, vector))
+		apic_eoi();
 }
 
 /* Writing the ESR latches the errors seen since; then it can be read. */
@@ -117,11 +130,6 @@ unsigned long apic_spurious_irqs(void)
 unsigned long apic_error_irqs(void)
 {
 	return __atomic_load_n(&apic_error_count, __ATOMIC_RELAXED);
-}
-
-static bool vector_bit(u32 reg, unsigned int vector)
-{
-	return apic_read(reg + (vector / 32) * 0x10) & (1U << (vector % 32));
 }
 
 static void setup_local_APIC(void)

@@ -7,7 +7,7 @@
  * gates), counts itself in this CPU's hardirq count, calls the vector's
  * handler through handle_irq_vector() (kernel/irq.c) and sends the local
  * APIC an EOI, except for the APIC's spurious vector, which is never in
- * service. Interrupts come back on with the iretq.
+ * service (its handler in apic.c decides). Interrupts come back on with the iretq.
  */
 #include "arch/x86_64/x86.h"
 #include "kernel/bug.h"
