@@ -7,12 +7,14 @@
  * removed while another CPU runs it finishes its run (there is no
  * synchronize_irq() yet, so only remove a handler whose interrupt can no
  * longer be raised). Counters are atomic: host CPUs (threads) take
- * interrupts at the same time.
+ * interrupts at the same time. The shell's "interrupts" command prints
+ * them (Linux's /proc/interrupts, one column for all CPUs).
  */
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/printk.h"
+#include "kernel/shell.h"
 
 static irq_handler_t handlers[NR_VECTORS];
 static unsigned long vector_count[NR_VECTORS];
@@ -82,3 +84,27 @@ unsigned long irq_unhandled_count(void)
 {
 	return __atomic_load_n(&unhandled_count, __ATOMIC_RELAXED);
 }
+
+static int cmd_interrupts(int argc, char **argv)
+{
+	if (argc != 1) {
+		console_printf("usage: interrupts\n");
+		return -EINVAL;
+	}
+	console_printf("vector      count  handler\n");
+	for (unsigned int v = FIRST_EXTERNAL_VECTOR; v < NR_VECTORS; v++) {
+		irq_handler_t h = __atomic_load_n(&handlers[v], __ATOMIC_ACQUIRE);
+		unsigned long n = irq_vector_count(v);
+
+		if (!h && !n)
+			continue;
+		console_printf("  0x%02x %10lu  %s\n", v, n,
+			       v == SPURIOUS_APIC_VECTOR ? "spurious" :
+			       v == ERROR_APIC_VECTOR ? "APIC error" :
+			       h ? "claimed" : "none");
+	}
+	console_printf("unhandled %lu\n", irq_unhandled_count());
+	return 0;
+}
+SHELL_CMD("interrupts", cmd_interrupts,
+	  "interrupt counts per vector (/proc/interrupts)");

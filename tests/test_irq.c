@@ -19,6 +19,7 @@
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/lockdep.h"
+#include "kernel/shell.h"
 #include "lib/ktest/ktest.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
@@ -263,6 +264,25 @@ static void test_unregistered_vector(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, irqs_disabled());
 }
 
+static void test_interrupts_command(struct ktest *t)
+{
+	char line[32];
+
+	probe_reset();
+	use_vector(t, VEC_HIGH, probe_handler);
+	apic_send_IPI_self(VEC_HIGH);
+	ktest_capture_start(t, "0x60");
+	strscpy(line, "interrupts", sizeof(line));
+	KTEST_EXPECT_EQ(t, shell_exec(line), 0);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "claimed");
+	KTEST_EXPECT_CAPTURED(t, "unhandled ");
+	strscpy(line, "interrupts extra", sizeof(line));
+	ktest_capture_start(t, "usage: interrupts");
+	KTEST_EXPECT_EQ(t, shell_exec(line), -EINVAL);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+}
+
 /* --- the allocators from an interrupt handler --------------------------- */
 
 #define STRESS_ROUNDS	3000
@@ -470,6 +490,7 @@ static const struct ktest_case irq_cases[] = {
 	KTEST_CASE(test_self_ipi_bad_vector),
 	KTEST_CASE(test_spurious_vector),
 	KTEST_CASE(test_unregistered_vector),
+	KTEST_CASE(test_interrupts_command),
 	KTEST_CASE(test_alloc_from_irq_handler),
 	{}
 };
