@@ -94,6 +94,22 @@ static void test_irq_save_restore_nested(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, irqs_disabled());
 }
 
+static void leave_irqs_off(struct ktest *t)
+{
+	local_irq_disable();
+}
+
+/* The runner fails a case that ends with interrupts off, and fixes them. */
+static void test_case_leaving_irqs_off_fails(struct ktest *t)
+{
+	ktest_capture_start(t, "left interrupts off");
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "deliberate-irqs-off",
+					    leave_irqs_off, NULL),
+			KTEST_FAILURE);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_FALSE(t, irqs_disabled());
+}
+
 static void test_set_irq_handler_bad_input(struct ktest *t)
 {
 	KTEST_EXPECT_EQ(t, set_irq_handler(0, probe_handler), -EINVAL);
@@ -481,6 +497,7 @@ static void test_alloc_from_irq_handler(struct ktest *t)
 static const struct ktest_case irq_cases[] = {
 	KTEST_CASE(test_irqs_on_in_normal_operation),
 	KTEST_CASE(test_irq_save_restore_nested),
+	KTEST_CASE(test_case_leaving_irqs_off_fails),
 	KTEST_CASE(test_set_irq_handler_bad_input),
 	KTEST_CASE(test_self_ipi_runs_at_once),
 	KTEST_CASE(test_self_ipi_deferred_until_restore),
