@@ -43,7 +43,8 @@ GENERIC_SRCS := $(wildcard kernel/*.c mm/*.c lib/*.c lib/ktest/*.c \
 		  tests/*.c fuzz/*.c) $(filter-out bench/peer.c,$(wildcard bench/*.c))
 # x86_64 code that reads firmware formats and touches no CPU state: the
 # host build, which models a PC, links it too (and tests it natively).
-X86_SHARED_SRCS := arch/x86_64/e820.c arch/x86_64/multiboot2.c arch/x86_64/efi.c
+X86_SHARED_SRCS := arch/x86_64/e820.c arch/x86_64/multiboot2.c arch/x86_64/efi.c \
+		   arch/x86_64/acpi.c
 ARCH_SRCS := $(wildcard arch/x86_64/*.c) $(wildcard arch/x86_64/*.S) \
 	     $(wildcard boot/*.S)
 HOST_ARCH_SRCS := $(wildcard arch/host/*.c)
@@ -195,7 +196,7 @@ check: $(HB)/cram compile-checks
 # memory map, with holes GRUB's cutmem and badram cut into it), once on
 # q35 at 3 GiB (RAM split at 2 GiB), and that mem= and memmap= shape the
 # map. Skipped when KTEST selects tests.
-SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc
+SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
 # choose the firmware and the machine (default: FIRMWARE and MACHINE), the

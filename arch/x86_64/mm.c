@@ -264,3 +264,48 @@ unsigned long vmemmap_populate(unsigned long start, unsigned long end)
 	}
 	return bytes;
 }
+
+/* The physical addresses the direct map may reach (MAXPHYADDR, 64 TiB). */
+static u64 direct_map_phys_limit(void)
+{
+	u32 a, b, c, d, bits = 36;
+
+	cpuid(0x80000000, 0, &a, &b, &c, &d);
+	if (a >= 0x80000008) {
+		cpuid(0x80000008, 0, &a, &b, &c, &d);
+		bits = a & 0xff;
+	}
+	return 1ULL << min(bits, 46U);
+}
+
+/*
+ * Firmware tables (ACPI data, NVS, reserved ranges) lie outside the RAM
+ * the direct map covers. Map [phys, phys + size) there, read-only and
+ * write-back, page by page where nothing is mapped yet, and return its
+ * direct-map address; NULL if the range is beyond what the direct map
+ * reaches or covers a page deliberately unmapped (debug_pagealloc).
+ * Page tables come from memblock: only during boot, after
+ * init_mem_mapping().
+ */
+const void *x86_map_firmware(u64 phys, u64 size)
+{
+	u64 start = ALIGN_DOWN(phys, PAGE_SIZE), end;
+
+	if (!kernel_pgd || !size || phys + size < phys ||
+	    phys + size > direct_map_phys_limit())
+		return NULL;
+	end = ALIGN(phys + size, PAGE_SIZE);
+	for (u64 pa = start; pa < end; pa += PAGE_SIZE) {
+		unsigned long va = X86_PAGE_OFFSET + pa;
+		int level;
+		u64 *entry = lookup_entry(va, &level);
+
+		if (*entry & PTE_PRESENT)
+			continue;
+		if (*entry & PTE_ADDR_MASK)	/* unmapped on purpose */
+			return NULL;
+		map_range(va, pa, PAGE_SIZE, PTE_NX | PTE_GLOBAL, false);
+		invlpg(va);
+	}
+	return (const void *)(X86_PAGE_OFFSET + phys);
+}

@@ -109,6 +109,7 @@ void setup_arch(void)
 		pr_warn("APIC: no local APIC found or mapped\n");
 	memblock_set_current_limit(memblock_end_of_DRAM());
 	vmemmap = (struct page *)X86_VMEMMAP_START;
+	acpi_boot_init();
 }
 
 /* The ACPI RSDP the boot loader copied, or NULL (for SMP and ACPI). */

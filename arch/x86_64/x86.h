@@ -61,6 +61,14 @@ void tsc_init(void);
  */
 const void *x86_acpi_rsdp(u32 *len);
 
+/*
+ * Map firmware memory (ACPI tables) read-only into the direct map, boot
+ * only (mm.c); NULL if it cannot be. acpi_boot_init() reads the ACPI
+ * tables through it (acpi_boot.c).
+ */
+const void *x86_map_firmware(u64 phys, u64 size);
+void acpi_boot_init(void);
+
 /* The stacks a frame-pointer walk may follow. */
 extern char boot_stack[], boot_stack_top[];
 #define IST_DF		1	/* double fault */
