@@ -208,7 +208,7 @@ boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
 # The debug stages: the allocators again with the debugging options on
 # (slab_debug everywhere, page poisoning on the host, where it is cheap),
 # and a boot that unmaps free pages (debug_pagealloc).
-DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim
+DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq
 DEBUG_CMDLINE := slab_debug slab_freelist_random=1
 DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \
 		$(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS)) $(DEBUG_CMDLINE)') \
@@ -311,7 +311,8 @@ SHIM_CFLAGS := -std=gnu11 -O2 -g -I. -Iarch/host/include -fomit-frame-pointer \
 	       -fno-strict-aliasing -fno-common -fPIC -fvisibility=hidden \
 	       -DCONFIG_PROVE_LOCKING=0 '-DHOST_TLS_MODEL="initial-exec"' $(WARNINGS)
 SHIM_KOBJS := $(patsubst %.c,$(SB)/%.o,$(SHIM_KSRCS))
-SHIM_OBJS := $(SHIM_KOBJS) $(SB)/arch/host/mm.o $(SB)/bench/shim/cram_malloc.o
+SHIM_OBJS := $(SHIM_KOBJS) $(SB)/arch/host/mm.o $(SB)/arch/host/irq.o \
+	     $(SB)/bench/shim/cram_malloc.o
 SHIM_LDFLAGS := -shared -pthread -Wl,-z,defs -Wl,--version-script=bench/shim/exports.map
 
 $(SHIM_KOBJS): $(SB)/%.o: %.c
@@ -322,8 +323,9 @@ $(SHIM_KOBJS): $(SB)/%.o: %.c
 	@$(OBJCOPY) --redefine-syms=arch/host/renamed.syms $@
 
 $(SB)/arch/host/mm.o: arch/host/mm.c
+$(SB)/arch/host/irq.o: arch/host/irq.c
 $(SB)/bench/shim/cram_malloc.o: bench/shim/cram_malloc.c
-$(SB)/arch/host/mm.o $(SB)/bench/shim/cram_malloc.o:
+$(SB)/arch/host/mm.o $(SB)/arch/host/irq.o $(SB)/bench/shim/cram_malloc.o:
 	@mkdir -p $(dir $@)
 	@echo "  SHIMCC  $@"
 	@$(HOSTCC) $(SHIM_CFLAGS) -MMD -MP -c $< -o $@

@@ -59,7 +59,10 @@ bool arch_on_stack(unsigned long addr, size_t size);
  *
  *	unsigned long arch_irq_save(void);	interrupts off, old state
  *	void arch_irq_restore(unsigned long);	back to that state
+ *	void arch_irq_enable(void);		interrupts on
  *	bool arch_irqs_disabled(void);		are they off on this CPU?
+ *	unsigned int arch_hardirq_count(void);	interrupt handlers this
+ *						CPU is inside (0: none)
  *	void arch_cpu_relax(void);		spin-wait hint
  *	unsigned int arch_cpu_id(void);		this CPU, < arch_nr_cpus()
  *
@@ -68,6 +71,25 @@ bool arch_on_stack(unsigned long addr, size_t size);
 #define NR_CPUS		8
 #include <asm/cpu.h>
 unsigned int arch_nr_cpus(void);
+
+/*
+ * Interrupts (kernel/irq.h is the API kernel code uses). The boot CPU
+ * starts with interrupts off; start_kernel() calls arch_irq_init() once
+ * memory is up: it sets up the interrupt controller (the local APIC on
+ * x86_64, a signal on the host), installs the arch's own vectors and
+ * turns interrupts on. From then on the kernel runs with interrupts on
+ * except inside arch_irq_save()/arch_irq_restore().
+ *
+ * apic_send_IPI_self() raises vector (FIRST_EXTERNAL_VECTOR ..
+ * NR_VECTORS - 1) on this CPU: its handler runs at once if interrupts
+ * are on, else when they come back on, once however often it was raised
+ * meanwhile (an interrupt request is one bit, as in the APIC's IRR).
+ * On the host, arch_irq_save() sets a thread-local soft flag, the
+ * interrupt is a signal that finds the flag set and leaves the vector
+ * pending, and arch_irq_restore() runs what is pending.
+ */
+void arch_irq_init(void);
+void apic_send_IPI_self(unsigned int vector);
 
 /*
  * Run fn(arg) on another CPU (1 .. arch_nr_cpus() - 1) while the caller

@@ -3,7 +3,7 @@
  * start_kernel: the generic half of boot. The arch has set up the console,
  * traps and the clock; from here the kernel reads the memory map, parses
  * its command line (mem= and memmap= edit the map), brings up memory
- * (mm/mm_init.c), then either runs the tests ("ktest") and ends the run
+ * (mm/mm_init.c), turns interrupts on, then either runs the tests ("ktest") and ends the run
  * with their verdict, or starts the shell.
  */
 #include "bench/bench.h"
@@ -56,6 +56,7 @@ __noreturn void start_kernel(void)
 	arch_memblock_setup();
 	setup_arch();
 	mm_core_init();
+	arch_irq_init();	/* interrupts on from here */
 
 	if (ktest_requested)
 		run_tests();

@@ -7,6 +7,9 @@
  * each one and checks that it reports the right verdict. Never part of a
  * normal test run. pagealloc_fault needs debug_pagealloc=on as well: a
  * write to a page just freed must fault, and the report name the page.
+ * double_fault runs on a stack pointer into unmapped memory: the page
+ * fault cannot push its frame, and the double fault, on a stack of its
+ * own, must still be reported.
  */
 #include "kernel/bug.h"
 #include "lib/ktest/ktest.h"
@@ -49,6 +52,13 @@ static void pagealloc_fault(struct ktest *t)
 	KTEST_FAIL(t, "write to free page %#lx did not fault", addr);
 }
 
+static void double_fault(struct ktest *t)
+{
+	__asm__ __volatile__("movq %0, %%rsp\n\tpushq $0"
+			     : : "r"(bad_address & ~15UL) : "memory");
+	KTEST_FAIL(t, "a push to %#lx did not fault", bad_address);
+}
+
 static void hang(struct ktest *t)
 {
 	for (;;)
@@ -66,6 +76,7 @@ static const struct ktest_case selftest_cases[] = {
 	{ .name = "panic", .run = panic_now },
 	{ .name = "exception", .run = exception },
 	{ .name = "pagealloc_fault", .run = pagealloc_fault },
+	{ .name = "double_fault", .run = double_fault },
 	{ .name = "hang", .run = hang },
 	{ .name = "triple", .run = triple },
 	{}

@@ -57,6 +57,7 @@ int main(int argc, char **argv)
 	char here;
 
 	stack_top = (unsigned long)&here;
+	host_irq_off = 1;	/* as a CPU boots; arch_irq_init() */
 	boot_ns = monotonic_ns();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	join_args(argc, argv);

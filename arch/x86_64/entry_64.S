@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Exception entry stubs for vectors 0-31. Each stub makes the stack look
+ * Exception and interrupt entry stubs. Exceptions: vectors 0-31. Each stub makes the stack look
  * the same whether or not the CPU pushed an error code (it pushes 0 when
  * not), pushes its vector number, then the common code saves every
  * general register to form a struct pt_regs (arch/x86_64/x86.h) and calls
@@ -57,7 +57,7 @@ EXC_ERR   29
 EXC_ERR   30
 EXC_NOERR 31
 
-exception_common:
+.macro SAVE_REGS
 	pushq	%rax
 	pushq	%rbx
 	pushq	%rcx
@@ -74,8 +74,9 @@ exception_common:
 	pushq	%r14
 	pushq	%r15
 	cld
-	movq	%rsp, %rdi
-	call	do_exception
+.endm
+
+.macro RESTORE_REGS_IRET
 	popq	%r15
 	popq	%r14
 	popq	%r13
@@ -93,6 +94,41 @@ exception_common:
 	popq	%rax
 	addq	$16, %rsp		/* vector and error code */
 	iretq
+.endm
+
+exception_common:
+	SAVE_REGS
+	movq	%rsp, %rdi
+	call	do_exception
+	RESTORE_REGS_IRET
+
+/*
+ * External interrupts, vectors 0x20-0xff: one 16-byte stub per vector
+ * from irq_entries_start (the IDT points vector v at
+ * irq_entries_start + (v - 0x20) * IRQ_STUB_SIZE), each pushing a zero
+ * error code and its vector like the exception stubs, so do_IRQ() gets
+ * the same struct pt_regs. The gate clears IF; iretq sets it back.
+ */
+	.balign 16
+	.globl irq_entries_start
+irq_entries_start:
+	vector = 0x20
+	.rept 256 - 0x20
+	.balign 16
+	pushq	$0
+	pushq	$vector
+	jmp	irq_common
+	vector = vector + 1
+	.endr
+	.balign 16
+	.globl irq_entries_end
+irq_entries_end:
+
+irq_common:
+	SAVE_REGS
+	movq	%rsp, %rdi
+	call	do_IRQ
+	RESTORE_REGS_IRET
 
 	.section .rodata
 	.balign 8

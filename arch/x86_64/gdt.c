@@ -2,10 +2,14 @@
 /*
  * GDT and TSS. Long mode ignores segment bases and limits, so the GDT only
  * has to name a 64-bit code segment, a data segment and the TSS. The TSS
- * matters for one thing: IST1, a known-good stack for the double fault,
- * NMI and machine check handlers, so that a kernel stack overflow still
- * ends in a readable report instead of a triple fault.
+ * matters for one thing: its interrupt stack table, known-good stacks
+ * for the double fault (IST1), NMI (IST2) and machine check (IST3)
+ * handlers, so that a kernel stack overflow still ends in a readable
+ * report instead of a triple fault, and an NMI that hits while another
+ * of them runs does not overwrite its stack. Every CPU gets its own TSS
+ * and stacks (arrays sized NR_CPUS); gdt_init() sets up the boot CPU's.
  */
+#include "arch/arch.h"
 #include "arch/x86_64/x86.h"
 
 struct tss {
@@ -23,9 +27,9 @@ struct gdt_desc {
 	u64 base;
 } __packed;
 
-__aligned(16) char ist_stack[8192];
+__aligned(16) char ist_stacks[NR_CPUS][IST_NR][IST_STACK_SIZE];
 
-static struct tss tss;
+static struct tss tss[NR_CPUS];
 static u64 gdt[5] __aligned(16) = {
 	0,
 	0x00af9a000000ffffULL,	/* 0x08: 64-bit code, ring 0 */
@@ -33,9 +37,9 @@ static u64 gdt[5] __aligned(16) = {
 	0, 0,			/* 0x18: TSS, 16 bytes, filled in below */
 };
 
-static void set_tss_descriptor(void)
+static void set_tss_descriptor(unsigned int cpu)
 {
-	u64 base = (u64)&tss, limit = sizeof(tss) - 1;
+	u64 base = (u64)&tss[cpu], limit = sizeof(tss[cpu]) - 1;
 
 	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
 		 (0x89ULL << 40) |		/* present, 64-bit TSS (available) */
@@ -47,9 +51,13 @@ void gdt_init(void)
 {
 	struct gdt_desc desc = { .limit = sizeof(gdt) - 1, .base = (u64)gdt };
 
-	tss.ist[0] = (u64)(ist_stack + sizeof(ist_stack));
-	tss.iomap_base = sizeof(tss);
-	set_tss_descriptor();
+	unsigned int cpu = arch_cpu_id();
+
+	/* ist[n - 1] is ISTn; stacks grow down from the top. */
+	for (int i = 0; i < IST_NR; i++)
+		tss[cpu].ist[i] = (u64)(ist_stacks[cpu][i] + IST_STACK_SIZE);
+	tss[cpu].iomap_base = sizeof(tss[cpu]);
+	set_tss_descriptor(cpu);
 
 	__asm__ __volatile__(
 		"lgdt %0\n\t"

@@ -70,6 +70,31 @@ static inline void cpuid(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
 			     : "a"(leaf), "c"(sub));
 }
 
+static inline u64 rdmsr(u32 msr)
+{
+	u32 lo, hi;
+
+	__asm__ __volatile__("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline void wrmsr(u32 msr, u64 val)
+{
+	__asm__ __volatile__("wrmsr" : : "c"(msr), "a"((u32)val),
+			     "d"((u32)(val >> 32)) : "memory");
+}
+
+/* Device registers: one access each, never merged or reordered. */
+static inline u32 readl(const volatile void *addr)
+{
+	return *(const volatile u32 *)addr;
+}
+
+static inline void writel(u32 val, volatile void *addr)
+{
+	*(volatile u32 *)addr = val;
+}
+
 static inline void cpu_halt(void)
 {
 	__asm__ __volatile__("hlt");

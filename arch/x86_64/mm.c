@@ -15,6 +15,12 @@
  *                     executable, rodata read-only, data and bss
  *                     read-write, both no-execute (4 KiB pages)
  *   VMEMMAP_START     mem_map, backed page by page by vmemmap_populate()
+ *   IOREMAP_START     device registers (the local APIC), mapped by
+ *                     ioremap_uc(): 4 KiB pages, read-write, no-execute,
+ *                     uncached (PCD|PWT: strong uncacheable whatever the
+ *                     MTRRs say, as Linux's ioremap_uc()), handed out
+ *                     upwards from the start of a 1 GiB window, never
+ *                     unmapped
  *
  * Nothing else is mapped: not page 0, not the low boot code, not holes.
  * Page-table pages come from memblock; until the switch they must lie in
@@ -33,10 +39,15 @@
 
 #define PTE_PRESENT	(1UL << 0)
 #define PTE_RW		(1UL << 1)
+#define PTE_PWT		(1UL << 3)
+#define PTE_PCD		(1UL << 4)
 #define PTE_PSE		(1UL << 7)
 #define PTE_GLOBAL	(1UL << 8)
 #define PTE_NX		(1UL << 63)
 #define PTE_ADDR_MASK	0x000ffffffffff000UL
+
+#define IOREMAP_START	0xffffc90000000000UL	/* Linux's vmalloc area */
+#define IOREMAP_SIZE	SZ_1G
 
 #define PGD_LEVEL	3	/* levels: 3 PML4, 2 PDPT, 1 PD, 0 PT */
 
@@ -155,6 +166,23 @@ void init_mem_mapping(void)
 		has_gbpages ? "on" : "off",
 		debug_pagealloc_enabled() ?
 			", direct map in 4K pages (debug_pagealloc)" : "");
+}
+
+void *ioremap_uc(phys_addr_t phys, unsigned long size)
+{
+	static unsigned long next = IOREMAP_START;
+	unsigned long offset = phys & (PAGE_SIZE - 1), virt = next;
+
+	BUG_ON(!kernel_pgd);
+	if (!size || size > IOREMAP_SIZE)
+		return NULL;
+	size = PAGE_ALIGN(offset + size);
+	if (size > IOREMAP_START + IOREMAP_SIZE - next)
+		return NULL;
+	map_range(virt, phys - offset, size,
+		  PTE_RW | PTE_NX | PTE_GLOBAL | PTE_PCD | PTE_PWT, false);
+	next += size;
+	return (void *)(virt + offset);
 }
 
 /*

@@ -105,6 +105,8 @@ void setup_arch(void)
 {
 	memblock_set_current_limit(EARLY_MAP_SIZE);
 	init_mem_mapping();
+	if (apic_map())
+		pr_warn("APIC: no local APIC found or mapped\n");
 	memblock_set_current_limit(memblock_end_of_DRAM());
 	vmemmap = (struct page *)X86_VMEMMAP_START;
 	acpi_boot_init();
@@ -167,8 +169,10 @@ static bool within(unsigned long addr, size_t size, const char *lo,
 
 bool arch_on_stack(unsigned long addr, size_t size)
 {
+	const char *ist = ist_stacks[arch_cpu_id()][0];
+
 	return within(addr, size, boot_stack, boot_stack_top) ||
-	       within(addr, size, ist_stack, ist_stack + sizeof(ist_stack));
+	       within(addr, size, ist, ist + IST_NR * IST_STACK_SIZE);
 }
 
 unsigned int arch_nr_cpus(void)

@@ -6,10 +6,10 @@
  * vector and its name, the error code, CR2 for a page fault, all
  * registers and the call chain (frame pointers, with symbol names), then
  * ends the QEMU run with a failure status. Double fault, NMI and machine
- * check run on the IST1 stack (see gdt.c), so even a blown kernel stack is
- * reported. A page fault on a free page that debug_pagealloc took out of
- * the direct map names that page. Hardware interrupts stay disabled;
- * their vectors are unused.
+ * check run on IST stacks of their own (see gdt.c), so even a blown
+ * kernel stack is reported. A page fault on a free page that
+ * debug_pagealloc took out of the direct map names that page. Vectors
+ * 0x20-0xff go to the interrupt stubs (entry_64.S, irq.c).
  */
 #include "arch/x86_64/x86.h"
 #include "arch/x86_64/io.h"
@@ -37,7 +37,10 @@ struct idt_desc {
 	u64 base;
 } __packed;
 
+#define IRQ_STUB_SIZE	16
+
 extern const unsigned long exception_stubs[NR_EXCEPTIONS];
+extern const char irq_entries_start[], irq_entries_end[];
 
 static struct idt_entry idt[IDT_ENTRIES] __aligned(16);
 
@@ -86,10 +89,18 @@ void idt_init(void)
 	struct idt_desc desc = { .limit = sizeof(idt) - 1, .base = (u64)idt };
 
 	for (int v = 0; v < NR_EXCEPTIONS; v++) {
-		bool own_stack = v == 2 || v == 8 || v == 18;
+		int ist = v == 8 ? IST_DF : v == 2 ? IST_NMI :
+			  v == 18 ? IST_MC : 0;
 
-		set_gate(v, exception_stubs[v], own_stack ? 1 : 0);
+		set_gate(v, exception_stubs[v], ist);
 	}
+	BUILD_BUG_ON(NR_EXCEPTIONS != 0x20);
+	BUG_ON(irq_entries_end - irq_entries_start !=
+	       (IDT_ENTRIES - NR_EXCEPTIONS) * IRQ_STUB_SIZE);
+	for (int v = NR_EXCEPTIONS; v < IDT_ENTRIES; v++)
+		set_gate(v, (unsigned long)irq_entries_start +
+			    (unsigned long)(v - NR_EXCEPTIONS) * IRQ_STUB_SIZE,
+			 0);
 	__asm__ __volatile__("lidt %0" : : "m"(desc));
 }
 

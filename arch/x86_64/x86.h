@@ -29,6 +29,25 @@ int serial_getc(void);
 /* Called from assembly: boot/entry.S and entry_64.S. */
 __noreturn void x86_64_start_kernel(u32 magic, u32 info_phys);
 void do_exception(struct pt_regs *regs);
+void do_IRQ(struct pt_regs *regs);
+
+/* Interrupts (irq.c, apic.c, i8259.c). */
+int apic_map(void);
+int apic_init(void);
+phys_addr_t apic_phys_base(void);
+unsigned long apic_spurious_irqs(void);
+unsigned long apic_error_irqs(void);
+void apic_eoi(void);
+void init_8259A(void);
+void pic_register_spurious(void);
+
+/*
+ * Map [phys, phys + size) uncached (PCD|PWT), read-write, no-execute,
+ * for device registers (mm.c). Only while memblock hands out memory
+ * (setup_arch() and before), which gives the page tables. NULL if the
+ * window for such mappings is full.
+ */
+void *ioremap_uc(phys_addr_t phys, unsigned long size);
 
 void gdt_init(void);
 void init_mem_mapping(void);
@@ -52,6 +71,11 @@ void acpi_boot_init(void);
 
 /* The stacks a frame-pointer walk may follow. */
 extern char boot_stack[], boot_stack_top[];
-extern char ist_stack[8192];
+#define IST_DF		1	/* double fault */
+#define IST_NMI		2
+#define IST_MC		3	/* machine check */
+#define IST_NR		3
+#define IST_STACK_SIZE	8192
+extern char ist_stacks[][IST_NR][IST_STACK_SIZE];
 
 #endif /* ARCH_X86_64_X86_H */

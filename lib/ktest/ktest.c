@@ -22,7 +22,8 @@
  * runner (ASSERT failures, skips). Then the suite's exit runs, then the
  * case's deferred actions (ktest_add_action, ktest_kmalloc), last first;
  * the pages and slab objects in use are counted before the case and
- * after its actions (leak.c); growth fails the case.
+ * after its actions (leak.c); growth fails the case. So does a case that
+ * ends with interrupts off or inside an interrupt handler.
  *
  * While a case runs, its printk hook sees every console line: capture
  * windows keep them, and outside one a "BUG:" or "WARNING:" line fails
@@ -32,6 +33,7 @@
  */
 #include "lib/ktest/ktest_internal.h"
 #include "kernel/errno.h"
+#include "kernel/irq.h"
 #include "kernel/printk.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -355,6 +357,21 @@ static void check_reports(struct ktest *t)
 			   t->nr_reports - shown);
 }
 
+/*
+ * A case (or its actions) must give interrupts back as it found them: on,
+ * outside any handler. Left off, they are turned on again for the next.
+ */
+static void check_irq_state(struct ktest *t)
+{
+	if (in_hardirq())
+		ktest_runner_fail(t, "case ended in hardirq context (count %u)",
+				  arch_hardirq_count());
+	if (irqs_disabled()) {
+		ktest_runner_fail(t, "case left interrupts off");
+		local_irq_enable();
+	}
+}
+
 static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 			  const struct ktest_case *c)
 {
@@ -377,6 +394,7 @@ static void run_case_body(struct ktest *t, const struct ktest_suite *suite,
 	if (suite->exit)
 		suite->exit(t);
 	run_actions(t);
+	check_irq_state(t);
 	console_pop(t);
 	check_reports(t);
 	if (t->status != KTEST_SKIPPED)

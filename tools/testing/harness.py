@@ -841,11 +841,13 @@ LIVE_SELFTESTS = {
     'exception': ('exception', 'CPU exception detected'),
     'triple': ('exit', 'triple fault detected'),
     'pagealloc_fault': ('exception', 'debug_pagealloc fault on a free page named'),
+    'double_fault': ('exception', 'double fault on a broken stack reported'),
 }
 # Kernel parameters a selftest case needs besides its ktest=, and text its
 # log must contain.
 SELFTEST_PARAMS = {'pagealloc_fault': 'debug_pagealloc=on'}
-SELFTEST_LOG_TEXT = {'pagealloc_fault': '(debug_pagealloc: pfn 0x'}
+SELFTEST_LOG_TEXT = {'pagealloc_fault': '(debug_pagealloc: pfn 0x',
+                     'double_fault': 'CPU exception 8 (#DF Double Fault)'}
 
 
 class _CollectingResult(unittest.TestResult):

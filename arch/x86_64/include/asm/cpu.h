@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The arch interface's hot functions for x86_64, inline (see arch/arch.h):
- * interrupt flags, the CPU number, the spin-wait hint. The build puts
+ * interrupt flags, the CPU number, the spin-wait hint, the hardirq count. The build puts
  * this directory on the include path as <asm/...>, like Linux.
  */
 #ifndef ASM_X86_64_CPU_H
 #define ASM_X86_64_CPU_H
-
-#define X86_EFLAGS_IF	0x200UL
 
 static inline unsigned long arch_irq_save(void)
 {
@@ -22,7 +20,13 @@ static inline void arch_irq_restore(unsigned long flags)
 	__asm__ __volatile__("pushq %0; popfq" : : "r"(flags) : "memory", "cc");
 }
 
-/* Are interrupts off on this CPU (RFLAGS.IF clear)? */
+#define X86_EFLAGS_IF	(1UL << 9)
+
+static inline void arch_irq_enable(void)
+{
+	__asm__ __volatile__("sti" : : : "memory");
+}
+
 static inline bool arch_irqs_disabled(void)
 {
 	unsigned long flags;
@@ -40,6 +44,15 @@ static inline void arch_cpu_relax(void)
 static inline unsigned int arch_cpu_id(void)
 {
 	return 0;
+}
+
+/* Interrupt handlers each CPU is inside (arch/x86_64/irq.c). */
+extern unsigned int x86_hardirq_count[];
+
+static inline unsigned int arch_hardirq_count(void)
+{
+	return __atomic_load_n(&x86_hardirq_count[arch_cpu_id()],
+			       __ATOMIC_RELAXED);
 }
 
 #endif /* ASM_X86_64_CPU_H */

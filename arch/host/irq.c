@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Interrupts for the host build: a signal held back by a soft flag.
+ *
+ * Each thread (host CPU) has a soft interrupt flag, host_irq_off, that
+ * arch_irq_save()/arch_irq_restore() set and clear (asm/cpu.h), and an
+ * interrupt request register, irr[], one bit per vector, like the
+ * APIC's. apic_send_IPI_self() sets the vector's bit and sends SIGUSR1 to
+ * its own thread, which the host delivers before pthread_kill() returns:
+ *
+ *   flag clear: the signal handler runs the pending vectors at once
+ *   flag set:   the handler leaves them pending (host_irq_pending), and
+ *               the arch_irq_restore() that clears the flag runs them
+ *
+ * Pending vectors run highest first, with the soft flag set and this
+ * thread's hardirq count raised, through handle_irq_vector(); a vector
+ * raised again before it ran runs once (one bit). Only
+ * apic_send_IPI_self() raises the signal, so it never interrupts libc
+ * in the middle of something: handlers may print.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "arch/arch.h"
+#include "kernel/bug.h"
+#include "kernel/irq.h"
+#include "kernel/printk.h"
+
+#define HOST_IRQ_SIGNAL	SIGUSR1
+#define IRR_WORDS	(NR_VECTORS / 64)
+
+__thread unsigned long host_irq_off __attribute__((tls_model(HOST_TLS_MODEL)));
+__thread unsigned long host_irq_pending __attribute__((tls_model(HOST_TLS_MODEL)));
+__thread unsigned int host_hardirq_count __attribute__((tls_model(HOST_TLS_MODEL)));
+static __thread unsigned long irr[IRR_WORDS];
+
+static void run_vector(unsigned int vector)
+{
+	host_hardirq_count++;
+	handle_irq_vector(vector);
+	host_hardirq_count--;
+}
+
+/* Run and clear every pending vector, highest first. Flag clear on entry. */
+void host_irq_replay(void)
+{
+	do {
+		host_irq_off = 1;
+		__atomic_store_n(&host_irq_pending, 0, __ATOMIC_RELAXED);
+		for (int w = IRR_WORDS - 1; w >= 0; w--) {
+			unsigned long bits = __atomic_exchange_n(&irr[w], 0,
+							 __ATOMIC_RELAXED);
+
+			while (bits) {
+				int bit = 63 - __builtin_clzl(bits);
+
+				bits &= ~(1UL << bit);
+				run_vector((unsigned int)(w * 64 + bit));
+			}
+		}
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		host_irq_off = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	} while (__atomic_load_n(&host_irq_pending, __ATOMIC_RELAXED));
+}
+
+/*
+ * host_irq_replay() keeping every register the caller may hold live:
+ * the integer ones the C calling convention lets a callee clobber, and
+ * the SSE state (fxsave). Called from host_irq_replay_inline() with the
+ * red zone stepped over; aligns the stack for C itself.
+ */
+__asm__(".text\n"
+	".globl host_irq_replay_thunk\n"
+	".hidden host_irq_replay_thunk\n"
+	".type host_irq_replay_thunk, @function\n"
+	"host_irq_replay_thunk:\n"
+	"	push %rbp\n"
+	"	mov %rsp, %rbp\n"
+	"	push %rax\n	push %rcx\n	push %rdx\n	push %rsi\n"
+	"	push %rdi\n	push %r8\n	push %r9\n	push %r10\n"
+	"	push %r11\n"
+	"	and $-64, %rsp\n"
+	"	sub $512, %rsp\n"
+	"	fxsave64 (%rsp)\n"
+	"	call host_irq_replay@PLT\n"
+	"	fxrstor64 (%rsp)\n"
+	"	lea -72(%rbp), %rsp\n"
+	"	pop %r11\n"
+	"	pop %r10\n	pop %r9\n	pop %r8\n	pop %rdi\n"
+	"	pop %rsi\n	pop %rdx\n	pop %rcx\n	pop %rax\n"
+	"	pop %rbp\n"
+	"	ret\n"
+	".size host_irq_replay_thunk, . - host_irq_replay_thunk\n");
+
+static void host_irq_signal(int sig)
+{
+	(void)sig;
+	if (!host_irq_off && host_irq_pending)
+		host_irq_replay();
+}
+
+void apic_send_IPI_self(unsigned int vector)
+{
+	if (WARN(vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS,
+		 "APIC: self-IPI with invalid vector 0x%x\n", vector))
+		return;
+	__atomic_fetch_or(&irr[vector / 64], 1UL << (vector % 64),
+			  __ATOMIC_RELAXED);
+	__atomic_store_n(&host_irq_pending, 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	pthread_kill(pthread_self(), HOST_IRQ_SIGNAL);
+}
+
+/* The boot thread starts with interrupts off (main()); turn them on. */
+void arch_irq_init(void)
+{
+	struct sigaction sa = { .sa_handler = host_irq_signal,
+				.sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(HOST_IRQ_SIGNAL, &sa, NULL)) {
+		perror("host: sigaction");
+		exit(2);
+	}
+	arch_irq_enable();
+	pr_info("irq: interrupts are SIGUSR1 behind a soft flag, interrupts on\n");
+}

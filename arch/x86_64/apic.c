@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The local APIC, in xAPIC mode through its MMIO page.
+ *
+ * apic_map() (from setup_arch()) finds it (CPUID.1:EDX.APIC), takes its
+ * physical base from apic_phys_base() (today the IA32_APIC_BASE MSR; the
+ * ACPI MADT's address will come through the same function) and maps the
+ * page uncached with ioremap_uc(). apic_init() (from arch_irq_init())
+ * programs it the way Linux's setup_local_APIC() does for the boot CPU
+ * without an I/O APIC:
+ *
+ *   SVR    software enabled, spurious vector 0xff (its handler counts;
+ *          a spurious interrupt is not in service, so no EOI, unless
+ *          the ISR shows a real interrupt was sent on that vector)
+ *   TPR    0, every priority class accepted
+ *   timer  masked (no timer yet)
+ *   LINT0  ExtINT, virtual wire to the 8259A (whose lines are all masked)
+ *   LINT1  NMI
+ *   error  vector 0xfe, whose handler reads and reports the ESR
+ *   perf counters, thermal: masked
+ *
+ * Every other vector from 0x20 is delivered as a fixed interrupt and
+ * acknowledged with an EOI by do_IRQ() (irq.c) after its handler.
+ * apic_send_IPI_self() uses the ICR's "self" shorthand.
+ */
+#include "arch/x86_64/x86.h"
+#include "arch/x86_64/io.h"
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/irq.h"
+#include "kernel/printk.h"
+#include "mm/mm.h"
+
+#define MSR_IA32_APICBASE		0x1b
+#define MSR_IA32_APICBASE_BSP		(1UL << 8)
+#define MSR_IA32_APICBASE_ENABLE	(1UL << 11)
+#define MSR_IA32_APICBASE_BASE		0xfffff000UL
+#define X86_FEATURE_APIC		(1U << 9)	/* CPUID.1:EDX */
+
+#define APIC_ID		0x020
+#define APIC_LVR	0x030
+#define APIC_TASKPRI	0x080
+#define APIC_EOI	0x0b0
+#define APIC_SPIV	0x0f0
+#define APIC_SPIV_APIC_ENABLED	(1U << 8)
+#define APIC_ISR	0x100
+#define APIC_IRR	0x200
+#define APIC_ESR	0x280
+#define APIC_ICR	0x300
+#define APIC_ICR_BUSY		(1U << 12)
+#define APIC_DEST_SELF		(1U << 18)
+#define APIC_DM_FIXED		0x000
+#define APIC_LVTT	0x320
+#define APIC_LVTTHMR	0x330
+#define APIC_LVTPC	0x340
+#define APIC_LVT0	0x350
+#define APIC_LVT1	0x360
+#define APIC_LVTERR	0x370
+#define APIC_LVT_MASKED		(1U << 16)
+#define APIC_DM_NMI		0x400
+#define APIC_DM_EXTINT		0x700
+#define LOCAL_TIMER_VECTOR	0xec
+
+static void *apic_base;
+static unsigned long apic_spurious_count, apic_error_count;
+
+static u32 apic_read(u32 reg)
+{
+	return readl((char *)apic_base + reg);
+}
+
+static void apic_write(u32 reg, u32 val)
+{
+	writel(val, (char *)apic_base + reg);
+}
+
+/* Where the local APIC's registers are (physical). */
+phys_addr_t apic_phys_base(void)
+{
+	return rdmsr(MSR_IA32_APICBASE) & MSR_IA32_APICBASE_BASE;
+}
+
+static bool vector_bit(u32 reg, unsigned int vector)
+{
+	return apic_read(reg + (vector / 32) * 0x10) & (1U << (vector % 32));
+}
+
+void apic_eoi(void)
+{
+	apic_write(APIC_EOI, 0);
+}
+
+/*
+ * A spurious interrupt is never in service: no EOI, only count it. But
+ * a real interrupt sent on the spurious vector (an IPI) is, and must be
+ * acknowledged, or it would block every vector below it for good.
+ */
+static void spurious_interrupt(unsigned int vector)
+{
+	__atomic_fetch_add(&apic_spurious_count, 1, __ATOMIC_RELAXED);
+	if (vector_bit(APIC_ISR, vector))
+		apic_eoi();
+}
+
+/* Writing the ESR latches the errors seen since; then it can be read. */
+static u32 apic_read_esr(void)
+{
+	apic_write(APIC_ESR, 0);
+	return apic_read(APIC_ESR);
+}
+
+static void error_interrupt(unsigned int vector)
+{
+	u32 esr = apic_read_esr();
+
+	__atomic_fetch_add(&apic_error_count, 1, __ATOMIC_RELAXED);
+	pr_err("APIC: CPU %u: error interrupt, ESR 0x%02x%s%s%s%s\n",
+	       arch_cpu_id(), esr,
+	       esr & 0x20 ? " (send illegal vector)" : "",
+	       esr & 0x40 ? " (received illegal vector)" : "",
+	       esr & 0x80 ? " (illegal register address)" : "",
+	       esr & 0x0f ? " (bus/checksum error)" : "");
+}
+
+unsigned long apic_spurious_irqs(void)
+{
+	return __atomic_load_n(&apic_spurious_count, __ATOMIC_RELAXED);
+}
+
+unsigned long apic_error_irqs(void)
+{
+	return __atomic_load_n(&apic_error_count, __ATOMIC_RELAXED);
+}
+
+static void setup_local_APIC(void)
+{
+	apic_write(APIC_TASKPRI, 0);
+	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_LVTPC, APIC_LVT_MASKED);
+	if (((apic_read(APIC_LVR) >> 16) & 0xff) >= 5)	/* has a thermal LVT */
+		apic_write(APIC_LVTTHMR, APIC_LVT_MASKED);
+	apic_write(APIC_LVT0, APIC_DM_EXTINT);
+	apic_write(APIC_LVT1, APIC_DM_NMI);
+	apic_read_esr();
+	apic_write(APIC_LVTERR, ERROR_APIC_VECTOR);
+	apic_read_esr();
+	apic_eoi();	/* anything left in service by the firmware */
+}
+
+/*
+ * Find and map the boot CPU's local APIC, from setup_arch() (the page
+ * tables come from memblock); 0, or -ENODEV if the CPU has none,
+ * -ENOMEM if it cannot be mapped.
+ */
+int apic_map(void)
+{
+	u32 a, b, c, d;
+	u64 msr;
+
+	cpuid(1, 0, &a, &b, &c, &d);
+	if (!(d & X86_FEATURE_APIC))
+		return -ENODEV;
+	msr = rdmsr(MSR_IA32_APICBASE);
+	if (!(msr & MSR_IA32_APICBASE_ENABLE))
+		wrmsr(MSR_IA32_APICBASE, msr | MSR_IA32_APICBASE_ENABLE);
+	apic_base = ioremap_uc(apic_phys_base(), PAGE_SIZE);
+	return apic_base ? 0 : -ENOMEM;
+}
+
+/* Program the mapped APIC and install its vectors' handlers. */
+int apic_init(void)
+{
+	if (!apic_base)
+		return -ENODEV;
+	BUG_ON(arch_set_irq_handler(SPURIOUS_APIC_VECTOR, spurious_interrupt));
+	BUG_ON(arch_set_irq_handler(ERROR_APIC_VECTOR, error_interrupt));
+	setup_local_APIC();
+	pr_info("APIC: local APIC id %u version 0x%x at 0x%lx (xAPIC)%s\n",
+		apic_read(APIC_ID) >> 24, apic_read(APIC_LVR) & 0xff,
+		(unsigned long)apic_phys_base(),
+		rdmsr(MSR_IA32_APICBASE) & MSR_IA32_APICBASE_BSP ?
+			", boot CPU" : "");
+	return 0;
+}
+
+/*
+ * Raise vector on this CPU. With interrupts on, wait (a bounded time)
+ * until it has been taken, so the handler has run when this returns, as
+ * on the host.
+ */
+void apic_send_IPI_self(unsigned int vector)
+{
+	if (WARN(vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS,
+		 "APIC: self-IPI with invalid vector 0x%x\n", vector))
+		return;
+	if (WARN_ON_ONCE(!apic_base))
+		return;
+	while (apic_read(APIC_ICR) & APIC_ICR_BUSY)
+		arch_cpu_relax();
+	apic_write(APIC_ICR, APIC_DEST_SELF | APIC_DM_FIXED | vector);
+	if (arch_irqs_disabled())
+		return;
+	for (int spin = 0; spin < 1000000 && vector_bit(APIC_IRR, vector);
+	     spin++)
+		arch_cpu_relax();
+}
