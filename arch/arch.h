@@ -107,8 +107,9 @@ void arch_cpu_join(unsigned int cpu);
  * (APIC ID), the base of its per-CPU area (GS base) and an address on
  * its stack. 0, -EINVAL for a CPU that is not online, -ENOSYS where the
  * kernel does not start the CPUs itself (the host: CPUs are threads).
- * arch_cpus_wanted() is how many CPUs the kernel tried to bring up (the
- * firmware's present CPUs, cut by nosmp/maxcpus=), 0 on the host.
+ * arch_cpus_wanted() is how many CPUs the kernel meant to have online
+ * (the firmware's present CPUs, cut by nosmp/maxcpus=; arch_nr_cpus()
+ * is less if some did not come up), 0 on the host.
  */
 struct arch_cpu_info {
 	unsigned int cpu;

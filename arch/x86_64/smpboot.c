@@ -52,6 +52,8 @@
 #define AP_STACK_PAGES		4
 #define MSR_EFER		0xc0000080
 #define MSR_GS_BASE		0xc0000101
+#define EFER_LME		(1UL << 8)
+#define EFER_NX			(1UL << 11)
 #define TRAMPOLINE_LIMIT	SZ_1M
 
 extern const char trampoline_start[], trampoline_end[];
@@ -83,11 +85,11 @@ kernel_param("nosmp", nosmp_setup);
 
 static int maxcpus_setup(char *val)
 {
-	unsigned int n;
+	int n;
 
-	if (!val || kstrtoint(val, 0, (int *)&n) || (int)n < 0)
+	if (!val || kstrtoint(val, 0, &n) || n < 0)
 		return -EINVAL;
-	setup_max_cpus = n ? min(n, (unsigned int)NR_CPUS) : 1;
+	setup_max_cpus = n ? min((unsigned int)n, (unsigned int)NR_CPUS) : 1;
 	return 0;
 }
 kernel_param("maxcpus", maxcpus_setup);
@@ -96,6 +98,7 @@ void smp_reserve_trampoline(void)
 {
 	BUILD_BUG_ON(offsetof(struct x86_percpu, cpu_number) !=
 		     X86_PERCPU_CPU_NUMBER);
+	BUILD_BUG_ON(NR_CPUS > 8 * sizeof(cpu_online_mask));
 	BUILD_BUG_ON(offsetof(struct smp_boot_params, stack_top) != 8 ||
 		     offsetof(struct smp_boot_params, gs_base) != 16);
 	trampoline_phys = memblock_find_in_range(&memblock, PAGE_SIZE, PAGE_SIZE,
@@ -202,7 +205,8 @@ int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us)
 static void setup_trampoline(void)
 {
 	char *base = __va(trampoline_phys);
-	u64 cr3 = (u64)boot_pml4, efer = rdmsr(MSR_EFER);
+	u64 cr3 = (u64)boot_pml4;
+	u64 efer = (rdmsr(MSR_EFER) & EFER_NX) | EFER_LME;
 
 	memcpy(base, trampoline_start, trampoline_end - trampoline_start);
 	memcpy(base + (tr_cr3 - trampoline_start), &cr3, sizeof(cr3));
@@ -250,15 +254,14 @@ void smp_boot_cpus(void)
 	}
 	if (nr_wanted > 1)
 		pr_info("smp: Bringing up secondary CPUs ...\n");
-	for (unsigned int i = 1, tried = 1; m && i < m->nr_cpus &&
-	     tried < nr_wanted; i++) {
+	for (unsigned int i = 1; m && i < m->nr_cpus && nr_online < nr_wanted;
+	     i++) {
 		u32 apic_id = m->cpus[i].apic_id;
 		phys_addr_t stack;
 		int err;
 
 		if (!m->cpus[i].present)
 			continue;
-		tried++;
 		stack = memblock_alloc_pages_named(AP_STACK_PAGES, "SMP boot");
 		if (!stack) {
 			pr_warn("smp: no memory for CPU %u's stack\n", nr_online);
