@@ -179,9 +179,10 @@ static int do_boot_cpu(unsigned int cpu, u32 apic_id, unsigned long stack_lo,
  * Send the wake-up sequence to an APIC ID no CPU answers to and wait
  * timeout_us, as the boot does: the timeout path, for the smpboot tests
  * (arch/arch.h). -EBUSY for the APIC ID of an online CPU, -ENOSPC if
- * every CPU number is taken, -ENODEV without a trampoline. Should a CPU
- * answer after all, it runs on probe_stack as the next CPU number and
- * this returns 0 (a failed test; it is not counted in arch_nr_cpus()).
+ * every CPU number is taken, -ENODEV without a trampoline. The boot
+ * page tables' 1:1 map is gone by now, so a CPU that answered after all
+ * would fault in the trampoline and reset the machine: a failed test,
+ * loudly (probe_stack only keeps the parameters sane).
  */
 int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us)
 {
