@@ -196,15 +196,17 @@ check: $(HB)/cram compile-checks
 # memory map, with holes GRUB's cutmem and badram cut into it), once on
 # q35 at 3 GiB (RAM split at 2 GiB), and that mem= and memmap= shape the
 # map. Skipped when KTEST selects tests.
+# The 4-CPU boot (application processors up and parked).
+SMP_SUITES := smpboot,acpi_boot,irq,slab,kmalloc
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
 # choose the firmware and the machine (default: FIRMWARE and MACHINE), the
-# 6th another GRUB config template.
+# 6th another GRUB config template, the 7th the number of CPUs (1).
 boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
        --qemu-args='$(strip $(3) $(QEMU_ARGS))' \
        --firmware $(or $(4),$(FIRMWARE)) --machine $(or $(5),$(MACHINE)) \
-       --grub-cfg '$(6)'
+       --grub-cfg '$(6)' --smp $(or $(7),1)
 # The debug stages: the allocators again with the debugging options on
 # (slab_debug everywhere, page poisoning on the host, where it is cheap),
 # and a boot that unmaps free pages (debug_pagealloc).
@@ -222,7 +224,8 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
 	       $(call boot,128M,ktest=$(SIZE_SUITES),,uefi,,iso/grub-holes.cfg) \
 	       $(call boot,3G,ktest=$(SIZE_SUITES),,,q35) \
-	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000)
+	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000) \
+	       $(call boot,128M,ktest=$(SMP_SUITES),,,,,4)
 # The fuzzer (host): replay the corpus, then FUZZ_SECONDS of random inputs,
 # each written to build/fuzz/test-input.bin before it runs.
 comma := ,
@@ -254,9 +257,9 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
 		$(if $(KTEST),,$(FUZZ_STAGES)) \
-		$(call boot,$(MEM),$(TEST_CMDLINE)) \
+		$(call boot,$(MEM),$(TEST_CMDLINE),,,,,$(SMP)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
-		--timeout $(TIMEOUT) --smp $(SMP) \
+		--timeout $(TIMEOUT) \
 		--selftest $(B)/kernel.elf
 
 # The allocator suites on every platform: firmware {bios, uefi} x machine

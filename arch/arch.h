@@ -95,10 +95,41 @@ void apic_send_IPI_self(unsigned int vector);
  * Run fn(arg) on another CPU (1 .. arch_nr_cpus() - 1) while the caller
  * goes on; arch_cpu_join() waits until it has returned. 0, -EBUSY if
  * that CPU already runs something, -ENOSYS where other CPUs cannot run
- * kernel code yet (x86_64 today). On the host each CPU is a thread.
+ * kernel code on demand yet (x86_64 today: the APs are up but parked). On the host each CPU is a thread.
  */
 int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg);
 void arch_cpu_join(unsigned int cpu);
+
+/*
+ * What CPU cpu (< arch_nr_cpus()) recorded about itself when it started
+ * (x86_64: the boot CPU in setup_arch(), each application processor in
+ * start_secondary()): the number arch_cpu_id() gave it, its hardware ID
+ * (APIC ID), the base of its per-CPU area (GS base) and an address on
+ * its stack. 0, -EINVAL for a CPU that is not online, -ENOSYS where the
+ * kernel does not start the CPUs itself (the host: CPUs are threads).
+ * arch_cpus_wanted() is how many CPUs the kernel meant to have online
+ * (the firmware's present CPUs, cut by nosmp/maxcpus=; arch_nr_cpus()
+ * is less if some did not come up), 0 on the host.
+ */
+struct arch_cpu_info {
+	unsigned int cpu;
+	u32 hw_id;
+	unsigned long percpu_base;
+	unsigned long stack;
+};
+int arch_cpu_info(unsigned int cpu, struct arch_cpu_info *info);
+unsigned int arch_cpus_wanted(void);
+
+/*
+ * For the tests: send the CPU start-up sequence to hardware ID hw_id,
+ * which no CPU should answer to, and wait at most timeout_us (<= 1 s)
+ * for it to report in, as the boot does: -ETIMEDOUT (and the boot's
+ * "did not come up" line) when nobody does; -EBUSY if hw_id is an online
+ * CPU's, -EINVAL for an ID or timeout out of range, -ENOSPC if no CPU
+ * number is left, -ENODEV if the boot started no AP (nosmp, maxcpus=1,
+ * one CPU), -ENOSYS on the host.
+ */
+int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us);
 
 /*
  * Memory bring-up, called by start_kernel() in this order:

@@ -19,6 +19,7 @@
 #define COM1			0x3f8
 #define QEMU_EXIT_PORT		0xf4
 #define MSR_EFER		0xc0000080
+#define MSR_GS_BASE		0xc0000101
 #define EFER_LME		(1 << 8)
 #define EFER_NXE		(1 << 11)
 #define CR0_PE			(1 << 0)
@@ -183,6 +184,12 @@ higher_half:
 	subq	%rdi, %rcx
 	xorl	%eax, %eax
 	rep stosb
+	/* The boot CPU's per-CPU area (CPU 0) for arch_cpu_id(), before C. */
+	movl	$MSR_GS_BASE, %ecx
+	movabsq	$x86_percpu, %rax
+	movq	%rax, %rdx
+	shrq	$32, %rdx
+	wrmsr
 	movl	boot_mb2_magic, %edi
 	movl	boot_mb2_info, %esi
 	call	x86_64_start_kernel

@@ -16,5 +16,6 @@
 #define ENOSPC		28
 #define ERANGE		34
 #define ENOSYS		38
+#define ETIMEDOUT	110
 
 #endif /* KERNEL_ERRNO_H */

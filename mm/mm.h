@@ -112,7 +112,7 @@ struct reserve_reason {
 	const char *name;
 	unsigned long pages;
 };
-#define MAX_RESERVE_REASONS	8
+#define MAX_RESERVE_REASONS	12
 extern struct reserve_reason reserve_ledger[MAX_RESERVE_REASONS];
 
 void memblock_reserve_named(phys_addr_t base, phys_addr_t size,

@@ -228,62 +228,6 @@ static void test_self_ipi_from_handler(struct ktest *t)
 	KTEST_EXPECT_EQ(t, probe.bad_context, 0UL);
 }
 
-/*
- * Interrupt state and self-IPIs are per CPU: another CPU (a thread on the
- * host; skipped where other CPUs cannot run kernel code yet) starts with
- * interrupts on, takes its own self-IPI, and its irq save leaves this
- * CPU's interrupts alone.
- */
-static struct other_cpu {
-	bool irqs_on_at_start, off_inside, ran;
-	unsigned int handler_cpu;
-	unsigned long hits_while_off, hits_after;
-} other;
-
-static void cpu_probe_handler(unsigned int vector)
-{
-	other.handler_cpu = arch_cpu_id();
-	probe_handler(vector);
-}
-
-static void other_cpu_main(void *arg)
-{
-	unsigned long flags;
-
-	other.irqs_on_at_start = !irqs_disabled();
-	local_irq_save(flags);
-	other.off_inside = irqs_disabled();
-	apic_send_IPI_self(VEC_LOW);
-	other.hits_while_off = probe.hits[VEC_LOW];
-	local_irq_restore(flags);
-	other.hits_after = probe.hits[VEC_LOW];
-	other.ran = true;
-}
-
-static void test_self_ipi_other_cpu(struct ktest *t)
-{
-	int err;
-
-	if (arch_nr_cpus() < 2)
-		ktest_skip(t, "one CPU");
-	probe_reset();
-	memset(&other, 0, sizeof(other));
-	use_vector(t, VEC_LOW, cpu_probe_handler);
-	err = arch_cpu_run(1, other_cpu_main, NULL);
-	if (err == -ENOSYS)
-		ktest_skip(t, "other CPUs cannot run kernel code yet");
-	KTEST_ASSERT_EQ(t, err, 0);
-	arch_cpu_join(1);
-	KTEST_ASSERT_TRUE(t, other.ran);
-	KTEST_EXPECT_TRUE(t, other.irqs_on_at_start);
-	KTEST_EXPECT_TRUE(t, other.off_inside);
-	KTEST_EXPECT_EQ(t, other.hits_while_off, 0UL);
-	KTEST_EXPECT_EQ(t, other.hits_after, 1UL);
-	KTEST_EXPECT_EQ(t, other.handler_cpu, 1U);
-	KTEST_EXPECT_EQ(t, probe.bad_context, 0UL);
-	KTEST_EXPECT_FALSE(t, irqs_disabled());
-}
-
 static void test_self_ipi_bad_vector(struct ktest *t)
 {
 	unsigned long unhandled = irq_unhandled_count();
@@ -560,7 +504,6 @@ static const struct ktest_case irq_cases[] = {
 	KTEST_CASE(test_self_ipi_priority),
 	KTEST_CASE(test_self_ipi_many),
 	KTEST_CASE(test_self_ipi_from_handler),
-	KTEST_CASE(test_self_ipi_other_cpu),
 	KTEST_CASE(test_self_ipi_bad_vector),
 	KTEST_CASE(test_spurious_vector),
 	KTEST_CASE(test_unregistered_vector),

@@ -684,7 +684,7 @@ static void test_two_cpus(struct ktest *t)
 	err = arch_cpu_run(1, smp_pool_cpu1, &sp);
 	if (err == -ENOSYS) {
 		mempool_destroy(sp.pool);
-		ktest_skip(t, "this arch runs one CPU");
+		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
 	}
 	KTEST_ASSERT_EQ(t, err, 0);
 	smp_pool_worker(&sp, 1);

@@ -459,7 +459,7 @@ static void test_unregister_waits_for_callback(struct ktest *t)
 	err = arch_cpu_run(1, reclaim_on_cpu1, NULL);
 	if (err == -ENOSYS) {
 		pool_destroy(&r->pool);
-		ktest_skip(t, "this arch runs one CPU");
+		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
 	}
 	KTEST_ASSERT_EQ(t, err, 0);
 	for (unsigned long i = 0; i < 200000000UL &&

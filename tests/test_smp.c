@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The allocators with two CPUs at once (where the arch can run a second
- * CPU: the host build, where CPUs are threads; skipped on x86_64 until
- * SMP bring-up exists). Two CPUs allocate, fill, hand over and free
+ * CPU: the host build, where CPUs are threads; skipped on x86_64, whose
+ * application processors are up but only idle, until arch_cpu_run()
+ * can send them work). Two CPUs allocate, fill, hand over and free
  * kmalloc objects, cache objects and pages, each freeing what the other
  * allocated; every object is checked for its pattern before it is freed,
  * and at the end the page and object counts are back where they started.
@@ -111,7 +112,7 @@ static void test_cross_cpu_free(struct ktest *t)
 	err = arch_cpu_run(1, smp_consumer, r);
 	if (err == -ENOSYS) {
 		kmem_cache_destroy(r->cache);
-		ktest_skip(t, "this arch runs one CPU");
+		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
 	}
 	KTEST_ASSERT_EQ(t, err, 0);
 	for (unsigned long n = 0; n < SMP_ITEMS; n++) {

@@ -172,3 +172,23 @@ void arch_cpu_join(unsigned int cpu)
 		c->running = false;
 	}
 }
+
+/* The CPUs are threads: no start-up record (see arch/arch.h). */
+int arch_cpu_info(unsigned int cpu, struct arch_cpu_info *info)
+{
+	(void)cpu;
+	(void)info;
+	return -ENOSYS;
+}
+
+unsigned int arch_cpus_wanted(void)
+{
+	return 0;
+}
+
+int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us)
+{
+	(void)hw_id;
+	(void)timeout_us;
+	return -ENOSYS;
+}

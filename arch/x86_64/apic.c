@@ -47,6 +47,11 @@
 #define APIC_IRR	0x200
 #define APIC_ESR	0x280
 #define APIC_ICR	0x300
+#define APIC_ICR2	0x310		/* destination, bits 24-31 */
+#define APIC_DM_INIT		0x500
+#define APIC_DM_STARTUP		0x600
+#define APIC_INT_LEVELTRIG	(1U << 15)
+#define APIC_INT_ASSERT		(1U << 14)
 #define APIC_ICR_BUSY		(1U << 12)
 #define APIC_DEST_SELF		(1U << 18)
 #define APIC_DM_FIXED		0x000
@@ -132,7 +137,11 @@ unsigned long apic_error_irqs(void)
 	return __atomic_load_n(&apic_error_count, __ATOMIC_RELAXED);
 }
 
-static void setup_local_APIC(void)
+/*
+ * The boot CPU takes the 8259A's ExtINT on LINT0 (virtual wire); an AP
+ * keeps LINT0 masked, as in Linux.
+ */
+static void setup_local_APIC(bool boot_cpu)
 {
 	apic_write(APIC_TASKPRI, 0);
 	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
@@ -140,7 +149,8 @@ static void setup_local_APIC(void)
 	apic_write(APIC_LVTPC, APIC_LVT_MASKED);
 	if (((apic_read(APIC_LVR) >> 16) & 0xff) >= 5)	/* has a thermal LVT */
 		apic_write(APIC_LVTTHMR, APIC_LVT_MASKED);
-	apic_write(APIC_LVT0, APIC_DM_EXTINT);
+	apic_write(APIC_LVT0, boot_cpu ? APIC_DM_EXTINT :
+					 APIC_DM_EXTINT | APIC_LVT_MASKED);
 	apic_write(APIC_LVT1, APIC_DM_NMI);
 	apic_read_esr();
 	apic_write(APIC_LVTERR, ERROR_APIC_VECTOR);
@@ -175,7 +185,7 @@ int apic_init(void)
 		return -ENODEV;
 	BUG_ON(arch_set_irq_handler(SPURIOUS_APIC_VECTOR, spurious_interrupt));
 	BUG_ON(arch_set_irq_handler(ERROR_APIC_VECTOR, error_interrupt));
-	setup_local_APIC();
+	setup_local_APIC(true);
 	pr_info("APIC: local APIC id %u version 0x%x at 0x%lx (xAPIC)%s\n",
 		apic_read(APIC_ID) >> 24, apic_read(APIC_LVR) & 0xff,
 		(unsigned long)apic_phys_base(),
@@ -204,4 +214,86 @@ void apic_send_IPI_self(unsigned int vector)
 	for (int spin = 0; spin < 1000000 && vector_bit(APIC_IRR, vector);
 	     spin++)
 		arch_cpu_relax();
+}
+
+/*
+ * An application processor's local APIC, from start_secondary(): set up
+ * like the boot CPU's (the vectors' handlers are global, installed by
+ * apic_init() on the boot CPU), LINT0 masked.
+ */
+void apic_ap_init(void)
+{
+	BUG_ON(!apic_base);
+	setup_local_APIC(false);
+}
+
+/* This CPU's APIC ID (xAPIC: bits 24-31 of the ID register). */
+u32 apic_read_id(void)
+{
+	return apic_read(APIC_ID) >> 24;
+}
+
+/*
+ * Send an IPI to one APIC ID (no shorthand) and wait, at most timeout_us
+ * microseconds, until the APIC has sent it: 0, or -ETIMEDOUT if the
+ * delivery status stayed busy.
+ */
+static int apic_send_IPI_dest(u32 apic_id, u32 low, unsigned long timeout_us)
+{
+	u64 end;
+
+	if (WARN_ON_ONCE(!apic_base) || apic_id > 0xff)
+		return -EINVAL;
+	apic_write(APIC_ICR2, apic_id << 24);
+	apic_write(APIC_ICR, low);
+	end = arch_cycles() + tsc_us_to_cycles(timeout_us);
+	while (apic_read(APIC_ICR) & APIC_ICR_BUSY) {
+		if (arch_cycles() > end)
+			return -ETIMEDOUT;
+		arch_cpu_relax();
+	}
+	return 0;
+}
+
+/*
+ * Intel's INIT-SIPI-SIPI (SDM vol. 3, "MP initialization"): INIT
+ * (assert, then deassert), 10 ms, then STARTUP twice, 200 us after
+ * each, the AP starting in real mode at page start_page (its physical
+ * address >> 12). An error is the APIC's (ESR) or a send that never
+ * completed; whether the AP runs is for the caller to see.
+ */
+int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page)
+{
+	int err;
+
+	if (start_page > 0xff)
+		return -EINVAL;
+	apic_read_esr();
+	err = apic_send_IPI_dest(apic_id, APIC_INT_LEVELTRIG | APIC_INT_ASSERT |
+					  APIC_DM_INIT, 1000);
+	if (!err)
+		err = apic_send_IPI_dest(apic_id, APIC_INT_LEVELTRIG |
+						  APIC_DM_INIT, 1000);
+	if (err)
+		return err;
+	tsc_udelay(10000);
+	for (int i = 0; i < 2; i++) {
+		apic_read_esr();
+		err = apic_send_IPI_dest(apic_id, APIC_DM_STARTUP | start_page,
+					 1000);
+		tsc_udelay(200);
+		if (err)
+			return err;
+		if (apic_read_esr() & 0xef)
+			return -EIO;
+	}
+	return 0;
+}
+
+/* Put the CPU with this APIC ID back into wait-for-SIPI (INIT). */
+void apic_send_init(u32 apic_id)
+{
+	apic_send_IPI_dest(apic_id, APIC_INT_LEVELTRIG | APIC_INT_ASSERT |
+				    APIC_DM_INIT, 1000);
+	apic_send_IPI_dest(apic_id, APIC_INT_LEVELTRIG | APIC_DM_INIT, 1000);
 }

@@ -7,7 +7,7 @@
  * handlers, so that a kernel stack overflow still ends in a readable
  * report instead of a triple fault, and an NMI that hits while another
  * of them runs does not overwrite its stack. Every CPU gets its own TSS
- * and stacks (arrays sized NR_CPUS); gdt_init() sets up the boot CPU's.
+ * and stacks (arrays sized NR_CPUS); gdt_init() sets up the calling CPU's.
  */
 #include "arch/arch.h"
 #include "arch/x86_64/x86.h"
@@ -29,29 +29,33 @@ struct gdt_desc {
 
 __aligned(16) char ist_stacks[NR_CPUS][IST_NR][IST_STACK_SIZE];
 
+/*
+ * One GDT per CPU: ltr marks the TSS descriptor busy, so CPUs cannot
+ * share one.
+ */
 static struct tss tss[NR_CPUS];
-static u64 gdt[5] __aligned(16) = {
-	0,
-	0x00af9a000000ffffULL,	/* 0x08: 64-bit code, ring 0 */
-	0x00cf92000000ffffULL,	/* 0x10: data, ring 0 */
-	0, 0,			/* 0x18: TSS, 16 bytes, filled in below */
-};
+static u64 gdt[NR_CPUS][5] __aligned(16);
 
 static void set_tss_descriptor(unsigned int cpu)
 {
 	u64 base = (u64)&tss[cpu], limit = sizeof(tss[cpu]) - 1;
 
-	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
+	gdt[cpu][0] = 0;
+	gdt[cpu][1] = 0x00af9a000000ffffULL;	/* 0x08: 64-bit code, ring 0 */
+	gdt[cpu][2] = 0x00cf92000000ffffULL;	/* 0x10: data, ring 0 */
+	/* 0x18: the TSS, 16 bytes */
+	gdt[cpu][3] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
 		 (0x89ULL << 40) |		/* present, 64-bit TSS (available) */
 		 ((limit >> 16 & 0xf) << 48) | ((base >> 24 & 0xff) << 56);
-	gdt[4] = base >> 32;
+	gdt[cpu][4] = base >> 32;
 }
 
+/* This CPU's GDT and TSS (the boot CPU early, each AP at start-up). */
 void gdt_init(void)
 {
-	struct gdt_desc desc = { .limit = sizeof(gdt) - 1, .base = (u64)gdt };
-
 	unsigned int cpu = arch_cpu_id();
+	struct gdt_desc desc = { .limit = sizeof(gdt[cpu]) - 1,
+				 .base = (u64)gdt[cpu] };
 
 	/* ist[n - 1] is ISTn; stacks grow down from the top. */
 	for (int i = 0; i < IST_NR; i++)

@@ -30,7 +30,7 @@
 #define PIC_SPURIOUS_MASTER	(PIC_VECTOR_BASE + 7)
 #define PIC_SPURIOUS_SLAVE	(PIC_VECTOR_BASE + 15)
 
-static unsigned long pic_spurious_count;	/* of the IRQ7/IRQ15 vector counts */
+unsigned long pic_spurious_count;
 
 /* Give the old parts time between writes, as Linux's outb_pic() does. */
 static void outb_pic(u8 val, u16 port)

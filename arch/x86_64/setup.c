@@ -103,6 +103,7 @@ void e820__memory_setup_firmware(struct e820_table *t)
 
 void setup_arch(void)
 {
+	smp_reserve_trampoline();	/* low memory, before anyone else */
 	memblock_set_current_limit(EARLY_MAP_SIZE);
 	init_mem_mapping();
 	if (apic_map())
@@ -110,6 +111,7 @@ void setup_arch(void)
 	memblock_set_current_limit(memblock_end_of_DRAM());
 	vmemmap = (struct page *)X86_VMEMMAP_START;
 	acpi_boot_init();
+	smp_boot_cpus();	/* before mm_core_init() sizes per-CPU data */
 }
 
 /* The ACPI RSDP the boot loader copied, or NULL (for SMP and ACPI). */
@@ -169,18 +171,20 @@ static bool within(unsigned long addr, size_t size, const char *lo,
 
 bool arch_on_stack(unsigned long addr, size_t size)
 {
-	const char *ist = ist_stacks[arch_cpu_id()][0];
+	unsigned int cpu = arch_cpu_id();
+	const char *ist = ist_stacks[cpu][0];
+	unsigned long lo, hi;
 
-	return within(addr, size, boot_stack, boot_stack_top) ||
+	x86_cpu_stack(cpu, &lo, &hi);
+	if (!hi) {		/* before smp_boot_cpus() */
+		lo = (unsigned long)boot_stack;
+		hi = (unsigned long)boot_stack_top;
+	}
+	return within(addr, size, (const char *)lo, (const char *)hi) ||
 	       within(addr, size, ist, ist + IST_NR * IST_STACK_SIZE);
 }
 
-unsigned int arch_nr_cpus(void)
-{
-	return 1;
-}
-
-/* Only the boot CPU is started (no APIC/SMP bring-up yet). */
+/* The APs are up but parked (smpboot.c); they run nothing yet. */
 int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
 {
 	(void)cpu;

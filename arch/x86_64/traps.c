@@ -84,9 +84,16 @@ static void set_gate(int vector, unsigned long handler, int ist)
 	e->reserved = 0;
 }
 
-void idt_init(void)
+/* Load the IDT on this CPU (each AP in start_secondary()). */
+void idt_load(void)
 {
 	struct idt_desc desc = { .limit = sizeof(idt) - 1, .base = (u64)idt };
+
+	__asm__ __volatile__("lidt %0" : : "m"(desc));
+}
+
+void idt_init(void)
+{
 
 	for (int v = 0; v < NR_EXCEPTIONS; v++) {
 		int ist = v == 8 ? IST_DF : v == 2 ? IST_NMI :
@@ -101,7 +108,7 @@ void idt_init(void)
 		set_gate(v, (unsigned long)irq_entries_start +
 			    (unsigned long)(v - NR_EXCEPTIONS) * IRQ_STUB_SIZE,
 			 0);
-	__asm__ __volatile__("lidt %0" : : "m"(desc));
+	idt_load();
 }
 
 /* Page fault error code bits, decoded for the report. */

@@ -58,3 +58,17 @@ u64 arch_clock_ns(void)
 
 	return (u64)(((unsigned __int128)cycles * ns_mult) >> 32);
 }
+
+u64 tsc_us_to_cycles(unsigned long us)
+{
+	return (u64)us * tsc_khz / 1000;
+}
+
+/* Spin for at least us microseconds (TSC; calibrated in tsc_init()). */
+void tsc_udelay(unsigned long us)
+{
+	u64 end = rdtsc() + tsc_us_to_cycles(us);
+
+	while (rdtsc() < end)
+		arch_cpu_relax();
+}

@@ -4,6 +4,7 @@
 #define ARCH_X86_64_X86_H
 
 #include "kernel/types.h"
+#include "arch/arch.h"
 
 #define KERNEL_VIRT_BASE	0xffffffff80000000UL	/* linker.ld */
 #define X86_PAGE_OFFSET		0xffff888000000000UL	/* direct map */
@@ -49,7 +50,38 @@ void pic_register_spurious(void);
  */
 void *ioremap_uc(phys_addr_t phys, unsigned long size);
 
+void apic_ap_init(void);
+u32 apic_read_id(void);
+int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page);
+void apic_send_init(u32 apic_id);
+
+/* The TSC (tsc.c). */
+u64 tsc_us_to_cycles(unsigned long us);
+void tsc_udelay(unsigned long us);
+
+/*
+ * Each CPU's own data, reached through its GS base (arch_cpu_id() reads
+ * cpu_number with one %gs-relative load, asm/cpu.h). What the CPU
+ * recorded at start-up is for arch_cpu_info() and the smpboot tests.
+ */
+struct x86_percpu {
+	unsigned int cpu_number;	/* offset X86_PERCPU_CPU_NUMBER */
+	u32 apic_id;
+	unsigned long stack_lo, stack_hi;	/* its kernel stack */
+	unsigned long seen_gs_base;	/* MSR_GS_BASE, read by the CPU */
+	unsigned long seen_stack;	/* a local of start_secondary() */
+	unsigned int seen_cpu;		/* arch_cpu_id() on the CPU */
+	u32 seen_apic_id;		/* its local APIC's ID register */
+} __aligned(64);
+extern struct x86_percpu x86_percpu[NR_CPUS];
+
+/* Bring-up of the application processors (smpboot.c), from setup_arch(). */
+void smp_reserve_trampoline(void);
+void smp_boot_cpus(void);
+void x86_cpu_stack(unsigned int cpu, unsigned long *lo, unsigned long *hi);
+
 void gdt_init(void);
+void idt_load(void);
 void init_mem_mapping(void);
 void idt_init(void);
 void tsc_init(void);

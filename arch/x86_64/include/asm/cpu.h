@@ -40,10 +40,22 @@ static inline void arch_cpu_relax(void)
 	__asm__ __volatile__("pause");
 }
 
-/* Only the boot CPU runs kernel code so far. */
+/*
+ * This CPU's number, from its per-CPU area (struct x86_percpu,
+ * arch/x86_64/x86.h), which the GS base points at: one %gs-relative load,
+ * as Linux's this_cpu_read(). The number sits at offset 0. Not volatile:
+ * code never changes CPU, so the compiler may reuse the value. The boot
+ * CPU's GS base is set in boot/entry.S before any C code runs, an AP's
+ * by the trampoline before start_secondary().
+ */
+#define X86_PERCPU_CPU_NUMBER	0
+
 static inline unsigned int arch_cpu_id(void)
 {
-	return 0;
+	unsigned int cpu;
+
+	__asm__("movl %%gs:%c1, %0" : "=r"(cpu) : "i"(X86_PERCPU_CPU_NUMBER));
+	return cpu;
 }
 
 /* Interrupt handlers each CPU is inside (arch/x86_64/irq.c). */

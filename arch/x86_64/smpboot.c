@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bringing up the application processors (APs), as Linux's smpboot.
+ *
+ * setup_arch() first reserves one page below 1 MiB for the real-mode
+ * trampoline (smp_reserve_trampoline(), before any other memblock
+ * allocation can take low memory) and, at its end, once the kernel's
+ * page tables are in and the ACPI MADT is read, calls smp_boot_cpus().
+ * That copies the trampoline (trampoline_64.S) into the page and, one
+ * AP at a time in MADT order, for each present CPU:
+ *
+ *   - gives it the next CPU number (the boot CPU is 0; numbers stay
+ *     dense: a CPU that fails leaves its number to the next one), a
+ *     16 KiB stack from memblock and its per-CPU area x86_percpu[cpu];
+ *     the trampoline page and the stacks are booked as "SMP boot";
+ *   - sends INIT-SIPI-SIPI to its APIC ID (apic_wakeup_secondary_cpu());
+ *   - waits, at most SMP_CALLIN_TIMEOUT_US of TSC time, for it to set
+ *     its bit in the online mask. A CPU that does not is reported, sent
+ *     INIT again (so a late one cannot run on the next one's stack), and
+ *     left out.
+ *
+ * The AP runs start_secondary(): its own GDT and TSS (with its IST
+ * stacks for #DF, NMI and #MC), the IDT, its local APIC set up as the
+ * boot CPU's (LINT0 masked), records what it sees for arch_cpu_info(),
+ * reports in and parks with interrupts on in a hlt loop. It takes no
+ * lock, allocates nothing and prints nothing; later work will reach it
+ * through IPIs.
+ *
+ * arch_nr_cpus() is then the number of online CPUs, fixed before
+ * mm_core_init(), so the allocators size their per-CPU data for all of
+ * them. Code that drains another CPU's per-CPU cache directly (slab
+ * arrays, page-allocator lists) stays safe: a parked AP never allocates
+ * or frees.
+ *
+ * Parameters (Linux's): "nosmp" starts no AP, "maxcpus=N" at most N CPUs
+ * in all (the boot CPU included; 0 is nosmp).
+ */
+#include "arch/arch.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/io.h"
+#include "arch/x86_64/x86.h"
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/kernel.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+#include "mm/memblock.h"
+#include "mm/mm.h"
+
+#define SMP_CALLIN_TIMEOUT_US	1000000		/* TCG is slow */
+#define AP_STACK_PAGES		4
+#define MSR_EFER		0xc0000080
+#define MSR_GS_BASE		0xc0000101
+#define EFER_LME		(1UL << 8)
+#define EFER_NX			(1UL << 11)
+#define TRAMPOLINE_LIMIT	SZ_1M
+
+extern const char trampoline_start[], trampoline_end[];
+extern const char tr_cr3[], tr_efer[];
+extern u64 boot_pml4[512];	/* boot/entry.S, linked 1:1 */
+#define PML4_INDEX(va)		(((va) >> 39) & 511)
+
+struct x86_percpu x86_percpu[NR_CPUS];
+
+/* Read by secondary_startup_64 (trampoline_64.S) at these offsets. */
+struct smp_boot_params {
+	u64 cr3;
+	u64 stack_top;
+	u64 gs_base;
+} smp_boot_params;
+
+static phys_addr_t trampoline_phys;
+static unsigned int nr_online = 1;	/* the boot CPU */
+static unsigned long cpu_online_mask = 1;
+static unsigned int nr_wanted = 1;
+static unsigned int setup_max_cpus = NR_CPUS;
+
+static int nosmp_setup(char *val)
+{
+	setup_max_cpus = 1;
+	return 0;
+}
+kernel_param("nosmp", nosmp_setup);
+
+static int maxcpus_setup(char *val)
+{
+	int n;
+
+	if (!val || kstrtoint(val, 0, &n) || n < 0)
+		return -EINVAL;
+	setup_max_cpus = n ? min((unsigned int)n, (unsigned int)NR_CPUS) : 1;
+	return 0;
+}
+kernel_param("maxcpus", maxcpus_setup);
+
+void smp_reserve_trampoline(void)
+{
+	BUILD_BUG_ON(offsetof(struct x86_percpu, cpu_number) !=
+		     X86_PERCPU_CPU_NUMBER);
+	BUILD_BUG_ON(NR_CPUS > 8 * sizeof(cpu_online_mask));
+	BUILD_BUG_ON(offsetof(struct smp_boot_params, stack_top) != 8 ||
+		     offsetof(struct smp_boot_params, gs_base) != 16);
+	trampoline_phys = memblock_find_in_range(&memblock, PAGE_SIZE, PAGE_SIZE,
+						 PAGE_SIZE, TRAMPOLINE_LIMIT);
+	if (trampoline_phys)
+		memblock_reserve_named(trampoline_phys, PAGE_SIZE, "SMP boot");
+	else
+		pr_warn("smp: no free page below 1 MiB for the trampoline\n");
+}
+
+/* Called by secondary_startup_64 on the AP's stack, GS base set. */
+__noreturn void start_secondary(void);
+__noreturn void start_secondary(void)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct x86_percpu *pc = &x86_percpu[cpu];
+	unsigned long here = (unsigned long)&cpu;
+
+	gdt_init();
+	idt_load();
+	apic_ap_init();
+	pc->seen_cpu = cpu;
+	pc->seen_gs_base = rdmsr(MSR_GS_BASE);
+	pc->seen_stack = here;
+	pc->seen_apic_id = apic_read_id();
+	__atomic_fetch_or(&cpu_online_mask, 1UL << cpu, __ATOMIC_RELEASE);
+	arch_irq_enable();
+	for (;;)
+		cpu_halt();
+}
+
+static bool cpu_online(unsigned int cpu)
+{
+	return __atomic_load_n(&cpu_online_mask, __ATOMIC_ACQUIRE) &
+	       (1UL << cpu);
+}
+
+/*
+ * Start the CPU with this APIC ID as CPU number cpu on the stack
+ * [stack_lo, stack_hi), waiting timeout_us for it to report in: 0 or an
+ * error, which is printed. A CPU that does not come up gets INIT again.
+ */
+static int do_boot_cpu(unsigned int cpu, u32 apic_id, unsigned long stack_lo,
+		       unsigned long stack_hi, unsigned long timeout_us)
+{
+	struct x86_percpu *pc = &x86_percpu[cpu];
+	u64 end;
+	int err;
+
+	BUG_ON(cpu >= NR_CPUS || cpu_online(cpu));
+	memset(pc, 0, sizeof(*pc));
+	pc->cpu_number = cpu;
+	pc->apic_id = apic_id;
+	pc->stack_lo = stack_lo;
+	pc->stack_hi = stack_hi;
+	smp_boot_params.cr3 = read_cr3();
+	smp_boot_params.stack_top = stack_hi;
+	smp_boot_params.gs_base = (u64)pc;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+
+	err = apic_wakeup_secondary_cpu(apic_id, trampoline_phys >> PAGE_SHIFT);
+	end = arch_cycles() + tsc_us_to_cycles(timeout_us);
+	while (!err && !cpu_online(cpu)) {
+		if (arch_cycles() > end)
+			err = -ETIMEDOUT;
+		arch_cpu_relax();
+	}
+	if (err) {
+		apic_send_init(apic_id);
+		pc->stack_lo = pc->stack_hi = 0;
+		pr_warn("smp: CPU %u (APIC ID 0x%x) did not come up (%d), left out\n",
+			cpu, apic_id, err);
+	}
+	return err;
+}
+
+/*
+ * Send the wake-up sequence to an APIC ID no CPU answers to and wait
+ * timeout_us, as the boot does: the timeout path, for the smpboot tests
+ * (arch/arch.h). -EBUSY for the APIC ID of an online CPU, -ENOSPC if
+ * every CPU number is taken, -ENODEV without a trampoline. The boot
+ * page tables' 1:1 map is gone by now, so a CPU that answered after all
+ * would fault in the trampoline and reset the machine: a failed test,
+ * loudly (probe_stack only keeps the parameters sane).
+ */
+int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us)
+{
+	static char probe_stack[PAGE_SIZE] __aligned(16);
+
+	for (unsigned int cpu = 0; cpu < nr_online; cpu++)
+		if (x86_percpu[cpu].apic_id == hw_id)
+			return -EBUSY;
+	if (hw_id > 0xff || timeout_us > SMP_CALLIN_TIMEOUT_US)
+		return -EINVAL;
+	if (nr_online == NR_CPUS)
+		return -ENOSPC;
+	if (!trampoline_phys || nr_wanted < 2)
+		return -ENODEV;
+	return do_boot_cpu(nr_online, hw_id, (unsigned long)probe_stack,
+			   (unsigned long)probe_stack + sizeof(probe_stack),
+			   timeout_us);
+}
+
+/* Copy the trampoline below 1 MiB and fill in its parameters. */
+static void setup_trampoline(void)
+{
+	char *base = __va(trampoline_phys);
+	u64 cr3 = (u64)boot_pml4;
+	u64 efer = (rdmsr(MSR_EFER) & EFER_NX) | EFER_LME;
+
+	memcpy(base, trampoline_start, trampoline_end - trampoline_start);
+	memcpy(base + (tr_cr3 - trampoline_start), &cr3, sizeof(cr3));
+	memcpy(base + (tr_efer - trampoline_start), &efer, sizeof(efer));
+}
+
+static void set_boot_cpu_info(void)
+{
+	struct x86_percpu *pc = &x86_percpu[0];
+
+	pc->apic_id = apic_read_id();
+	pc->stack_lo = (unsigned long)boot_stack;
+	pc->stack_hi = (unsigned long)boot_stack_top;
+	pc->seen_cpu = arch_cpu_id();
+	pc->seen_gs_base = rdmsr(MSR_GS_BASE);
+	pc->seen_stack = (unsigned long)__builtin_frame_address(0);
+	pc->seen_apic_id = pc->apic_id;
+}
+
+void smp_boot_cpus(void)
+{
+	const struct x86_madt *m = x86_boot_madt;
+	u64 *pml4 = __va((phys_addr_t)boot_pml4);
+	unsigned int present = 1;
+
+	set_boot_cpu_info();
+	for (unsigned int i = 1; m && i < m->nr_cpus; i++)
+		present += m->cpus[i].present;
+	nr_wanted = min(present, setup_max_cpus);
+	if (nr_wanted > 1 && !trampoline_phys) {
+		pr_warn("smp: no trampoline, the other CPUs stay off\n");
+		nr_wanted = 1;
+	}
+	if (present > nr_wanted)
+		pr_info("smp: %u of %u present CPUs allowed (nosmp/maxcpus=)\n",
+			nr_wanted, present);
+	if (nr_wanted > 1) {
+		/*
+		 * The APs' first page tables are the boot ones; give them
+		 * back their 1:1 view of the first GiB (the boot CPU runs
+		 * on the kernel's own tables by now).
+		 */
+		pml4[0] = pml4[PML4_INDEX(X86_PAGE_OFFSET)];
+		setup_trampoline();
+	}
+	if (nr_wanted > 1)
+		pr_info("smp: Bringing up secondary CPUs ...\n");
+	for (unsigned int i = 1; m && i < m->nr_cpus && nr_online < nr_wanted;
+	     i++) {
+		u32 apic_id = m->cpus[i].apic_id;
+		phys_addr_t stack;
+		int err;
+
+		if (!m->cpus[i].present)
+			continue;
+		stack = memblock_alloc_pages_named(AP_STACK_PAGES, "SMP boot");
+		if (!stack) {
+			pr_warn("smp: no memory for CPU %u's stack\n", nr_online);
+			break;
+		}
+		/* A CPU that failed keeps its stack: it might still run. */
+		err = do_boot_cpu(nr_online, apic_id, (unsigned long)__va(stack),
+				  (unsigned long)__va(stack) +
+				  AP_STACK_PAGES * PAGE_SIZE,
+				  SMP_CALLIN_TIMEOUT_US);
+		if (err)
+			continue;
+		pr_info("smp: CPU %u is up (APIC ID 0x%x)\n", nr_online, apic_id);
+		nr_online++;
+	}
+	pml4[0] = 0;
+	pr_info("smp: Brought up 1 node, %u CPU%s\n", nr_online,
+		nr_online == 1 ? "" : "s");
+}
+
+unsigned int arch_nr_cpus(void)
+{
+	return nr_online;
+}
+
+unsigned int arch_cpus_wanted(void)
+{
+	return nr_wanted;
+}
+
+int arch_cpu_info(unsigned int cpu, struct arch_cpu_info *info)
+{
+	const struct x86_percpu *pc;
+
+	if (cpu >= nr_online || !cpu_online(cpu))
+		return -EINVAL;
+	pc = &x86_percpu[cpu];
+	info->cpu = pc->seen_cpu;
+	info->hw_id = pc->seen_apic_id;
+	info->percpu_base = pc->seen_gs_base;
+	info->stack = pc->seen_stack;
+	return 0;
+}
+
+/* The stack cpu runs on: [lo, hi). */
+void x86_cpu_stack(unsigned int cpu, unsigned long *lo, unsigned long *hi)
+{
+	*lo = x86_percpu[cpu].stack_lo;
+	*hi = x86_percpu[cpu].stack_hi;
+}
