@@ -13,12 +13,17 @@
 
 struct hog *hog_memory(void)
 {
+	return hog_memory_gfp(GFP_KERNEL);
+}
+
+struct hog *hog_memory_gfp(gfp_t gfp)
+{
 	struct hog *head = NULL;
 
 	for (int order = MAX_ORDER - 1; order >= 0; order--) {
 		struct page *page;
 
-		while ((page = alloc_pages(GFP_KERNEL | __GFP_NOWARN,
+		while ((page = alloc_pages(gfp | __GFP_NOWARN,
 					   (unsigned int)order))) {
 			struct hog *h = page_address(page);
 

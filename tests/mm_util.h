@@ -19,6 +19,8 @@ struct hog {
  * watermark), largest blocks first; release_memory() gives them back.
  */
 struct hog *hog_memory(void);
+/* The same with the allocations' gfp given (e.g. with __GFP_NORETRY). */
+struct hog *hog_memory_gfp(gfp_t gfp);
 void release_memory(struct hog *head);
 
 /* Free pages, wherever the page allocator keeps them. */

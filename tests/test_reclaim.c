@@ -38,21 +38,7 @@
 /* Every page an allocation of gfp may get, without reclaim. */
 static struct hog *hog_noreclaim(gfp_t gfp)
 {
-	struct hog *head = NULL;
-
-	for (int order = MAX_ORDER - 1; order >= 0; order--) {
-		struct page *page;
-
-		while ((page = alloc_pages(gfp | __GFP_NOWARN | __GFP_NORETRY,
-					   (unsigned int)order))) {
-			struct hog *h = page_address(page);
-
-			h->next = head;
-			h->order = (unsigned int)order;
-			head = h;
-		}
-	}
-	return head;
+	return hog_memory_gfp(gfp | __GFP_NORETRY);
 }
 
 /* Give back the first blocks of the hog, at least pages pages. */
