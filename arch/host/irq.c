@@ -66,6 +66,35 @@ void host_irq_replay(void)
 	} while (__atomic_load_n(&host_irq_pending, __ATOMIC_RELAXED));
 }
 
+/*
+ * host_irq_replay() keeping every register the caller may hold live:
+ * the integer ones the C calling convention lets a callee clobber, and
+ * the SSE state (fxsave). Called from host_irq_replay_inline() with the
+ * red zone stepped over; aligns the stack for C itself.
+ */
+__asm__(".text\n"
+	".globl host_irq_replay_thunk\n"
+	".hidden host_irq_replay_thunk\n"
+	".type host_irq_replay_thunk, @function\n"
+	"host_irq_replay_thunk:\n"
+	"	push %rbp\n"
+	"	mov %rsp, %rbp\n"
+	"	push %rax\n	push %rcx\n	push %rdx\n	push %rsi\n"
+	"	push %rdi\n	push %r8\n	push %r9\n	push %r10\n"
+	"	push %r11\n"
+	"	and $-64, %rsp\n"
+	"	sub $512, %rsp\n"
+	"	fxsave64 (%rsp)\n"
+	"	call host_irq_replay@PLT\n"
+	"	fxrstor64 (%rsp)\n"
+	"	lea -72(%rbp), %rsp\n"
+	"	pop %r11\n"
+	"	pop %r10\n	pop %r9\n	pop %r8\n	pop %rdi\n"
+	"	pop %rsi\n	pop %rdx\n	pop %rcx\n	pop %rax\n"
+	"	pop %rbp\n"
+	"	ret\n"
+	".size host_irq_replay_thunk, . - host_irq_replay_thunk\n");
+
 static void host_irq_signal(int sig)
 {
 	(void)sig;
