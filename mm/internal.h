@@ -23,6 +23,7 @@
 #include "lib/list.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
+#include "mm/shrinker.h"
 
 enum zone_watermarks {
 	WMARK_MIN,
@@ -137,6 +138,19 @@ void memblock_free_all(void);
 
 /* No zone gfp may use has order-sized room above its low watermark. */
 bool pfmemalloc_needed(gfp_t gfp, unsigned int order);
+
+/*
+ * May this allocation take the reserve below the min watermark (pages
+ * marked PG_pfmemalloc, and SLAB's reserve slabs)? __GFP_MEMALLOC, or
+ * any allocation inside reclaim (memalloc_noreclaim_save), unless
+ * __GFP_NOMEMALLOC. The page allocator and SLAB ask the same question.
+ */
+static inline bool gfp_pfmemalloc_allowed(gfp_t gfp)
+{
+	if (gfp & __GFP_NOMEMALLOC)
+		return false;
+	return (gfp & __GFP_MEMALLOC) || memalloc_noreclaim_active();
+}
 
 /*
  * Direct reclaim (mm/vmscan.c), called by alloc_pages() when the free

@@ -565,14 +565,6 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 		pr_warn("page allocation failure: further reports suppressed\n");
 }
 
-/* The reserve below min: __GFP_MEMALLOC, or inside reclaim (section 8). */
-static bool gfp_pfmemalloc_allowed(gfp_t gfp)
-{
-	if (gfp & __GFP_NOMEMALLOC)
-		return false;
-	return (gfp & __GFP_MEMALLOC) || memalloc_noreclaim_active();
-}
-
 /* Section 8: reclaim, retry, up to RECLAIM_PRIORITY + 1 times. */
 static struct page *alloc_pages_direct_reclaim(gfp_t gfp, unsigned int order,
 					       unsigned int alloc_flags)

@@ -298,14 +298,6 @@ static inline u32 reciprocal_divide(u32 a, struct reciprocal_value r)
 	return (t + ((a - t) >> r.sh1)) >> r.sh2;
 }
 
-/* As the page allocator's: __GFP_MEMALLOC, or inside reclaim (mm/vmscan.c). */
-static inline bool gfp_pfmemalloc_allowed(gfp_t flags)
-{
-	if (flags & __GFP_NOMEMALLOC)
-		return false;
-	return (flags & __GFP_MEMALLOC) || memalloc_noreclaim_active();
-}
-
 /* --- the index stack of one slab --------------------------------------- */
 
 static inline unsigned int obj_to_index(const struct kmem_cache *cachep,
@@ -795,13 +787,13 @@ static void *take_one_obj(struct kmem_cache *cachep, bool pfmemalloc)
 static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 {
 	struct array_cache *ac = cpu_cache_get(cachep);
-	bool pfmemalloc = gfp_pfmemalloc_allowed(flags);
 	struct slab *slab;
 	void *objp;
 
 	if (cache_refill(cachep, ac))
 		goto pop;
-	if (unlikely(pfmemalloc && pfmemalloc_active())) {
+	/* Asked only now: the memalloc flag is a load refills need not pay. */
+	if (unlikely(pfmemalloc_active()) && gfp_pfmemalloc_allowed(flags)) {
 		objp = take_one_obj(cachep, true);
 		if (objp)
 			return stats_node_alloc(cachep, objp);
@@ -815,7 +807,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 	if (!slab)
 		return NULL;
 	if (unlikely(slab_test_pfmemalloc(slab))) {
-		WARN_ON_ONCE(!pfmemalloc);
+		WARN_ON_ONCE(!gfp_pfmemalloc_allowed(flags));
 		objp = slab_get_obj(cachep, slab);
 		cache_grow_end(cachep, slab);
 		return stats_node_alloc(cachep, objp);
@@ -940,7 +932,6 @@ void cache_free_one(struct kmem_cache *cachep, void *objp)
 	unsigned long irqflags = arch_irq_save();
 	LIST_HEAD(list);
 
-	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	free_block(cachep, &objp, 1, &list);
 	spin_unlock(&n->list_lock);
