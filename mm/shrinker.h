@@ -80,8 +80,8 @@ void unregister_shrinker(struct shrinker *s);
  * PF_MEMALLOC for a CPU (there are no tasks): between save and restore,
  * allocations on this CPU never enter reclaim, and may take the page
  * allocator's reserve below the min watermark (unless __GFP_NOMEMALLOC),
- * as Linux lets PF_MEMALLOC tasks do. Reclaim itself runs so. Interrupts
- * should stay off between the two if other code may run on the CPU.
+ * as Linux lets PF_MEMALLOC tasks do. Reclaim itself runs so. An
+ * interrupt handler that runs meanwhile is outside the scope.
  */
 unsigned int memalloc_noreclaim_save(void);
 void memalloc_noreclaim_restore(unsigned int old);
@@ -89,10 +89,16 @@ void memalloc_noreclaim_restore(unsigned int old);
 /* Reclaim's own (mm/vmscan.c); read it through the function below. */
 extern unsigned int memalloc_noreclaim_cpu[NR_CPUS];
 
-/* Is this CPU in a memalloc scope? Inline: the slab refill path asks. */
+/*
+ * Is this CPU in a memalloc scope? Inline: the slab refill path asks.
+ * Not inside an interrupt handler, as Linux's !in_interrupt() &&
+ * PF_MEMALLOC: a handler that interrupts reclaim is not reclaim, and its
+ * GFP_ATOMIC allocations must not take the reserve kept for it.
+ */
 static inline bool memalloc_noreclaim_active(void)
 {
-	return READ_ONCE(memalloc_noreclaim_cpu[arch_cpu_id()]) != 0;
+	return READ_ONCE(memalloc_noreclaim_cpu[arch_cpu_id()]) != 0 &&
+	       !arch_hardirq_count();
 }
 
 /*
