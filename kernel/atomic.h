@@ -55,4 +55,10 @@ static inline void atomic_long_inc(atomic_long_t *v)
 	__atomic_add_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
 }
 
+/* A counter: no ordering against other memory. */
+static inline void atomic_long_add(long i, atomic_long_t *v)
+{
+	__atomic_add_fetch(&v->counter, i, __ATOMIC_RELAXED);
+}
+
 #endif /* KERNEL_ATOMIC_H */

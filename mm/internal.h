@@ -168,12 +168,13 @@ unsigned long try_to_free_pages(gfp_t gfp, unsigned int order, int priority);
 unsigned long drain_local_pages(void);
 
 /* Events in Linux's /proc/vmstat names (the vmstat shell command). */
-enum vm_event_item {
-	PGSTEAL_DIRECT,		/* pages direct reclaim gave the buddy lists */
-	SLABS_SCANNED,		/* objects shrinkers were asked to scan */
+enum vm_event_item {		/* in the order Linux prints them */
 	ALLOCSTALL_DMA,		/* direct reclaim runs, by the highest zone */
 	ALLOCSTALL_DMA32,	/* the allocation may use (gfp_zone) */
 	ALLOCSTALL_NORMAL,
+	ALLOCSTALL_MOVABLE,	/* no ZONE_MOVABLE here: always 0 */
+	PGSTEAL_DIRECT,		/* pages direct reclaim gave the buddy lists */
+	SLABS_SCANNED,		/* objects shrinkers were asked to scan */
 	DROP_PAGECACHE,		/* drop_caches 1 (there is no page cache) */
 	DROP_SLAB,		/* drop_caches 2 */
 	NR_VM_EVENT_ITEMS,

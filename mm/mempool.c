@@ -50,20 +50,28 @@ static void *remove_element(mempool_t *pool)
 	return pool->elements[--pool->curr_nr];
 }
 
-/* Free every element of the reserve and the array; no checks. */
-static void free_reserve(mempool_t *pool)
+/* Shrink the reserve to new_min_nr, freeing the surplus. */
+static void mempool_shrink(mempool_t *pool, int new_min_nr)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&pool->lock, flags);
-	while (pool->curr_nr) {
+	while (pool->curr_nr > new_min_nr) {
 		void *element = remove_element(pool);
 
 		spin_unlock_irqrestore(&pool->lock, flags);
 		pool->free(element, pool->pool_data);
 		spin_lock_irqsave(&pool->lock, flags);
 	}
+	if (new_min_nr < pool->min_nr)
+		pool->min_nr = new_min_nr;
 	spin_unlock_irqrestore(&pool->lock, flags);
+}
+
+/* Free every element of the reserve and the array; no checks. */
+static void free_reserve(mempool_t *pool)
+{
+	mempool_shrink(pool, 0);
 	kfree(pool->elements);
 	pool->elements = NULL;
 }
@@ -162,24 +170,6 @@ mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
 {
 	return mempool_create_node(min_nr, alloc_fn, free_fn, pool_data,
 				   GFP_KERNEL, 0);
-}
-
-/* Shrink the reserve to new_min_nr, freeing the surplus. */
-static void mempool_shrink(mempool_t *pool, int new_min_nr)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&pool->lock, flags);
-	while (pool->curr_nr > new_min_nr) {
-		void *element = remove_element(pool);
-
-		spin_unlock_irqrestore(&pool->lock, flags);
-		pool->free(element, pool->pool_data);
-		spin_lock_irqsave(&pool->lock, flags);
-	}
-	if (new_min_nr < pool->min_nr)
-		pool->min_nr = new_min_nr;
-	spin_unlock_irqrestore(&pool->lock, flags);
 }
 
 /*

@@ -520,16 +520,6 @@ static int __kmem_cache_create(struct kmem_cache *cachep)
 
 /* --- creating, shrinking, destroying ------------------------------------- */
 
-static char *kstrdup_name(const char *name)
-{
-	size_t len = strlen(name) + 1;
-	char *copy = kmalloc(len, GFP_KERNEL);
-
-	if (copy)
-		memcpy(copy, name, len);
-	return copy;
-}
-
 static const char *create_error(const char *name, unsigned int size,
 				unsigned int align, slab_flags_t flags)
 {
@@ -583,7 +573,7 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 		cachep->align = align;
 		cachep->flags = flags;
 		cachep->ctor = ctor;
-		cachep->name = kstrdup_name(name);
+		cachep->name = kstrdup(name, GFP_KERNEL);
 		if (!cachep->name || insert_cache(cachep))
 			err = "out of memory, or no slab order fits the object";
 	}

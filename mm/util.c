@@ -57,21 +57,16 @@ char *kstrndup(const char *s, size_t max, gfp_t gfp)
 	return kmemdup_nul(s, strnlen(s, max), gfp);
 }
 
-static bool is_kernel_rodata(const void *addr)
-{
-	return arch_is_kernel_rodata((unsigned long)addr);
-}
-
 const char *kstrdup_const(const char *s, gfp_t gfp)
 {
-	if (s && is_kernel_rodata(s))
+	if (s && arch_is_kernel_rodata((unsigned long)s))
 		return s;
 	return kstrdup(s, gfp);
 }
 
 void kfree_const(const void *x)
 {
-	if (!is_kernel_rodata(x))
+	if (!arch_is_kernel_rodata((unsigned long)x))
 		kfree(x);
 }
 

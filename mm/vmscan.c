@@ -75,6 +75,11 @@
 #include "mm/shrinker.h"
 #include "mm/slab_internal.h"
 
+/* drop_slab: rounds of shrinkers at most (Linux stops when they free little). */
+#define DROP_SLAB_MAX_ROUNDS	32
+/* unregister_shrinker: spins before it says a callback seems stuck. */
+#define UNREGISTER_SPIN_WARN	10000000UL
+
 #define SHRINKER_REGISTERED	(1U << 0)
 #define SHRINKER_DYING		(1U << 31)	/* being unregistered */
 #define SHRINKER_USER_FLAGS	(SHRINKER_NUMA_AWARE | SHRINKER_MEMCG_AWARE)
@@ -95,19 +100,19 @@ _Static_assert(ALLOCSTALL_DMA32 - ALLOCSTALL_DMA == ZONE_DMA32 - ZONE_DMA &&
 	       "allocstall events in zone order");
 
 const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
-	[PGSTEAL_DIRECT]	= "pgsteal_direct",
-	[SLABS_SCANNED]		= "slabs_scanned",
 	[ALLOCSTALL_DMA]	= "allocstall_dma",
 	[ALLOCSTALL_DMA32]	= "allocstall_dma32",
 	[ALLOCSTALL_NORMAL]	= "allocstall_normal",
+	[ALLOCSTALL_MOVABLE]	= "allocstall_movable",
+	[PGSTEAL_DIRECT]	= "pgsteal_direct",
+	[SLABS_SCANNED]		= "slabs_scanned",
 	[DROP_PAGECACHE]	= "drop_pagecache",
 	[DROP_SLAB]		= "drop_slab",
 };
 
 void count_vm_events(enum vm_event_item item, unsigned long delta)
 {
-	__atomic_add_fetch(&vm_events[item].counter, (long)delta,
-			   __ATOMIC_RELAXED);
+	atomic_long_add((long)delta, &vm_events[item]);
 }
 
 unsigned long global_vm_event(enum vm_event_item item)
@@ -178,7 +183,11 @@ void unregister_shrinker(struct shrinker *s)
 		return;
 	}
 	s->flags |= SHRINKER_DYING;
-	while (s->nr_running) {
+	for (unsigned long spins = 0; s->nr_running; spins++) {
+		/* A callback stuck on a lock our caller holds: say so. */
+		WARN_ONCE(spins == UNREGISTER_SPIN_WARN,
+			  "unregister_shrinker: %pS still running on another CPU\n",
+			  s->scan_objects);
 		spin_unlock(&shrinker_lock);
 		arch_cpu_relax();
 		spin_lock(&shrinker_lock);
@@ -318,9 +327,10 @@ unsigned long drop_slab(void)
 
 	count_vm_events(DROP_SLAB, 1);
 	WARN_ON_ONCE(++reclaim_depth[cpu] > 1);
+	/* Linux's rule, with a bound: a shrinker that always frees ends too. */
 	do {
 		freed = shrink_slab(GFP_KERNEL, 0);
-	} while ((freed >> shift++) > 1);
+	} while ((freed >> shift++) > 1 && shift < DROP_SLAB_MAX_ROUNDS);
 	kmem_cache_shrink_all();
 	drain_all_pages();
 	reclaim_depth[cpu]--;
