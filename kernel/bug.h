@@ -4,7 +4,7 @@
  *
  *   Kernel panic - not syncing: <message>
  *   kernel BUG at mm/slab.c:123!
- *   WARNING: CPU: 0 at mm/slab.c:123 function+0x10/0x80
+ *   WARNING: CPU: 0 PID: 0 at mm/slab.c:123 function+0x10/0x80
  *
  * BUG_ON is for invariants whose violation means memory is already wrong;
  * WARN_ON reports and lets the caller recover. Both evaluate their

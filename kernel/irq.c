@@ -21,16 +21,19 @@ static unsigned long vector_count[NR_VECTORS];
 static unsigned long unhandled_count;
 static bool unhandled_reported[NR_VECTORS];
 
+/* Claim a free vector (-EBUSY if taken), or give one back (NULL). */
 static int __set_handler(unsigned int vector, irq_handler_t handler)
 {
 	irq_handler_t old = NULL;
 
+	if (!handler) {
+		__atomic_store_n(&handlers[vector], NULL, __ATOMIC_RELEASE);
+		return 0;
+	}
 	if (!__atomic_compare_exchange_n(&handlers[vector], &old, handler,
 					 false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE) && handler)
+					 __ATOMIC_ACQUIRE))
 		return -EBUSY;
-	if (!handler)
-		__atomic_store_n(&handlers[vector], NULL, __ATOMIC_RELEASE);
 	return 0;
 }
 

@@ -449,24 +449,31 @@ void lock_assert_held(struct lockdep_map *map)
  * The caller found interrupts on where they must be off: it is about to
  * take (or holds) a lock that an interrupt handler may take too, and an
  * interrupt there would spin on the lock its own CPU holds. Reported
- * once per call site (the first 16 sites).
+ * once per call site, for the first 16 sites: a site is claimed with a
+ * compare-and-swap, so two CPUs never report the same one, and once the
+ * table is full nothing more is said (these sites run constantly).
  */
 void lock_assert_irqs_disabled_failed(void)
 {
 	static unsigned long sites[16];
 	unsigned long ip = _RET_IP_;
 	struct lockdep_cpu *lc = this_lockdep_cpu();
+	unsigned int i;
 
-	if (lc->running)
+	if (!READ_ONCE(debug_locks) || lc->running)
 		return;
-	for (unsigned int i = 0; i < ARRAY_SIZE(sites); i++) {
-		if (READ_ONCE(sites[i]) == ip)
-			return;
-		if (!READ_ONCE(sites[i])) {
-			WRITE_ONCE(sites[i], ip);
-			break;
-		}
+	for (i = 0; i < ARRAY_SIZE(sites); i++) {
+		unsigned long seen = 0;
+
+		if (__atomic_compare_exchange_n(&sites[i], &seen, ip, false,
+						__ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			break;		/* a new site: report it */
+		if (seen == ip)
+			return;		/* reported already */
 	}
+	if (i == ARRAY_SIZE(sites))
+		return;
 	lc->running = true;
 	lockdep_report_start();
 	pr_warn("WARNING: interrupts on at %pS: cpu %u must have them off there (a lock an interrupt handler may take)\n",

@@ -46,10 +46,14 @@ void show_stack(unsigned long ip, unsigned long bp)
 	}
 }
 
-/* Linux's first line names the task too; there are no tasks yet. */
+/*
+ * Linux's first line names the task; there are no tasks yet, so it names
+ * what Linux calls the kernel's own context, the idle task (PID 0).
+ */
 __noinline void dump_stack(void)
 {
-	printk(KERN_ERR "CPU: %u\n", arch_cpu_id());
+	printk(KERN_ERR "CPU: %u PID: 0 Comm: swapper/%u\n", arch_cpu_id(),
+	       arch_cpu_id());
 	show_stack(0, (unsigned long)__builtin_frame_address(0));
 }
 
@@ -99,8 +103,8 @@ void __warn(const char *file, int line, unsigned long caller,
 		va_end(args);
 		printk(KERN_WARNING "%s", msg);
 	}
-	printk(KERN_WARNING "WARNING: CPU: %u at %s:%d %pS\n", arch_cpu_id(),
-	       file, line, (void *)caller);
+	printk(KERN_WARNING "WARNING: CPU: %u PID: 0 at %s:%d %pS\n",
+	       arch_cpu_id(), file, line, (void *)caller);
 	dump_stack();
 	printk(KERN_WARNING "---[ end trace ]---\n");
 }

@@ -67,7 +67,6 @@
 #define LOCAL_TIMER_VECTOR	0xec
 
 static void *apic_base;
-static unsigned long apic_spurious_count, apic_error_count;
 
 static u32 apic_read(u32 reg)
 {
@@ -102,7 +101,6 @@ void apic_eoi(void)
  */
 static void spurious_interrupt(unsigned int vector)
 {
-	__atomic_fetch_add(&apic_spurious_count, 1, __ATOMIC_RELAXED);
 	if (vector_bit(APIC_ISR, vector))
 		apic_eoi();
 }
@@ -118,23 +116,12 @@ static void error_interrupt(unsigned int vector)
 {
 	u32 esr = apic_read_esr();
 
-	__atomic_fetch_add(&apic_error_count, 1, __ATOMIC_RELAXED);
 	pr_err("APIC: CPU %u: error interrupt, ESR 0x%02x%s%s%s%s\n",
 	       arch_cpu_id(), esr,
 	       esr & 0x20 ? " (send illegal vector)" : "",
 	       esr & 0x40 ? " (received illegal vector)" : "",
 	       esr & 0x80 ? " (illegal register address)" : "",
 	       esr & 0x0f ? " (bus/checksum error)" : "");
-}
-
-unsigned long apic_spurious_irqs(void)
-{
-	return __atomic_load_n(&apic_spurious_count, __ATOMIC_RELAXED);
-}
-
-unsigned long apic_error_irqs(void)
-{
-	return __atomic_load_n(&apic_error_count, __ATOMIC_RELAXED);
 }
 
 /*
@@ -199,21 +186,48 @@ int apic_init(void)
  * until it has been taken, so the handler has run when this returns, as
  * on the host.
  */
+/*
+ * Wait at most timeout_us microseconds for the APIC to have sent the
+ * last IPI (ICR delivery status idle): 0, or -ETIMEDOUT.
+ */
+static int apic_wait_icr_idle(unsigned long timeout_us)
+{
+	u64 end = arch_cycles() + tsc_us_to_cycles(timeout_us);
+
+	while (apic_read(APIC_ICR) & APIC_ICR_BUSY) {
+		if (arch_cycles() > end)
+			return -ETIMEDOUT;
+		arch_cpu_relax();
+	}
+	return 0;
+}
+
+/* How long a self-IPI may take to be sent, then to be taken. */
+#define SELF_IPI_TIMEOUT_US	100000
+
 void apic_send_IPI_self(unsigned int vector)
 {
+	u64 end;
+
 	if (WARN(vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS,
 		 "APIC: self-IPI with invalid vector 0x%x\n", vector))
 		return;
 	if (WARN_ON_ONCE(!apic_base))
 		return;
-	while (apic_read(APIC_ICR) & APIC_ICR_BUSY)
-		arch_cpu_relax();
+	if (WARN_ONCE(apic_wait_icr_idle(SELF_IPI_TIMEOUT_US),
+		      "APIC: ICR busy, self-IPI 0x%x not sent\n", vector))
+		return;
 	apic_write(APIC_ICR, APIC_DEST_SELF | APIC_DM_FIXED | vector);
 	if (arch_irqs_disabled())
 		return;
-	for (int spin = 0; spin < 1000000 && vector_bit(APIC_IRR, vector);
-	     spin++)
+	end = arch_cycles() + tsc_us_to_cycles(SELF_IPI_TIMEOUT_US);
+	while (vector_bit(APIC_IRR, vector)) {
+		if (arch_cycles() > end) {
+			WARN_ONCE(1, "APIC: self-IPI 0x%x not taken\n", vector);
+			return;
+		}
 		arch_cpu_relax();
+	}
 }
 
 /*
@@ -240,19 +254,11 @@ u32 apic_read_id(void)
  */
 static int apic_send_IPI_dest(u32 apic_id, u32 low, unsigned long timeout_us)
 {
-	u64 end;
-
 	if (WARN_ON_ONCE(!apic_base) || apic_id > 0xff)
 		return -EINVAL;
 	apic_write(APIC_ICR2, apic_id << 24);
 	apic_write(APIC_ICR, low);
-	end = arch_cycles() + tsc_us_to_cycles(timeout_us);
-	while (apic_read(APIC_ICR) & APIC_ICR_BUSY) {
-		if (arch_cycles() > end)
-			return -ETIMEDOUT;
-		arch_cpu_relax();
-	}
-	return 0;
+	return apic_wait_icr_idle(timeout_us);
 }
 
 /*
@@ -293,7 +299,14 @@ int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page)
 /* Put the CPU with this APIC ID back into wait-for-SIPI (INIT). */
 void apic_send_init(u32 apic_id)
 {
-	apic_send_IPI_dest(apic_id, APIC_INT_LEVELTRIG | APIC_INT_ASSERT |
-				    APIC_DM_INIT, 1000);
-	apic_send_IPI_dest(apic_id, APIC_INT_LEVELTRIG | APIC_DM_INIT, 1000);
+	int err = apic_send_IPI_dest(apic_id, APIC_INT_LEVELTRIG |
+					      APIC_INT_ASSERT | APIC_DM_INIT,
+				     1000);
+
+	if (!err)
+		err = apic_send_IPI_dest(apic_id, APIC_INT_LEVELTRIG |
+						  APIC_DM_INIT, 1000);
+	if (err)
+		pr_warn("APIC: INIT to APIC ID 0x%x not sent (%d): that CPU may still run\n",
+			apic_id, err);
 }

@@ -30,7 +30,6 @@
 #define PIC_SPURIOUS_MASTER	(PIC_VECTOR_BASE + 7)
 #define PIC_SPURIOUS_SLAVE	(PIC_VECTOR_BASE + 15)
 
-unsigned long pic_spurious_count;
 
 /* Give the old parts time between writes, as Linux's outb_pic() does. */
 static void outb_pic(u8 val, u16 port)
@@ -75,7 +74,6 @@ static void pic_irq7_15(unsigned int vector)
 		outb(PIC_MASTER_CMD, PIC_EOI);
 		return;
 	}
-	__atomic_fetch_add(&pic_spurious_count, 1, __ATOMIC_RELAXED);
 	if (slave)
 		outb(PIC_MASTER_CMD, PIC_EOI);	/* the cascade was real */
 }

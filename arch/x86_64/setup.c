@@ -106,8 +106,9 @@ void setup_arch(void)
 	smp_reserve_trampoline();	/* low memory, before anyone else */
 	memblock_set_current_limit(EARLY_MAP_SIZE);
 	init_mem_mapping();
+	/* The CPU bring-up and interrupts below need it: say so now. */
 	if (apic_map())
-		pr_warn("APIC: no local APIC found or mapped\n");
+		panic("APIC: no local APIC found or mapped");
 	memblock_set_current_limit(memblock_end_of_DRAM());
 	vmemmap = (struct page *)X86_VMEMMAP_START;
 	acpi_boot_init();

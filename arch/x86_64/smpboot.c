@@ -231,11 +231,10 @@ void smp_boot_cpus(void)
 {
 	const struct x86_madt *m = x86_boot_madt;
 	u64 *pml4 = __va((phys_addr_t)boot_pml4);
-	unsigned int present = 1;
+	unsigned int present;
 
 	set_boot_cpu_info();
-	for (unsigned int i = 1; m && i < m->nr_cpus; i++)
-		present += m->cpus[i].present;
+	present = m->nr_present;	/* the boot CPU's entry included */
 	nr_wanted = min(present, setup_max_cpus);
 	if (nr_wanted > 1 && !trampoline_phys) {
 		pr_warn("smp: no trampoline, the other CPUs stay off\n");
@@ -252,10 +251,9 @@ void smp_boot_cpus(void)
 		 */
 		pml4[0] = pml4[PML4_INDEX(X86_PAGE_OFFSET)];
 		setup_trampoline();
-	}
-	if (nr_wanted > 1)
 		pr_info("smp: Bringing up secondary CPUs ...\n");
-	for (unsigned int i = 1; m && i < m->nr_cpus && nr_online < nr_wanted;
+	}
+	for (unsigned int i = 1; i < m->nr_cpus && nr_online < nr_wanted;
 	     i++) {
 		u32 apic_id = m->cpus[i].apic_id;
 		phys_addr_t stack;

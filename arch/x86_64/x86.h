@@ -36,8 +36,6 @@ void do_IRQ(struct pt_regs *regs);
 int apic_map(void);
 int apic_init(void);
 phys_addr_t apic_phys_base(void);
-unsigned long apic_spurious_irqs(void);
-unsigned long apic_error_irqs(void);
 void apic_eoi(void);
 void init_8259A(void);
 void pic_register_spurious(void);
