@@ -73,15 +73,6 @@ static u64 get_u64(const u8 *p)
 	return get_u32(p) | (u64)get_u32(p + 4) << 32;
 }
 
-static u8 acpi_checksum(const u8 *p, u32 len)
-{
-	u8 sum = 0;
-
-	while (len--)
-		sum += *p++;
-	return sum;
-}
-
 /* n bytes of firmware text, non-printable ones as '?', NUL-terminated. */
 static void acpi_text(char *dst, const u8 *src, unsigned int n)
 {

@@ -15,6 +15,16 @@
 #include "arch/arch.h"
 #include "kernel/types.h"
 
+/* The byte sum of len bytes at p: 0 for a table with a good checksum. */
+static inline u8 acpi_checksum(const u8 *p, u32 len)
+{
+	u8 sum = 0;
+
+	while (len--)
+		sum += *p++;
+	return sum;
+}
+
 #define ACPI_TABLE_HDR_SIZE	36	/* struct acpi_table_header */
 #define ACPI_MAX_TABLE_LEN	SZ_1M	/* larger is taken for garbage */
 #define ACPI_MAX_IOAPICS	8

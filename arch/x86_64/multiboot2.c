@@ -32,6 +32,7 @@
  */
 #define pr_fmt(fmt) "multiboot2: " fmt
 
+#include "arch/x86_64/acpi.h"
 #include "arch/x86_64/multiboot2.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
@@ -298,16 +299,6 @@ static int parse_efi_mmap(const struct mb2_tag_ref *tag,
 	return 0;
 }
 
-/* The byte sum of len bytes at p (a good ACPI checksum makes it 0). */
-static u8 byte_sum(const u8 *p, u32 len)
-{
-	u8 sum = 0;
-
-	while (len--)
-		sum += *p++;
-	return sum;
-}
-
 /*
  * The RSDP in an ACPI tag: "RSD PTR " and a good checksum over the first
  * 20 bytes; from revision 2 on, also a length that fits the tag and a
@@ -323,14 +314,14 @@ static u32 check_rsdp(const struct mb2_tag_ref *tag)
 		tag_warn(tag->type, tag->off, "no RSDP signature, ignored\n");
 		return 0;
 	}
-	if (byte_sum(p, ACPI_RSDP_V1_SIZE)) {
+	if (acpi_checksum(p, ACPI_RSDP_V1_SIZE)) {
 		tag_warn(tag->type, tag->off, "bad RSDP checksum, ignored\n");
 		return 0;
 	}
 	if (p[15] < 2)
 		return ACPI_RSDP_V1_SIZE;
 	len = have >= ACPI_RSDP_V2_SIZE ? get_u32(tag->p + MB2_TAG_HDR + 20) : 0;
-	if (len < ACPI_RSDP_V2_SIZE || len > have || byte_sum(p, len)) {
+	if (len < ACPI_RSDP_V2_SIZE || len > have || acpi_checksum(p, len)) {
 		tag_warn(tag->type, tag->off,
 			 "RSDP revision %u: bad length %u or extended checksum, ignored\n",
 			 p[15], len);
