@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,11 @@
 const char arch_name[] = "host";
 __thread unsigned int host_cpu_id __attribute__((tls_model("local-exec")));
 
+#define HOST_STOP_SIGNAL	SIGUSR2
+
 static char cmdline[2048];
+static pthread_t cpu0_thread;		/* main(): CPU 0 */
+static unsigned int cpus_stopped;
 static u64 boot_ns;
 static unsigned long stack_top;
 
@@ -57,6 +62,7 @@ int main(int argc, char **argv)
 	char here;
 
 	stack_top = (unsigned long)&here;
+	cpu0_thread = pthread_self();
 	host_irq_off = 1;	/* as a CPU boots; arch_irq_init() */
 	boot_ns = monotonic_ns();
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -191,4 +197,61 @@ int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us)
 	(void)hw_id;
 	(void)timeout_us;
 	return -ENOSYS;
+}
+
+/*
+ * Stopping CPUs for a panic: the panicking thread sends HOST_STOP_SIGNAL
+ * to the thread of every other CPU that runs (CPU 0 is main()'s thread;
+ * the others run while arch_cpu_run() work is on them), whose handler
+ * counts itself stopped and parks with every signal blocked. The process
+ * ends when the panicking thread calls arch_exit().
+ */
+static __noreturn void park_thread(void)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, NULL);
+	for (;;)
+		sigsuspend(&all);
+}
+
+static void stop_signal(int sig)
+{
+	(void)sig;
+	__atomic_fetch_add(&cpus_stopped, 1, __ATOMIC_SEQ_CST);
+	park_thread();
+}
+
+unsigned int arch_stop_other_cpus(unsigned long timeout_us)
+{
+	struct sigaction sa = { .sa_handler = stop_signal };
+	unsigned int this = host_cpu_id, sent = 0, stopped;
+	u64 end = monotonic_ns() + (u64)timeout_us * 1000;
+
+	sigfillset(&sa.sa_mask);
+	sigaction(HOST_STOP_SIGNAL, &sa, NULL);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		pthread_t thread = cpu0_thread;
+
+		if (cpu == this)
+			continue;
+		if (cpu) {
+			if (!__atomic_load_n(&host_cpus[cpu].running,
+					     __ATOMIC_ACQUIRE))
+				continue;
+			thread = host_cpus[cpu].thread;
+		}
+		sent += !pthread_kill(thread, HOST_STOP_SIGNAL);
+	}
+	do {
+		stopped = __atomic_load_n(&cpus_stopped, __ATOMIC_SEQ_CST);
+	} while (stopped < sent && monotonic_ns() < end);
+	return sent - min(sent, stopped);
+}
+
+__noreturn void arch_stop_this_cpu(void)
+{
+	fflush(stdout);
+	park_thread();
 }
