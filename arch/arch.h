@@ -104,6 +104,15 @@ void arch_irq_init(void);
 void apic_send_IPI_self(unsigned int vector);
 
 /*
+ * The tick (kernel/time.c): arch_irq_init() starts a periodic timer of
+ * HZ on the boot CPU, each other CPU starts its own, and each tick calls
+ * tick_handle_periodic() in interrupt context. arch_tick_rate_mhz() is
+ * the rate this CPU's timer runs at, measured now against the clock, in
+ * millihertz (0 if it does not run): the time tests compare it with HZ.
+ */
+unsigned long arch_tick_rate_mhz(void);
+
+/*
  * Run fn(arg) on another CPU (1 .. arch_nr_cpus() - 1) while the caller
  * goes on; arch_cpu_join() waits until it has returned. 0, -EBUSY if
  * that CPU already runs something, -ENOSYS where other CPUs cannot run
