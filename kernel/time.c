@@ -29,6 +29,8 @@
 #include "kernel/bug.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
+#include "kernel/printk.h"
+#include "kernel/shell.h"
 #include "kernel/spinlock.h"
 #include "arch/arch.h"
 
@@ -187,7 +189,10 @@ int del_timer_sync(struct timer_list *timer)
 	u64 deadline = ktime_get_ns() + TIMER_SYNC_TIMEOUT_S * NSEC_PER_SEC;
 	int was_pending = 0;
 
-	WARN_ON_ONCE(in_hardirq());
+	/* From an interrupt handler (the timer's own function, say) it
+	 * could wait for itself: say so, and only delete. */
+	if (WARN_ON_ONCE(in_hardirq()))
+		return del_timer(timer);
 	for (;;) {
 		struct timer_base *base;
 		unsigned long flags;
@@ -251,3 +256,17 @@ void tick_handle_periodic(void)
 	update_jiffies();
 	run_timers(base);
 }
+
+/* Shell: "uptime", the clock, jiffies and each CPU's ticks. */
+static int cmd_uptime(int argc, char **argv)
+{
+	u64 ns = ktime_get_ns();
+
+	console_printf("up %llu.%02llu s, jiffies %lu (HZ %u)\n",
+	       (unsigned long long)(ns / NSEC_PER_SEC),
+	       (unsigned long long)(ns % NSEC_PER_SEC / 10000000), jiffies, HZ);
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		console_printf("CPU%u: %lu ticks\n", cpu, tick_count(cpu));
+	return 0;
+}
+SHELL_CMD("uptime", cmd_uptime, "time since boot, jiffies, ticks per CPU");

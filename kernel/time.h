@@ -76,7 +76,8 @@ int del_timer(struct timer_list *timer);
 
 /*
  * Disarm and wait until the function is not running on any CPU. Not
- * from interrupt context (the timer's own CPU would wait for itself).
+ * from interrupt context (the timer's own function would wait for
+ * itself): there it is a WARNING and only deletes.
  * The wait is bounded: past TIMER_SYNC_TIMEOUT_S it reports and panics.
  */
 int del_timer_sync(struct timer_list *timer);
