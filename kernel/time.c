@@ -191,7 +191,8 @@ int del_timer_sync(struct timer_list *timer)
 
 	/* From an interrupt handler (the timer's own function, say) it
 	 * could wait for itself: say so, and only delete. */
-	if (WARN_ON_ONCE(in_hardirq()))
+	if (WARN(in_hardirq(), "del_timer_sync() of %pS from interrupt context\n",
+		 timer->function))
 		return del_timer(timer);
 	for (;;) {
 		struct timer_base *base;

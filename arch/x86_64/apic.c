@@ -411,28 +411,59 @@ void setup_secondary_APIC_clock(void)
 }
 
 /*
- * The tick's rate as programmed, measured against the TSC: the APIC
- * timer's current count read twice about 2 ms apart (less than a tick
- * period, so it reloads at most once in between), in millihertz.
+ * The tick's rate as programmed, measured against the TSC, in millihertz:
+ * the APIC timer's current count read twice about 2 ms apart (less than
+ * a tick period, so it reloads at most once in between). Each read sits
+ * between two TSC reads; a read they show was held up (TCG's vCPU
+ * descheduled) is taken again. The median of RATE_SAMPLES windows.
  */
-unsigned long arch_tick_rate_mhz(void)
+#define RATE_SAMPLES		9
+#define RATE_READ_MAX_US	20
+
+/* A count with the TSC at that moment (the midpoint of a short read). */
+static void timer_sample(u64 *tsc, u32 *count)
 {
-	unsigned long flags;
+	for (int tries = 0; tries < 100; tries++) {
+		u64 a = arch_cycles(), b;
+
+		*count = apic_timer_count();
+		b = arch_cycles();
+		*tsc = a + (b - a) / 2;
+		if (b - a < tsc_us_to_cycles(RATE_READ_MAX_US))
+			return;
+	}
+}
+
+static unsigned long tick_rate_once(void)
+{
+	unsigned long flags = arch_irq_save();
 	u64 t0, t1, counts;
 	u32 c0, c1;
 
-	if (!lapic_timer_period)
-		return 0;
-	flags = arch_irq_save();
-	t0 = arch_cycles();
-	c0 = apic_timer_count();
+	timer_sample(&t0, &c0);
 	while (arch_cycles() - t0 < tsc_us_to_cycles(2000))
 		arch_cpu_relax();
-	t1 = arch_cycles();
-	c1 = apic_timer_count();
+	timer_sample(&t1, &c1);
 	arch_irq_restore(flags);
 	counts = c1 <= c0 ? c0 - c1 : (u64)c0 + lapic_timer_period - c1;
 	/* counts per cycle * cycles per second / counts per tick, in mHz */
 	return (unsigned long)(counts * tsc_khz * 1000 * 1000 /
 			       ((t1 - t0) * lapic_timer_period));
+}
+
+unsigned long arch_tick_rate_mhz(void)
+{
+	unsigned long r[RATE_SAMPLES];
+
+	if (!lapic_timer_period)
+		return 0;
+	for (int i = 0; i < RATE_SAMPLES; i++) {
+		unsigned long v = tick_rate_once();
+		int k = i;
+
+		for (; k > 0 && r[k - 1] > v; k--)	/* insertion sort */
+			r[k] = r[k - 1];
+		r[k] = v;
+	}
+	return r[RATE_SAMPLES / 2];
 }
