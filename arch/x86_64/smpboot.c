@@ -136,6 +136,11 @@ static bool cpu_online(unsigned int cpu)
 	       (1UL << cpu);
 }
 
+bool arch_cpu_online(unsigned int cpu)
+{
+	return cpu < NR_CPUS && cpu_online(cpu);
+}
+
 /*
  * Start the CPU with this APIC ID as CPU number cpu on the stack
  * [stack_lo, stack_hi), waiting timeout_us for it to report in: 0 or an
