@@ -47,6 +47,15 @@ unsigned int smp_processor_id(void);
 bool cpu_online(unsigned int cpu);
 unsigned int num_online_cpus(void);
 
+/*
+ * Does on_each_cpu() run on cpu: this CPU, or another online one? A
+ * drain does the others (the malloc shim's CPUs) from the caller.
+ */
+static inline bool on_each_cpu_reaches(unsigned int cpu)
+{
+	return cpu == smp_processor_id() || cpu_online(cpu);
+}
+
 /* Installs the CALL_FUNCTION_VECTOR handler; start_kernel(), once. */
 void call_function_init(void);
 
