@@ -28,9 +28,11 @@
  *    a compare-and-swap) before its bit.
  *
  * Interrupt safety, as Linux's lockdep infers it for hardirqs. Every
- * acquisition (trylocks too) gives its class a usage: USED_IN_HARDIRQ
- * inside an interrupt handler (arch_hardirq_count() > 0), ENABLED_HARDIRQ
- * outside one with interrupts on, none with interrupts off outside one.
+ * acquisition gives its class a usage: USED_IN_HARDIRQ inside an
+ * interrupt handler (arch_hardirq_count() > 0), ENABLED_HARDIRQ outside
+ * one with interrupts on, none with interrupts off outside one. A
+ * trylock inside a handler gives none (it fails rather than spins on a
+ * lock its CPU holds), outside one it counts as any acquisition.
  * A class with USED_IN_HARDIRQ is "hardirq-safe" (every CPU must take it
  * with interrupts off), one with ENABLED_HARDIRQ "hardirq-unsafe". The
  * fast path is a load of the class's mask and a branch: each bit is set
@@ -670,7 +672,9 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock)
 		enum lock_usage_bit usage = usage_now();
 		bool hardirq = usage == LOCK_USED_IN_HARDIRQ;
 
-		mark_usage(class, usage, map, ip);
+		/* A trylock cannot spin: in a handler it is always safe. */
+		if (!(trylock && hardirq))
+			mark_usage(class, usage, map, ip);
 		if (!trylock)
 			check_acquire(lc, class, map, ip, hardirq);
 		push_held(lc, class, map, ip, hardirq);

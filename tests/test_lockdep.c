@@ -9,7 +9,8 @@
  * and with interrupts on elsewhere is an inconsistent lock state, a
  * dependency from such a hardirq-safe class to a hardirq-unsafe one is
  * reported whichever half comes first, and locks taken with interrupts
- * off everywhere outside the handler give no report.
+ * off everywhere outside the handler give no report, nor does a trylock
+ * in the handler.
  *
  * The locks here are this file's own, so their classes are too. Each
  * case starts from a clean dependency graph (lockdep_reset_for_test());
@@ -435,18 +436,28 @@ static void test_irq_inconsistent_state(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
 }
 
-/* A trylock in a handler makes its class hardirq-safe as well. */
-static void test_irq_inconsistent_trylock(struct ktest *t)
+/*
+ * A trylock in a handler fails instead of spinning: it leaves its class
+ * as it was. Outside one, with interrupts on, it makes the class unsafe.
+ */
+static void test_irq_trylock(struct ktest *t)
 {
 	ld_irq_setup(t);
 	ld_take_irqs_on(&ld_irq_lock);
 	ld_irq_trylock = true;
 	ktest_capture_start(t, "WARNING:");
 	ld_irq_take(t, &ld_irq_lock, NULL);
+	ld_irq_take(t, &ld_irq_lock, &ld_irq_lock2);
 	ld_irq_trylock = false;
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+
+	ld_irq_take(t, &ld_irq_lock2, NULL);
+	ktest_capture_start(t, "WARNING:");
+	KTEST_ASSERT_TRUE(t, spin_trylock(&ld_irq_lock2));
+	spin_unlock(&ld_irq_lock2);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	KTEST_EXPECT_CAPTURED(t, "inconsistent {HARDIRQ-ON-W} -> {IN-HARDIRQ-W} usage.");
-	KTEST_EXPECT_CAPTURED(t, "{IN-HARDIRQ-W} state was registered at ld_irq_handler+");
+	KTEST_EXPECT_CAPTURED(t, "inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage.");
+	KTEST_EXPECT_CAPTURED(t, "{HARDIRQ-ON-W} state was registered at test_irq_trylock+");
 }
 
 /*
@@ -584,7 +595,7 @@ static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(test_kernel_asserts_fire),
 	KTEST_CASE(test_assert_irqs_disabled),
 	KTEST_CASE(test_irq_inconsistent_state),
-	KTEST_CASE(test_irq_inconsistent_trylock),
+	KTEST_CASE(test_irq_trylock),
 	KTEST_CASE(test_irq_safe_usage_quiet),
 	KTEST_CASE(test_irq_safe_to_unsafe),
 	KTEST_CASE(test_irq_safe_to_unsafe_chain),
