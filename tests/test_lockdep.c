@@ -16,6 +16,7 @@
  * case starts from a clean dependency graph (lockdep_reset_for_test());
  * the locks of the rest of the kernel keep their classes.
  */
+#include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/lockdep.h"
 #include "kernel/spinlock.h"
@@ -334,7 +335,7 @@ static bool ld_irq_trylock;	/* the outer one with spin_trylock() */
 static __noinline void ld_irq_handler(unsigned int vector)
 {
 	(void)vector;
-	ld_irq_runs++;
+	__atomic_fetch_add(&ld_irq_runs, 1, __ATOMIC_RELAXED);
 	if (ld_irq_takes[0] && ld_irq_trylock) {
 		if (!spin_trylock(ld_irq_takes[0]))
 			return;
@@ -582,6 +583,67 @@ static void test_irq_context_no_dependency(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, "HARDIRQ-safe -> HARDIRQ-unsafe lock order detected");
 }
 
+#define LD_SMP_CPUS	4
+#define LD_SMP_ROUNDS	200
+
+static unsigned int ld_smp_go;
+
+/* Each CPU: the lock in its handler, then with interrupts on, in a loop. */
+static void ld_smp_inconsistent(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&ld_smp_go, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+	for (int i = 0; i < LD_SMP_ROUNDS; i++) {
+		apic_send_IPI_self(LD_VECTOR);
+		ld_take_irqs_on(&ld_irq_lock);
+	}
+}
+
+/*
+ * Several CPUs give one class both usages at once, many times over: one
+ * report in all.
+ */
+static void test_irq_inconsistent_smp(struct ktest *t)
+{
+	unsigned int cpus = min(arch_nr_cpus(), (unsigned int)LD_SMP_CPUS);
+	unsigned int started = 1;
+	unsigned long runs;
+
+	ld_irq_setup(t);
+	if (cpus < 2)
+		ktest_skip(t, "one CPU");
+	ld_irq_takes[0] = &ld_irq_lock;
+	runs = ld_irq_runs;
+	__atomic_store_n(&ld_smp_go, 0, __ATOMIC_RELAXED);
+	ktest_capture_start(t, "WARNING:");
+	for (unsigned int cpu = 1; cpu < cpus; cpu++) {
+		int err = arch_cpu_run(cpu, ld_smp_inconsistent, NULL);
+
+		if (err == -ENOSYS)
+			break;
+		KTEST_EXPECT_EQ(t, err, 0);
+		if (!err)
+			started++;
+	}
+	__atomic_store_n(&ld_smp_go, 1, __ATOMIC_RELEASE);
+	if (started > 1)
+		ld_smp_inconsistent(NULL);
+	for (unsigned int cpu = 1; cpu < started; cpu++)
+		arch_cpu_join(cpu);
+	ld_irq_takes[0] = NULL;
+	if (started == 1) {
+		ktest_capture_stop(t);
+		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
+	}
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "WARNING: inconsistent lock state");
+	KTEST_EXPECT_CAPTURED(t, "ld_irq_lock");
+	KTEST_EXPECT_EQ(t, ld_irq_runs, runs + (unsigned long)started *
+					  LD_SMP_ROUNDS);
+	ktest_info(t, "%u CPUs", started);
+}
+
 static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(test_lockdep_built_in),
 	KTEST_CASE(test_order_inversion),
@@ -596,6 +658,7 @@ static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(test_assert_irqs_disabled),
 	KTEST_CASE(test_irq_inconsistent_state),
 	KTEST_CASE(test_irq_trylock),
+	KTEST_CASE(test_irq_inconsistent_smp),
 	KTEST_CASE(test_irq_safe_usage_quiet),
 	KTEST_CASE(test_irq_safe_to_unsafe),
 	KTEST_CASE(test_irq_safe_to_unsafe_chain),
