@@ -100,6 +100,12 @@
  *         logbuf_lock is ever taken under it.
  *     10. logbuf_lock (kernel/printk.c): innermost; a report may be
  *         printed under any of the above.
+ *    Interrupts: an allocation from an interrupt handler takes the
+ *    locks from 4 on, so they are taken with interrupts off everywhere
+ *    (hardirq-safe). slab_lock and shrinker_lock are taken with
+ *    interrupts on and never in a handler (hardirq-unsafe): legal only
+ *    because no lock from 4 on is held when they are taken. The
+ *    validator checks both (kernel/lockdep.c, "Interrupt safety").
  *
  * 7. Debugging stays off the fast paths. A debugged cache (mm/slab_debug.c)
  *    has per-CPU arrays of limit 0, so its allocations and frees always
