@@ -197,7 +197,7 @@ check: $(HB)/cram compile-checks
 # q35 at 3 GiB (RAM split at 2 GiB), and that mem= and memmap= shape the
 # map. Skipped when KTEST selects tests.
 # The 4-CPU boot (application processors up and parked).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,slab,kmalloc
+SMP_SUITES := smpboot,acpi_boot,irq,printk,smp_call,smp_drain,slab,kmalloc
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
@@ -210,7 +210,7 @@ boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
 # The debug stages: the allocators again with the debugging options on
 # (slab_debug everywhere, page poisoning on the host, where it is cheap),
 # and a boot that unmaps free pages (debug_pagealloc).
-DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq
+DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq,smp_call,smp_drain
 DEBUG_CMDLINE := slab_debug slab_freelist_random=1
 DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \
 		$(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS)) $(DEBUG_CMDLINE)') \

@@ -113,10 +113,24 @@ void apic_send_IPI_self(unsigned int vector);
 unsigned long arch_tick_rate_mhz(void);
 
 /*
+ * Cross-CPU calls (kernel/smp.c). arch_cpu_online(cpu): CPU cpu
+ * (< arch_nr_cpus()) runs and takes interrupts from other CPUs (x86_64:
+ * its bit in the online mask; the host: a thread of this program stands
+ * for it, see arch/host/main.c; the malloc shim: none, its CPUs are the
+ * application's threads). arch_send_call_function_ipi(cpu) raises
+ * CALL_FUNCTION_VECTOR on that online CPU, never on this one: 0, or
+ * -ETIMEDOUT (x86_64: the APIC did not send it), -ENXIO (not online).
+ */
+bool arch_cpu_online(unsigned int cpu);
+int arch_send_call_function_ipi(unsigned int cpu);
+
+/*
  * Run fn(arg) on another CPU (1 .. arch_nr_cpus() - 1) while the caller
  * goes on; arch_cpu_join() waits until it has returned. 0, -EBUSY if
  * that CPU already runs something, -ENOSYS where other CPUs cannot run
- * kernel code on demand yet (x86_64 today: the APs are up but parked). On the host each CPU is a thread.
+ * kernel code on demand yet (x86_64 today: the APs are up but parked).
+ * On the host each CPU is a thread that lives as long as the program
+ * (arch/host/main.c): fn runs on it, between the interrupts it takes.
  */
 int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg);
 void arch_cpu_join(unsigned int cpu);

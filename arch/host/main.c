@@ -4,18 +4,27 @@
  *
  * main() joins its arguments into the kernel command line and calls
  * start_kernel(). The console is stdin/stdout, time is CLOCK_MONOTONIC,
- * arch_exit() is exit(), and CPUs other than 0 are threads started by
- * arch_cpu_run(), each knowing its number through host_cpu_id. This file is the only one of the host build that
+ * arch_exit() is exit(). This file is the only one of the host build that
  * includes libc headers: the kernel's own string functions are renamed in
  * the host objects (see the Makefile), so both live side by side.
+ *
+ * CPUs: the boot thread is CPU 0; before start_kernel() main() starts
+ * one thread for each other CPU, which lives as long as the program and
+ * knows its number through host_cpu_id. Each registers as its CPU's
+ * interrupt target (host_irq_cpu_online(), arch/host/irq.c), so every
+ * CPU takes cross-CPU calls at any time, whether a test gives it work or
+ * not. A CPU thread idles in pthread_cond_wait() with interrupts on (an
+ * IPI's signal runs its handler there) until arch_cpu_run() hands it a
+ * function; it runs it and idles again; arch_cpu_join() waits for that.
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arch/arch.h"
 #include "kernel/kernel.h"
@@ -25,11 +34,9 @@
 const char arch_name[] = "host";
 __thread unsigned int host_cpu_id __attribute__((tls_model("local-exec")));
 
-#define HOST_STOP_SIGNAL	SIGUSR2
-
 static char cmdline[2048];
-static pthread_t cpu0_thread;		/* main(): CPU 0 */
-static unsigned int cpus_stopped;
+
+static void host_cpus_start(void);
 static u64 boot_ns;
 static unsigned long stack_top;
 
@@ -62,16 +69,39 @@ int main(int argc, char **argv)
 	char here;
 
 	stack_top = (unsigned long)&here;
-	cpu0_thread = pthread_self();
 	host_irq_off = 1;	/* as a CPU boots; arch_irq_init() */
 	boot_ns = monotonic_ns();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	join_args(argc, argv);
+	host_cpus_start();
 	start_kernel();
+}
+
+/*
+ * After a panic stopped the other CPUs, one of them may be parked inside
+ * stdio holding stdout's lock: from then on the console is write(2) on
+ * the file descriptor, and the exit skips stdio's flush.
+ */
+static bool console_raw;
+
+void host_console_raw(void)
+{
+	WRITE_ONCE(console_raw, true);
 }
 
 void arch_console_write(const char *s, size_t len)
 {
+	if (READ_ONCE(console_raw)) {
+		while (len) {
+			ssize_t n = write(STDOUT_FILENO, s, len);
+
+			if (n <= 0)
+				return;
+			s += n;
+			len -= (size_t)n;
+		}
+		return;
+	}
 	fwrite(s, 1, len, stdout);
 }
 
@@ -104,8 +134,12 @@ const char *arch_cmdline(void)
 
 __noreturn void arch_exit(enum arch_exit_status status)
 {
+	int code = status == ARCH_EXIT_SUCCESS ? 0 : 1;
+
+	if (READ_ONCE(console_raw))
+		_exit(code);
 	fflush(stdout);
-	exit(status == ARCH_EXIT_SUCCESS ? 0 : 1);
+	exit(code);
 }
 
 __noreturn void arch_halt(void)
@@ -131,11 +165,13 @@ unsigned int arch_nr_cpus(void)
 	return NR_CPUS;
 }
 
-/* CPUs 1..NR_CPUS-1 are threads, started on demand. */
+/* CPUs 1..NR_CPUS-1: one thread each, idle until given work. */
 struct host_cpu {
 	pthread_t thread;
-	bool running;
-	void (*fn)(void *arg);
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool busy;		/* arch_cpu_run() until arch_cpu_join() */
+	void (*fn)(void *arg);	/* set: to run; cleared when it returned */
 	void *arg;
 	unsigned int id;
 };
@@ -147,36 +183,77 @@ static void *host_cpu_main(void *data)
 	struct host_cpu *c = data;
 
 	host_cpu_id = c->id;
-	c->fn(c->arg);
+	host_irq_off = 0;	/* an idle CPU takes interrupts */
+	host_irq_cpu_online(c->id);
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		void (*fn)(void *arg);
+
+		while (!c->fn)
+			pthread_cond_wait(&c->cond, &c->lock);
+		fn = c->fn;
+		pthread_mutex_unlock(&c->lock);
+		fn(c->arg);
+		pthread_mutex_lock(&c->lock);
+		c->fn = NULL;
+		pthread_cond_broadcast(&c->cond);
+	}
 	return NULL;
+}
+
+static void host_cpus_start(void)
+{
+	host_irq_cpu_online(0);
+	for (unsigned int cpu = 1; cpu < NR_CPUS; cpu++) {
+		struct host_cpu *c = &host_cpus[cpu];
+
+		c->id = cpu;
+		pthread_mutex_init(&c->lock, NULL);
+		pthread_cond_init(&c->cond, NULL);
+		if (pthread_create(&c->thread, NULL, host_cpu_main, c)) {
+			fprintf(stderr, "host: cannot start CPU %u\n", cpu);
+			exit(2);
+		}
+	}
+	/* Every CPU takes IPIs before the kernel runs (arch_cpu_online()). */
+	for (unsigned int cpu = 1; cpu < NR_CPUS; cpu++)
+		while (!arch_cpu_online(cpu))
+			sched_yield();
 }
 
 int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
 {
 	struct host_cpu *c;
+	int err = 0;
 
 	if (cpu == 0 || cpu >= NR_CPUS)
 		return -EINVAL;
 	c = &host_cpus[cpu];
-	if (c->running)
-		return -EBUSY;
-	c->fn = fn;
-	c->arg = arg;
-	c->id = cpu;
-	if (pthread_create(&c->thread, NULL, host_cpu_main, c))
-		return -EAGAIN;
-	c->running = true;
-	return 0;
+	pthread_mutex_lock(&c->lock);
+	if (c->busy) {
+		err = -EBUSY;
+	} else {
+		c->busy = true;
+		c->arg = arg;
+		c->fn = fn;
+		pthread_cond_broadcast(&c->cond);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return err;
 }
 
 void arch_cpu_join(unsigned int cpu)
 {
-	struct host_cpu *c = &host_cpus[cpu];
+	struct host_cpu *c;
 
-	if (cpu < NR_CPUS && c->running) {
-		pthread_join(c->thread, NULL);
-		c->running = false;
-	}
+	if (cpu == 0 || cpu >= NR_CPUS)
+		return;
+	c = &host_cpus[cpu];
+	pthread_mutex_lock(&c->lock);
+	while (c->fn)
+		pthread_cond_wait(&c->cond, &c->lock);
+	c->busy = false;
+	pthread_mutex_unlock(&c->lock);
 }
 
 /* The CPUs are threads: no start-up record (see arch/arch.h). */
@@ -197,61 +274,4 @@ int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us)
 	(void)hw_id;
 	(void)timeout_us;
 	return -ENOSYS;
-}
-
-/*
- * Stopping CPUs for a panic: the panicking thread sends HOST_STOP_SIGNAL
- * to the thread of every other CPU that runs (CPU 0 is main()'s thread;
- * the others run while arch_cpu_run() work is on them), whose handler
- * counts itself stopped and parks with every signal blocked. The process
- * ends when the panicking thread calls arch_exit().
- */
-static __noreturn void park_thread(void)
-{
-	sigset_t all;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, NULL);
-	for (;;)
-		sigsuspend(&all);
-}
-
-static void stop_signal(int sig)
-{
-	(void)sig;
-	__atomic_fetch_add(&cpus_stopped, 1, __ATOMIC_SEQ_CST);
-	park_thread();
-}
-
-unsigned int arch_stop_other_cpus(unsigned long timeout_us)
-{
-	struct sigaction sa = { .sa_handler = stop_signal };
-	unsigned int this = host_cpu_id, sent = 0, stopped;
-	u64 end = monotonic_ns() + (u64)timeout_us * 1000;
-
-	sigfillset(&sa.sa_mask);
-	sigaction(HOST_STOP_SIGNAL, &sa, NULL);
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		pthread_t thread = cpu0_thread;
-
-		if (cpu == this)
-			continue;
-		if (cpu) {
-			if (!__atomic_load_n(&host_cpus[cpu].running,
-					     __ATOMIC_ACQUIRE))
-				continue;
-			thread = host_cpus[cpu].thread;
-		}
-		sent += !pthread_kill(thread, HOST_STOP_SIGNAL);
-	}
-	do {
-		stopped = __atomic_load_n(&cpus_stopped, __ATOMIC_SEQ_CST);
-	} while (stopped < sent && monotonic_ns() < end);
-	return sent - min(sent, stopped);
-}
-
-__noreturn void arch_stop_this_cpu(void)
-{
-	fflush(stdout);
-	park_thread();
 }

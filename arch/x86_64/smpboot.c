@@ -23,14 +23,13 @@
  * stacks for #DF, NMI and #MC), the IDT, its local APIC set up as the
  * boot CPU's (LINT0 masked), records what it sees for arch_cpu_info(),
  * reports in and parks with interrupts on in a hlt loop. It takes no
- * lock, allocates nothing and prints nothing; later work will reach it
- * through IPIs.
+ * lock, allocates nothing and prints nothing; work reaches it through
+ * IPIs (kernel/smp.c: cross-CPU calls).
  *
  * arch_nr_cpus() is then the number of online CPUs, fixed before
  * mm_core_init(), so the allocators size their per-CPU data for all of
- * them. Code that drains another CPU's per-CPU cache directly (slab
- * arrays, page-allocator lists) stays safe: a parked AP never allocates
- * or frees.
+ * them. Drains of another CPU's per-CPU caches (slab arrays,
+ * page-allocator lists) run on that CPU, in its call-function IPI.
  *
  * Parameters (Linux's): "nosmp" starts no AP, "maxcpus=N" at most N CPUs
  * in all (the boot CPU included; 0 is nosmp).
@@ -134,6 +133,11 @@ static bool cpu_online(unsigned int cpu)
 {
 	return __atomic_load_n(&cpu_online_mask, __ATOMIC_ACQUIRE) &
 	       (1UL << cpu);
+}
+
+bool arch_cpu_online(unsigned int cpu)
+{
+	return cpu < NR_CPUS && cpu_online(cpu);
 }
 
 /*
