@@ -14,6 +14,7 @@
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/shell.h"
+#include "kernel/time.h"
 #include "mm/mm.h"
 #include "arch/arch.h"
 
@@ -59,6 +60,7 @@ __noreturn void start_kernel(void)
 	mm_core_init();
 	arch_irq_init();	/* interrupts on from here */
 	call_function_init();
+	time_init();		/* every CPU ticks from here */
 
 	if (ktest_requested)
 		run_tests();

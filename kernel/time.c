@@ -31,6 +31,7 @@
 #include "kernel/kernel.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
+#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "arch/arch.h"
 
@@ -256,6 +257,20 @@ void tick_handle_periodic(void)
 	WRITE_ONCE(base->ticks, base->ticks + 1);
 	update_jiffies();
 	run_timers(base);
+}
+
+static void tick_start_ipi(void *info)
+{
+	arch_tick_start();
+}
+
+/* After cross-CPU calls work: every other online CPU starts its tick. */
+void time_init(void)
+{
+	int err = smp_call_function(tick_start_ipi, NULL, true);
+
+	if (err)
+		pr_err("time: the other CPUs' ticks not started (%d)\n", err);
 }
 
 /* Shell: "uptime", the clock, jiffies and each CPU's ticks. */

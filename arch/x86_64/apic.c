@@ -14,7 +14,7 @@
  *          the ISR shows a real interrupt was sent on that vector)
  *   TPR    0, every priority class accepted
  *   timer  masked, until setup_boot_APIC_clock() / the AP's
- *          setup_secondary_APIC_clock() start the tick (below)
+ *          arch_tick_start() start the tick (below)
  *   LINT0  ExtINT, virtual wire to the 8259A (whose lines are all masked)
  *   LINT1  NMI
  *   error  vector 0xfe, whose handler reads and reports the ESR
@@ -427,10 +427,13 @@ void setup_boot_APIC_clock(void)
 		lapic_timer_period);
 }
 
-void setup_secondary_APIC_clock(void)
+/* On each AP, from time_init() (kernel/time.c); the boot CPU ticks. */
+void arch_tick_start(void)
 {
 	BUG_ON(!lapic_timer_period);
-	start_apic_timer();
+	if (!(apic_read(APIC_LVTT) & APIC_LVT_TIMER_PERIODIC) ||
+	    apic_read(APIC_LVTT) & APIC_LVT_MASKED)
+		start_apic_timer();
 }
 
 /*

@@ -53,7 +53,6 @@ u32 apic_read_id(void);
 int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page);
 void apic_send_init(u32 apic_id);
 void setup_boot_APIC_clock(void);
-void setup_secondary_APIC_clock(void);
 void apic_send_nmi(u32 apic_id);
 
 /* NMIs and the panic's stop of the other CPUs (nmi.c). */

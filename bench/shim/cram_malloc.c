@@ -130,6 +130,16 @@ __noreturn void arch_emergency_restart(void)
 	abort();
 }
 
+/* No tick in the shim: its CPUs are the application's threads. */
+unsigned long arch_tick_rate_mhz(void)
+{
+	return 0;
+}
+
+void arch_tick_start(void)
+{
+}
+
 /* A panic ends the program at once: nothing to stop first. */
 unsigned int arch_stop_other_cpus(unsigned long timeout_us)
 {
