@@ -122,6 +122,7 @@
 #include "lib/prandom.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
+#include "kernel/time.h"
 #include "mm/fault_inject.h"
 #include "mm/internal.h"
 #include "mm/shrinker.h"
@@ -673,8 +674,10 @@ static struct slab *get_first_slab(struct kmem_cache *cachep, bool pfmemalloc)
 		list_for_each_entry(slab, lists[i], slab_list) {
 			if (pfmemalloc || !slab_test_pfmemalloc(slab) ||
 			    slab_unreserve(cachep, slab)) {
-				if (i == 1)
+				if (i == 1) {
 					n->free_slabs--;
+					n->free_touched = 1;
+				}
 				return slab;
 			}
 		}
@@ -754,8 +757,10 @@ static bool cache_refill(struct kmem_cache *cachep, struct array_cache *ac)
 		return false;
 	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
+	ac->used = 1;
 	if (n->shared && transfer_objects(ac, n->shared, batchcount)) {
 		n->shared->touched = 1;
+		n->shared->used = 1;
 		batchcount = 0;	/* the shared array served it */
 	}
 	while (batchcount && (slab = get_first_slab(cachep, false))) {
@@ -829,6 +834,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 		return stats_node_alloc(cachep, objp);
 	}
 	alloc_block(cachep, ac, slab, refill_batch(ac));
+	ac->used = 1;
 	cache_grow_end(cachep, slab);
 pop:
 	ac->touched = 1;
@@ -858,10 +864,12 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	LIST_HEAD(list);
 
 	lockdep_assert_irqs_disabled();
+	ac->used = 1;
 	spin_lock(&n->list_lock);
 	if (n->shared && n->shared->avail < n->shared->limit) {
 		struct array_cache *shared = n->shared;
 
+		shared->used = 1;
 		batchcount = min(batchcount, shared->limit - shared->avail);
 		memcpy(&shared->entry[shared->avail], ac->entry,
 		       batchcount * sizeof(void *));
@@ -1409,6 +1417,129 @@ void drain_array(struct kmem_cache *cachep, struct array_cache *ac)
 void slab_failslab_changed(void)
 {
 	slab_fastpath_update();
+}
+
+/* --- cache_reap: idle caches give back what they keep ------------------- */
+
+/*
+ * Part of an array not used since the last pass goes back to its slabs
+ * (Linux's drain_array_locked(), not forced): a fifth of its limit, or
+ * half of what it holds if that is less. The bottom of the stack goes,
+ * the oldest objects; the top, which the next allocation pops, stays.
+ * A used array is only marked unused. A per-CPU array only on its own
+ * CPU. n->list_lock held.
+ */
+static unsigned int reap_array(struct kmem_cache *cachep,
+			       struct array_cache *ac, struct list_head *list)
+{
+	unsigned int tofree;
+
+	lockdep_assert_held(&get_node(cachep)->list_lock);
+	lockdep_assert_irqs_disabled();
+	if (!ac || !ac->avail)
+		return 0;
+	if (ac->used) {
+		ac->used = 0;
+		return 0;
+	}
+	tofree = (ac->limit + 4) / 5;
+	if (tofree > ac->avail)
+		tofree = (ac->avail + 1) / 2;
+	free_block(cachep, ac->entry, tofree, list);
+	ac->avail -= tofree;
+	memmove(ac->entry, &ac->entry[tofree], ac->avail * sizeof(void *));
+	ac->touched = 0;	/* idle: its next refill is a small one */
+	return tofree;
+}
+
+/*
+ * Free slabs the node has not needed since the last pass: up to a fifth
+ * of free_limit's worth go back to the page allocator, the coldest (the
+ * tail) first (Linux's drain_freelist() from cache_reap). n->list_lock
+ * held; the slabs move to list.
+ */
+static unsigned int reap_free_slabs(struct kmem_cache *cachep,
+				    struct kmem_cache_node *n,
+				    struct list_head *list)
+{
+	unsigned int max = (n->free_limit + 5 * cachep->num - 1) /
+			   (5 * cachep->num);
+	unsigned int nr = 0;
+
+	lockdep_assert_held(&n->list_lock);
+	if (n->free_touched) {
+		n->free_touched = 0;
+		return 0;
+	}
+	while (nr < max && !list_empty(&n->slabs_free)) {
+		struct slab *slab = list_last_entry(&n->slabs_free, struct slab,
+						    slab_list);
+
+		list_move(&slab->slab_list, list);
+		n->free_slabs--;
+		n->total_slabs--;
+		n->free_objects -= cachep->num;
+		if (unlikely(slab_stats_on()))
+			n->stats.reaped++;
+		nr++;
+	}
+	return nr;
+}
+
+/*
+ * Reserve slabs of this node that nobody met since memory came back
+ * become ordinary, so the reserve state ends even when no allocation or
+ * free meets them (section 4). Stops at the first one that must stay
+ * (memory still short: the others must too). n->list_lock held.
+ */
+static unsigned int reap_pfmemalloc(struct kmem_cache *cachep,
+				    struct kmem_cache_node *n)
+{
+	struct list_head *lists[] = { &n->slabs_partial, &n->slabs_full,
+				      &n->slabs_free };
+	unsigned int nr = 0;
+
+	lockdep_assert_held(&n->list_lock);
+	if (likely(!pfmemalloc_active()))
+		return 0;
+	for (int i = 0; i < 3; i++) {
+		struct slab *slab;
+
+		list_for_each_entry(slab, lists[i], slab_list) {
+			if (!slab_test_pfmemalloc(slab))
+				continue;
+			if (!slab_unreserve(cachep, slab))
+				return nr;
+			nr++;
+		}
+	}
+	return nr;
+}
+
+/*
+ * One pass over cachep on this CPU (Linux's cache_reap() body for one
+ * cache): this CPU's array; and, once per node_period jiffies whichever
+ * CPU comes first, the shared array, the free slabs and the reserve
+ * slabs. Interrupts on; the caller holds slab_lock (by trylock).
+ */
+void cache_reap_one(struct kmem_cache *cachep, struct cache_reap_result *r,
+		    unsigned long node_period)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long flags;
+	LIST_HEAD(list);
+
+	spin_lock_irqsave(&n->list_lock, flags);
+	r->objects += reap_array(cachep, cpu_cache_get(cachep), &list);
+	if (time_after_eq(jiffies, n->next_reap)) {
+		n->next_reap = jiffies + node_period;
+		r->objects += reap_array(cachep, n->shared, &list);
+		r->slabs += reap_free_slabs(cachep, n, &list);
+		r->unreserved += reap_pfmemalloc(cachep, n);
+	}
+	stats_freeable(n);
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	release_slab_list(cachep, &list);
 }
 
 /* --- lock assertions, proven by tests/test_lockdep.c ------------------- */
