@@ -728,6 +728,20 @@ static unsigned int transfer_objects(struct array_cache *to,
 	return nr;
 }
 
+/*
+ * This CPU's array is in use (a refill, a free that left the fast
+ * path): tell cache_reap, and put back the limit it took to see the
+ * next free (see struct array_cache). Interrupts off.
+ */
+static inline void ac_in_use(struct array_cache *ac)
+{
+	ac->used = 1;
+	if (unlikely(ac->armed_limit)) {
+		ac->limit = ac->armed_limit;
+		ac->armed_limit = 0;
+	}
+}
+
 /* How many objects a refill moves: fewer while the array is idle. */
 static unsigned int refill_batch(const struct array_cache *ac)
 {
@@ -757,7 +771,7 @@ static bool cache_refill(struct kmem_cache *cachep, struct array_cache *ac)
 		return false;
 	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
-	ac->used = 1;
+	ac_in_use(ac);
 	if (n->shared && transfer_objects(ac, n->shared, batchcount)) {
 		n->shared->touched = 1;
 		n->shared->used = 1;
@@ -834,7 +848,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 		return stats_node_alloc(cachep, objp);
 	}
 	alloc_block(cachep, ac, slab, refill_batch(ac));
-	ac->used = 1;
+	ac_in_use(ac);
 	cache_grow_end(cachep, slab);
 pop:
 	ac->touched = 1;
@@ -864,7 +878,7 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	LIST_HEAD(list);
 
 	lockdep_assert_irqs_disabled();
-	ac->used = 1;
+	ac_in_use(ac);
 	spin_lock(&n->list_lock);
 	if (n->shared && n->shared->avail < n->shared->limit) {
 		struct array_cache *shared = n->shared;
@@ -918,6 +932,7 @@ static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
 {
 	struct array_cache *ac = cpu_cache_get(cachep);
 
+	ac_in_use(ac);
 	if (unlikely(pfmemalloc_active()) &&
 	    slab_test_pfmemalloc(virt_to_slab(objp)) &&
 	    cache_free_pfmemalloc(cachep, objp))
@@ -1048,6 +1063,7 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 		return;
 	}
 	irqflags = arch_irq_save();
+	ac_in_use(cpu_cache_get(cachep));	/* before stats read its limit */
 	if (unlikely(slab_stats_on()))
 		stats_free(cachep);
 	cpu_cache_free(cachep, objp);
@@ -1426,13 +1442,15 @@ void slab_failslab_changed(void)
  * (Linux's drain_array_locked(), not forced): a fifth of its limit, or
  * half of what it holds if that is less. The bottom of the stack goes,
  * the oldest objects; the top, which the next allocation pops, stays.
- * A used array is only marked unused. A per-CPU array only on its own
- * CPU. n->list_lock held.
+ * A used array is only marked unused, and this CPU's own array armed
+ * (struct array_cache) so that its next free says it is in use. A
+ * per-CPU array only on its own CPU. n->list_lock held.
  */
 static unsigned int reap_array(struct kmem_cache *cachep,
-			       struct array_cache *ac, struct list_head *list)
+			       struct array_cache *ac, bool arm,
+			       struct list_head *list)
 {
-	unsigned int tofree;
+	unsigned int limit, tofree;
 
 	lockdep_assert_held(&get_node(cachep)->list_lock);
 	lockdep_assert_irqs_disabled();
@@ -1440,9 +1458,14 @@ static unsigned int reap_array(struct kmem_cache *cachep,
 		return 0;
 	if (ac->used) {
 		ac->used = 0;
+		if (arm && ac->limit) {
+			ac->armed_limit = ac->limit;
+			ac->limit = 0;
+		}
 		return 0;
 	}
-	tofree = (ac->limit + 4) / 5;
+	limit = ac->armed_limit ? ac->armed_limit : ac->limit;
+	tofree = (limit + 4) / 5;
 	if (tofree > ac->avail)
 		tofree = (ac->avail + 1) / 2;
 	free_block(cachep, ac->entry, tofree, list);
@@ -1530,10 +1553,10 @@ void cache_reap_one(struct kmem_cache *cachep, struct cache_reap_result *r,
 	LIST_HEAD(list);
 
 	spin_lock_irqsave(&n->list_lock, flags);
-	r->objects += reap_array(cachep, cpu_cache_get(cachep), &list);
+	r->objects += reap_array(cachep, cpu_cache_get(cachep), true, &list);
 	if (time_after_eq(jiffies, n->next_reap)) {
 		n->next_reap = jiffies + node_period;
-		r->objects += reap_array(cachep, n->shared, &list);
+		r->objects += reap_array(cachep, n->shared, false, &list);
 		r->slabs += reap_free_slabs(cachep, n, &list);
 		r->unreserved += reap_pfmemalloc(cachep, n);
 	}

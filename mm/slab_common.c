@@ -257,6 +257,7 @@ static void init_array_cache(struct array_cache *ac, unsigned int limit,
 	ac->batchcount = batch;
 	ac->touched = 0;
 	ac->used = 0;
+	ac->armed_limit = 0;
 }
 
 static void init_kmem_cache_node(struct kmem_cache_node *n)

@@ -27,14 +27,14 @@
  * touched: the array has been refilled, so its next refill may take a
  * whole batch; cache_reap clears it when it drains an idle array.
  *
- * used: the array exchanged objects with the node (a refill or a flush)
- * since cache_reap last looked; an array found unused is idle, and part
- * of it is drained. Linux has one word for both, set on every
- * allocation from the array; here the allocation fast path stores
- * nothing (that store measured 9% of a kmalloc+kfree pair), so an array
- * that serves its CPU without a refill or a flush counts as idle and
- * loses a fifth of its oldest objects per pass (the bottom, never the
- * hot top), until its next refill marks it used again.
+ * used, armed_limit: cache_reap's signal that the array is in use
+ * (Linux sets touched on every allocation for it; here the fast paths
+ * store nothing more, see mm/slab.c "cache_reap"). A pass that finds the
+ * array used clears used and arms it: the real limit goes to
+ * armed_limit and limit becomes 0, so the next free leaves the fast
+ * path, and the slow path (or a refill) puts the limit back and sets
+ * used. An array still armed at the next pass saw no free and no refill
+ * for a whole period: it is idle.
  */
 struct array_cache {
 	unsigned int avail;
@@ -42,6 +42,7 @@ struct array_cache {
 	unsigned int batchcount;
 	unsigned int touched;
 	unsigned int used;
+	unsigned int armed_limit;	/* nonzero: armed, the real limit */
 	void *entry[];
 };
 
