@@ -296,6 +296,28 @@ int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page)
 	return 0;
 }
 
+/*
+ * Send vector to the CPU with this APIC ID as a fixed interrupt, waiting
+ * a bounded time for the APIC to have sent it: 0, -EINVAL for a vector
+ * outside FIRST_EXTERNAL_VECTOR .. NR_VECTORS - 1, -ETIMEDOUT. Interrupts
+ * are off between the two ICR writes, so no handler's IPI comes between.
+ */
+int apic_send_IPI_fixed(u32 apic_id, unsigned int vector)
+{
+	unsigned long flags;
+	int err;
+
+	if (vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS)
+		return -EINVAL;
+	flags = arch_irq_save();
+	err = apic_wait_icr_idle(SELF_IPI_TIMEOUT_US);
+	if (!err)
+		err = apic_send_IPI_dest(apic_id, APIC_DM_FIXED | vector,
+					 SELF_IPI_TIMEOUT_US);
+	arch_irq_restore(flags);
+	return err;
+}
+
 /* Put the CPU with this APIC ID back into wait-for-SIPI (INIT). */
 void apic_send_init(u32 apic_id)
 {
