@@ -136,7 +136,7 @@ static void cpu_run_work(struct x86_percpu *pc)
 {
 	void (*fn)(void *arg) = pc->work_fn;
 
-	pc->work_state = CPU_WORK_RUNNING;
+	__atomic_store_n(&pc->work_state, CPU_WORK_RUNNING, __ATOMIC_RELAXED);
 	arch_irq_enable();
 	fn(pc->work_arg);
 	BUG_ON(arch_irqs_disabled());
