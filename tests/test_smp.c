@@ -441,10 +441,15 @@ static void test_smp_ops_param(struct ktest *t)
 }
 
 /* arch_cpu_run()'s refusals: CPU 0, a busy CPU, a CPU that is not there. */
+static unsigned int ran_on_cpu;
+static bool ran_irqs_off;
+
 static void spin_until_released(void *arg)
 {
 	unsigned long *gate = arg;
 
+	ran_on_cpu = arch_cpu_id();
+	ran_irqs_off = arch_irqs_disabled();
 	while (!__atomic_load_n(gate, __ATOMIC_ACQUIRE))
 		arch_cpu_relax();
 	__atomic_store_n(gate, 2, __ATOMIC_RELEASE);
@@ -475,11 +480,16 @@ static void test_cpu_run_refuses(struct ktest *t)
 	__atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
 	arch_cpu_join(1);
 	KTEST_EXPECT_EQ(t, __atomic_load_n(&gate, __ATOMIC_ACQUIRE), 2UL);
+	KTEST_EXPECT_EQ(t, ran_on_cpu, 1U);
+	KTEST_EXPECT_FALSE(t, ran_irqs_off);	/* work runs with them on */
 	/* Joined: the CPU takes work again, and a join of nothing returns. */
 	gate = 1;
-	KTEST_EXPECT_EQ(t, arch_cpu_run(1, spin_until_released, &gate), 0);
-	arch_cpu_join(1);
+	ran_on_cpu = 0;
+	KTEST_EXPECT_EQ(t, arch_cpu_run(arch_nr_cpus() - 1,
+					spin_until_released, &gate), 0);
+	arch_cpu_join(arch_nr_cpus() - 1);
 	KTEST_EXPECT_EQ(t, gate, 2UL);
+	KTEST_EXPECT_EQ(t, ran_on_cpu, arch_nr_cpus() - 1);
 	arch_cpu_join(1);
 }
 
