@@ -196,7 +196,8 @@ check: $(HB)/cram compile-checks
 # memory map, with holes GRUB's cutmem and badram cut into it), once on
 # q35 at 3 GiB (RAM split at 2 GiB), and that mem= and memmap= shape the
 # map. Skipped when KTEST selects tests.
-# The 4-CPU boot (the application processors run the smp suite's work).
+# The 4-CPU boot (the application processors run the smp suite's work,
+# its full 10^7 operations: 20 s of TCG on a quiet 2-core host).
 SMP_SUITES := smpboot,acpi_boot,irq,slab,kmalloc,smp
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
@@ -227,7 +228,7 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,128M,ktest=$(SIZE_SUITES),,uefi,,iso/grub-holes.cfg) \
 	       $(call boot,3G,ktest=$(SIZE_SUITES),,,q35) \
 	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000) \
-	       $(call boot,128M,ktest=$(SMP_SUITES),,,,,4)
+	       $(call boot,128M,ktest=$(SMP_SUITES) smp_ops=10000000,,,,,4)
 # The fuzzer (host): replay the corpus, then FUZZ_SECONDS of random inputs,
 # each written to build/fuzz/test-input.bin before it runs.
 comma := ,
