@@ -198,7 +198,7 @@ check: $(HB)/cram compile-checks
 # map. Skipped when KTEST selects tests.
 # The 4-CPU boot (the application processors run the smp suite's work,
 # its full 10^7 operations: 20 s of TCG on a quiet 2-core host).
-SMP_SUITES := smpboot,acpi_boot,irq,slab,kmalloc,smp
+SMP_SUITES := smpboot,acpi_boot,irq,smp_call,smp_drain,slab,kmalloc,smp
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
@@ -212,7 +212,7 @@ boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
 # (slab_debug everywhere, page poisoning on the host, where it is cheap),
 # and a boot that unmaps free pages (debug_pagealloc). The slab_debug
 # boot runs on 4 CPUs.
-DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq
+DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq,smp_call,smp_drain
 # (smp_ops: the smp suite's stress is ~8x slower with every cache debugged.)
 DEBUG_CMDLINE := slab_debug slab_freelist_random=1 smp_ops=100000
 DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \

@@ -92,15 +92,29 @@ void arch_irq_init(void);
 void apic_send_IPI_self(unsigned int vector);
 
 /*
+ * Cross-CPU calls (kernel/smp.c). arch_cpu_online(cpu): CPU cpu
+ * (< arch_nr_cpus()) runs and takes interrupts from other CPUs (x86_64:
+ * its bit in the online mask; the host: a thread of this program stands
+ * for it, see arch/host/main.c; the malloc shim: none, its CPUs are the
+ * application's threads). arch_send_call_function_ipi(cpu) raises
+ * CALL_FUNCTION_VECTOR on that online CPU, never on this one: 0, or
+ * -ETIMEDOUT (x86_64: the APIC did not send it), -ENXIO (not online).
+ */
+bool arch_cpu_online(unsigned int cpu);
+int arch_send_call_function_ipi(unsigned int cpu);
+
+/*
  * Run fn(arg) on another CPU (1 .. arch_nr_cpus() - 1) while the caller
  * goes on; arch_cpu_join() waits until it has returned (at once if that
  * CPU was given nothing). 0; -EBUSY if that CPU already runs something
- * (not yet joined on the host); -EINVAL for CPU 0 or a CPU that is not
- * online (x86_64) or >= NR_CPUS (the host). fn runs with interrupts on.
- * On x86_64 an application processor's idle loop picks the work up,
- * woken by RESCHEDULE_VECTOR, and a join that waits more than 120 s
- * panics naming the CPU and fn (arch/x86_64/smpboot.c); on the host
- * each run is a new thread.
+ * (on the host: until it is joined); -EINVAL for CPU 0 or a CPU that is
+ * not online (x86_64) or >= NR_CPUS (the host). fn runs with interrupts
+ * on, and the CPU takes cross-CPU calls meanwhile. On x86_64 an
+ * application processor's idle loop picks the work up, woken by
+ * RESCHEDULE_VECTOR, and a join that waits more than 120 s panics naming
+ * the CPU and fn (arch/x86_64/smpboot.c). On the host each CPU is a
+ * thread that lives as long as the program (arch/host/main.c): fn runs
+ * on it, between the interrupts it takes.
  */
 int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg);
 void arch_cpu_join(unsigned int cpu);

@@ -6,6 +6,7 @@
 #define EPERM		1
 #define ENOENT		2
 #define EIO		5
+#define ENXIO		6
 #define E2BIG		7
 #define ENOMEM		12
 #define EFAULT		14
@@ -15,6 +16,7 @@
 #define EINVAL		22
 #define ENOSPC		28
 #define ERANGE		34
+#define EDEADLK		35
 #define ENOSYS		38
 #define ETIMEDOUT	110
 

@@ -19,6 +19,47 @@
  *  - the "reported" bitmaps: one report per problem (per pair of classes
  *    for an order, per class otherwise), set with atomic ORs so two CPUs
  *    never print the same one.
+ *  - usage: each class's usage_mask (LOCKF_USED_IN_HARDIRQ,
+ *    LOCKF_ENABLED_HARDIRQ) with the site where each bit was first seen,
+ *    and usage_classes[bit], the classes with that bit, as a bitmap for
+ *    the graph walks. Bits are only set, with an atomic OR, once each:
+ *    the CPU whose OR sets a bit runs the checks that bit calls for, so
+ *    no two CPUs report the same usage. The site is stored (claimed with
+ *    a compare-and-swap) before its bit.
+ *
+ * Interrupt safety, as Linux's lockdep infers it for hardirqs. Every
+ * acquisition gives its class a usage: USED_IN_HARDIRQ inside an
+ * interrupt handler (arch_hardirq_count() > 0), ENABLED_HARDIRQ outside
+ * one with interrupts on, none with interrupts off outside one. A
+ * trylock inside a handler gives none (it fails rather than spins on a
+ * lock its CPU holds), outside one it counts as any acquisition.
+ * A class with USED_IN_HARDIRQ is "hardirq-safe" (every CPU must take it
+ * with interrupts off), one with ENABLED_HARDIRQ "hardirq-unsafe". The
+ * fast path is a load of the class's mask and a branch: each bit is set
+ * once. Three reports, each once:
+ *  - "inconsistent lock state": one class with both bits (an interrupt
+ *    arriving while this CPU holds the lock with interrupts on spins on
+ *    it forever); per class, as the second bit is set;
+ *  - "HARDIRQ-safe -> HARDIRQ-unsafe lock order detected": a new
+ *    dependency A -> B with a safe class S reaching A (S = A included)
+ *    and B reaching an unsafe class U (U = B included). CPU0 holds U
+ *    with interrupts on; CPU1 holds S and, through the chain,
+ *    waits for U; an interrupt on CPU0 waits for S. Per new dependency (pair of classes);
+ *  - "possible irq lock inversion dependency detected": the same found
+ *    from the other side, when a class becomes safe with an unsafe one
+ *    after it in the graph, or unsafe with a safe one before it; per
+ *    class.
+ * The graph walks are bitmaps over the dependency matrix (at most 64
+ * classes), run only when a dependency or a usage bit is new. The
+ * dependency bit and the usage bitmaps are set and read sequentially
+ * consistent, so of two CPUs adding the two halves of a problem at
+ * once, at least one sees both.
+ * Dependencies are recorded only between locks taken in the same
+ * context: a handler's locks do not depend on those of the code it
+ * interrupted (the usage bits cover that case), as in Linux. Not
+ * tracked: interrupts turned on while a lock is held (Linux marks the
+ * held locks ENABLED_HARDIRQ then; here only acquisitions count), and
+ * softirqs (the kernel has none).
  *
  * The call site of every hook is its return address: the hooks are
  * called from inline lock functions, so that is the line taking the lock.
@@ -32,16 +73,28 @@
 #define MAX_LOCK_CLASSES	64
 #define MAX_LOCK_DEPTH		16
 
+enum lock_usage_bit {
+	LOCK_USED_IN_HARDIRQ,	/* taken inside an interrupt handler */
+	LOCK_ENABLED_HARDIRQ,	/* taken outside one, interrupts on */
+	LOCK_USAGE_STATES
+};
+
+#define LOCKF_USED_IN_HARDIRQ	(1U << LOCK_USED_IN_HARDIRQ)
+#define LOCKF_ENABLED_HARDIRQ	(1U << LOCK_ENABLED_HARDIRQ)
+
 struct lock_class {
 	const void *key;
 	const char *name;
 	unsigned int subclass;
+	unsigned int usage_mask;	/* LOCKF_*: set once each */
+	unsigned long usage_ip[LOCK_USAGE_STATES];	/* first seen at */
 };
 
 struct held_lock {
 	struct lock_class *class;
 	const struct lockdep_map *instance;
 	unsigned long acquire_ip;
+	bool hardirq;		/* taken inside an interrupt handler */
 };
 
 struct lockdep_cpu {
@@ -66,7 +119,11 @@ static int class_register_lock;
 static u64 dep_matrix[MAX_LOCK_CLASSES];
 static struct lock_dep_site dep_sites[MAX_LOCK_CLASSES][MAX_LOCK_CLASSES];
 
+static u64 usage_classes[LOCK_USAGE_STATES];
+
 static u64 circular_reported[MAX_LOCK_CLASSES];
+static u64 irq_order_reported[MAX_LOCK_CLASSES];
+static u64 irq_inversion_reported;
 static u64 recursion_reported, unlock_reported, assert_reported;
 static bool classes_full_reported, depth_reported;
 
@@ -269,6 +326,140 @@ static void report_circular(const struct held_lock *held,
 	report_end();
 }
 
+/* --- interrupt safety --------------------------------------------------- */
+
+static const char *const usage_names[LOCK_USAGE_STATES] = {
+	[LOCK_USED_IN_HARDIRQ] = "IN-HARDIRQ-W",
+	[LOCK_ENABLED_HARDIRQ] = "HARDIRQ-ON-W",
+};
+
+static u64 classes_with(enum lock_usage_bit bit)
+{
+	return __atomic_load_n(&usage_classes[bit], __ATOMIC_SEQ_CST);
+}
+
+static unsigned long usage_site(const struct lock_class *class,
+				enum lock_usage_bit bit)
+{
+	return __atomic_load_n(&class->usage_ip[bit], __ATOMIC_RELAXED);
+}
+
+/* The classes reachable from `from` by dependencies, `from` included. */
+static u64 dep_forward(unsigned int from)
+{
+	u64 seen = class_bit(from), frontier = seen;
+
+	while (frontier) {
+		unsigned int c = (unsigned int)__builtin_ctzll(frontier);
+		u64 next = __atomic_load_n(&dep_matrix[c], __ATOMIC_SEQ_CST) &
+			   ~seen;
+
+		frontier &= frontier - 1;
+		seen |= next;
+		frontier |= next;
+	}
+	return seen;
+}
+
+/* The classes that reach `to` by dependencies, `to` included. */
+static u64 dep_backward(unsigned int to)
+{
+	unsigned int nr = __atomic_load_n(&nr_lock_classes, __ATOMIC_ACQUIRE);
+	u64 seen = class_bit(to), frontier = seen;
+
+	while (frontier) {
+		u64 target = frontier & -frontier;
+
+		frontier &= frontier - 1;
+		for (unsigned int i = 0; i < nr; i++) {
+			if ((seen & class_bit(i)) ||
+			    !(__atomic_load_n(&dep_matrix[i], __ATOMIC_SEQ_CST) &
+			      target))
+				continue;
+			seen |= class_bit(i);
+			frontier |= class_bit(i);
+		}
+	}
+	return seen;
+}
+
+static unsigned int first_class(u64 set)
+{
+	return (unsigned int)__builtin_ctzll(set);
+}
+
+/* Print the dependency path from -> ... -> to (nothing if from == to). */
+static void print_dep_chain(unsigned int from, unsigned int to)
+{
+	unsigned char parent[MAX_LOCK_CLASSES];
+
+	if (from != to && dep_path(from, to, parent))
+		print_dep_path(from, to, parent);
+}
+
+static void print_usage_site(unsigned int idx, enum lock_usage_bit bit)
+{
+	const struct lock_class *class = &lock_classes[idx];
+
+	pr_warn("  %s is {%s}, first seen at %pS\n", class->name,
+		usage_names[bit], (void *)usage_site(class, bit));
+}
+
+static void print_irq_scenario(const char *safe, const char *unsafe)
+{
+	pr_warn("possible deadlock scenario:\n");
+	pr_warn("  cpu A: lock(%s) with interrupts on\n", unsafe);
+	pr_warn("  cpu B: lock(%s) with interrupts off; then wants %s\n",
+		safe, unsafe);
+	pr_warn("  cpu A: <interrupt> lock(%s): spins, and so does cpu B\n",
+		safe);
+}
+
+/*
+ * The new dependency held -> class (a -> b) with a hardirq-safe class at
+ * or before a and a hardirq-unsafe class at or after b. Cheap unless
+ * both kinds of class exist: the walks run only for a new dependency.
+ */
+static void check_irq_dependency(const struct held_lock *held,
+				 struct lock_class *class,
+				 const struct lockdep_map *map, unsigned long ip)
+{
+	unsigned int a = class_idx(held->class), b = class_idx(class);
+	u64 safe = classes_with(LOCK_USED_IN_HARDIRQ);
+	u64 unsafe = classes_with(LOCK_ENABLED_HARDIRQ);
+	unsigned int s, u;
+
+	if (!safe || !unsafe)
+		return;
+	unsafe &= dep_forward(b);
+	if (!unsafe)
+		return;
+	safe &= dep_backward(a);
+	if (!safe)
+		return;
+	if (!test_and_set_once(&irq_order_reported[a], class_bit(b)))
+		return;
+	s = safe & class_bit(a) ? a : first_class(safe);
+	u = unsafe & class_bit(b) ? b : first_class(unsafe);
+	lockdep_report_start();
+	pr_warn("WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected\n");
+	pr_warn("cpu %u is trying to acquire %s (%px) at %pS\n",
+		arch_cpu_id(), class->name, map, (void *)ip);
+	pr_warn("while holding %s (%px), taken at %pS;\n", held->class->name,
+		held->instance, (void *)held->acquire_ip);
+	pr_warn("the HARDIRQ-safe lock, taken in an interrupt handler:\n");
+	print_usage_site(s, LOCK_USED_IN_HARDIRQ);
+	print_dep_chain(s, a);
+	pr_warn("  %s held, then %s taken here\n", held->class->name,
+		class->name);
+	print_dep_chain(b, u);
+	pr_warn("the HARDIRQ-unsafe lock, taken with interrupts on:\n");
+	print_usage_site(u, LOCK_ENABLED_HARDIRQ);
+	print_irq_scenario(lock_classes[s].name, lock_classes[u].name);
+	print_held_locks(arch_cpu_id(), this_lockdep_cpu());
+	report_end();
+}
+
 /* The dependency held -> class: known, new, or a cycle (reported). */
 static void add_dependency(const struct held_lock *held,
 			   struct lock_class *class,
@@ -285,7 +476,119 @@ static void add_dependency(const struct held_lock *held,
 	}
 	dep_sites[a][b].held_ip = held->acquire_ip;
 	dep_sites[a][b].acquire_ip = ip;
-	__atomic_fetch_or(&dep_matrix[a], class_bit(b), __ATOMIC_RELEASE);
+	__atomic_fetch_or(&dep_matrix[a], class_bit(b), __ATOMIC_SEQ_CST);
+	check_irq_dependency(held, class, map, ip);
+}
+
+/* The usage an acquisition here gives its class; LOCK_USAGE_STATES: none. */
+static enum lock_usage_bit usage_now(void)
+{
+	if (arch_hardirq_count())
+		return LOCK_USED_IN_HARDIRQ;
+	if (!arch_irqs_disabled())
+		return LOCK_ENABLED_HARDIRQ;
+	return LOCK_USAGE_STATES;
+}
+
+/* class has both usages: bit, just set at ip, and the other one. */
+static void report_inconsistent(struct lock_class *class,
+				enum lock_usage_bit bit,
+				const struct lockdep_map *map, unsigned long ip)
+{
+	enum lock_usage_bit prev = bit == LOCK_USED_IN_HARDIRQ ?
+				   LOCK_ENABLED_HARDIRQ : LOCK_USED_IN_HARDIRQ;
+
+	lockdep_report_start();
+	pr_warn("WARNING: inconsistent lock state\n");
+	pr_warn("inconsistent {%s} -> {%s} usage.\n", usage_names[prev],
+		usage_names[bit]);
+	pr_warn("cpu %u [in hardirq: %u, interrupts %s] takes %s (%px) at %pS\n",
+		arch_cpu_id(), arch_hardirq_count(),
+		arch_irqs_disabled() ? "off" : "on", class->name, map,
+		(void *)ip);
+	pr_warn("{%s} state was registered at %pS\n", usage_names[prev],
+		(void *)usage_site(class, prev));
+	pr_warn("{%s} state was registered at %pS\n", usage_names[bit],
+		(void *)usage_site(class, bit));
+	pr_warn("possible deadlock scenario:\n");
+	pr_warn("  lock(%s) with interrupts on\n", class->name);
+	pr_warn("  <interrupt> lock(%s): spins on its own CPU forever\n",
+		class->name);
+	print_held_locks(arch_cpu_id(), this_lockdep_cpu());
+	report_end();
+}
+
+/*
+ * class just became hardirq-safe with an unsafe class after it in the
+ * graph, or unsafe with a safe one before it.
+ */
+static void check_irq_inversion(struct lock_class *class,
+				enum lock_usage_bit bit,
+				const struct lockdep_map *map, unsigned long ip)
+{
+	unsigned int idx = class_idx(class), other;
+	u64 set;
+
+	if (bit == LOCK_USED_IN_HARDIRQ)
+		set = classes_with(LOCK_ENABLED_HARDIRQ) & dep_forward(idx);
+	else
+		set = classes_with(LOCK_USED_IN_HARDIRQ) & dep_backward(idx);
+	set &= ~class_bit(idx);		/* both on one class: inconsistent */
+	if (!set || !test_and_set_once(&irq_inversion_reported,
+				       class_bit(idx)))
+		return;
+	other = first_class(set);
+	lockdep_report_start();
+	pr_warn("WARNING: possible irq lock inversion dependency detected\n");
+	pr_warn("cpu %u [in hardirq: %u] takes %s (%px) at %pS: now {%s}\n",
+		arch_cpu_id(), arch_hardirq_count(), class->name, map,
+		(void *)ip, usage_names[bit]);
+	if (bit == LOCK_USED_IN_HARDIRQ) {
+		pr_warn("but this lock took a HARDIRQ-unsafe lock in the past:\n");
+		print_dep_chain(idx, other);
+		print_usage_site(other, LOCK_ENABLED_HARDIRQ);
+		print_irq_scenario(class->name, lock_classes[other].name);
+	} else {
+		pr_warn("but this lock was taken by a HARDIRQ-safe lock in the past:\n");
+		print_dep_chain(other, idx);
+		print_usage_site(other, LOCK_USED_IN_HARDIRQ);
+		print_irq_scenario(lock_classes[other].name, class->name);
+	}
+	print_held_locks(arch_cpu_id(), this_lockdep_cpu());
+	report_end();
+}
+
+/* Give class the usage bit, first seen at ip, and check what it allows. */
+static void mark_lock(struct lock_class *class, enum lock_usage_bit bit,
+		      const struct lockdep_map *map, unsigned long ip)
+{
+	unsigned long none = 0;
+	unsigned int old;
+
+	__atomic_compare_exchange_n(&class->usage_ip[bit], &none, ip, false,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	old = __atomic_fetch_or(&class->usage_mask, 1U << bit,
+				__ATOMIC_SEQ_CST);
+	if (old & (1U << bit))
+		return;		/* another CPU set it and checks */
+	__atomic_fetch_or(&usage_classes[bit], class_bit(class_idx(class)),
+			  __ATOMIC_SEQ_CST);
+	if (old & (LOCKF_USED_IN_HARDIRQ | LOCKF_ENABLED_HARDIRQ)) {
+		report_inconsistent(class, bit, map, ip);
+		return;
+	}
+	check_irq_inversion(class, bit, map, ip);
+}
+
+/* The fast path: a load and a branch once the class has this usage. */
+static void mark_usage(struct lock_class *class, enum lock_usage_bit bit,
+		       const struct lockdep_map *map, unsigned long ip)
+{
+	if (bit == LOCK_USAGE_STATES ||
+	    (__atomic_load_n(&class->usage_mask, __ATOMIC_RELAXED) &
+	     (1U << bit)))
+		return;
+	mark_lock(class, bit, map, ip);
 }
 
 /* --- acquire and release ------------------------------------------------ */
@@ -312,7 +615,8 @@ static void report_recursion(struct lockdep_cpu *lc,
 }
 
 static void check_acquire(struct lockdep_cpu *lc, struct lock_class *class,
-			  const struct lockdep_map *map, unsigned long ip)
+			  const struct lockdep_map *map, unsigned long ip,
+			  bool hardirq)
 {
 	for (unsigned int i = 0; i < lc->depth; i++) {
 		const struct held_lock *held = &lc->held[i];
@@ -323,11 +627,13 @@ static void check_acquire(struct lockdep_cpu *lc, struct lock_class *class,
 		}
 	}
 	for (unsigned int i = 0; i < lc->depth; i++)
-		add_dependency(&lc->held[i], class, map, ip);
+		if (lc->held[i].hardirq == hardirq)
+			add_dependency(&lc->held[i], class, map, ip);
 }
 
 static void push_held(struct lockdep_cpu *lc, struct lock_class *class,
-		      const struct lockdep_map *map, unsigned long ip)
+		      const struct lockdep_map *map, unsigned long ip,
+		      bool hardirq)
 {
 	struct held_lock *held;
 
@@ -347,6 +653,7 @@ static void push_held(struct lockdep_cpu *lc, struct lock_class *class,
 	held->class = class;
 	held->instance = map;
 	held->acquire_ip = ip;
+	held->hardirq = hardirq;
 }
 
 void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock)
@@ -362,9 +669,15 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock)
 		subclass = MAX_LOCKDEP_SUBCLASSES - 1;
 	class = lookup_class(map, subclass);
 	if (class) {
+		enum lock_usage_bit usage = usage_now();
+		bool hardirq = usage == LOCK_USED_IN_HARDIRQ;
+
+		/* A trylock cannot spin: in a handler it is always safe. */
+		if (!(trylock && hardirq))
+			mark_usage(class, usage, map, ip);
 		if (!trylock)
-			check_acquire(lc, class, map, ip);
-		push_held(lc, class, map, ip);
+			check_acquire(lc, class, map, ip, hardirq);
+		push_held(lc, class, map, ip, hardirq);
 	}
 	lc->running = false;
 }
@@ -493,6 +806,14 @@ void lockdep_reset_for_test(void)
 	memset(dep_matrix, 0, sizeof(dep_matrix));
 	memset(dep_sites, 0, sizeof(dep_sites));
 	memset(circular_reported, 0, sizeof(circular_reported));
+	memset(irq_order_reported, 0, sizeof(irq_order_reported));
+	memset(usage_classes, 0, sizeof(usage_classes));
+	irq_inversion_reported = 0;
+	for (unsigned int i = 0; i < nr_lock_classes; i++) {
+		lock_classes[i].usage_mask = 0;
+		memset(lock_classes[i].usage_ip, 0,
+		       sizeof(lock_classes[i].usage_ip));
+	}
 	recursion_reported = unlock_reported = assert_reported = 0;
 	depth_reported = false;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);

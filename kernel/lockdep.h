@@ -22,6 +22,11 @@
  *  - on release: the lock must be held by this CPU;
  *  - lockdep_assert_held(): the lock must be held by this CPU.
  *  - lockdep_assert_irqs_disabled(): interrupts must be off here.
+ *  - interrupt safety (kernel/lockdep.c has the details): a class taken
+ *    in an interrupt handler and with interrupts on elsewhere ("inconsistent
+ *    lock state"), and a dependency from a class taken in a handler to one
+ *    taken with interrupts on ("HARDIRQ-safe -> HARDIRQ-unsafe lock order",
+ *    "irq lock inversion"). Trylocks count only outside handlers.
  * Each problem prints one report ("WARNING: possible circular locking
  * dependency detected" and so on) naming the classes, the call sites and
  * the CPU, and is reported once (per pair of classes, or per class); the

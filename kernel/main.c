@@ -12,6 +12,7 @@
 #include "lib/ktest/ktest.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "kernel/shell.h"
 #include "mm/mm.h"
 #include "arch/arch.h"
@@ -57,6 +58,7 @@ __noreturn void start_kernel(void)
 	setup_arch();
 	mm_core_init();
 	arch_irq_init();	/* interrupts on from here */
+	call_function_init();
 
 	if (ktest_requested)
 		run_tests();

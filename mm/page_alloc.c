@@ -44,7 +44,9 @@
  *      ... slab_lock, validate_lock, shrinker_lock, n->list_lock,
  *          fastpath_lock, fault_lock (a fail_page_alloc decision,
  *          before any below)
- *      7. pcp->lock: one CPU's list (its own, or another's to drain)
+ *      7. pcp->lock: one CPU's list (its own; another's only where
+ *         drain_all_pages() cannot send IPIs: interrupts off, or a CPU
+ *         that takes none)
  *      8. zone->lock: never two zones' at once, nor two pcp locks
  *      ... pool->lock, 10. logbuf_lock (kernel/printk.c): a report
  *          under either
@@ -71,6 +73,8 @@
 #include "kernel/bug.h"
 #include "kernel/printk.h"
 #include "kernel/report.h"
+#include "kernel/irq.h"
+#include "kernel/smp.h"
 #include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
@@ -290,13 +294,32 @@ unsigned long drain_local_pages(void)
 	return moved;
 }
 
+static void drain_local_pages_ipi(void *info)
+{
+	(void)info;
+	drain_local_pages();
+}
+
+/*
+ * Every CPU drains its own lists, in its call-function interrupt, as
+ * Linux's drain_all_pages() has each CPU do it. Lists of CPUs that take
+ * no interrupts (not online: the malloc shim's, whose CPUs are the
+ * application's threads) are drained from here under their pcp->lock.
+ * Direct reclaim may run with interrupts off (SLAB grows a cache with
+ * them off): there no IPI may be sent, and every list is drained from
+ * here under its lock, which is as safe, only not on the owning CPU.
+ */
 void drain_all_pages(void)
 {
+	bool ipi = !irqs_disabled() && !in_interrupt();
 	struct zone *zone;
 
+	if (ipi)
+		WARN_ON_ONCE(on_each_cpu(drain_local_pages_ipi, NULL, true));
 	for_each_zone(zone) {
-		for (int cpu = 0; cpu < NR_CPUS; cpu++)
-			drain_pcp(zone, &zone->pcp[cpu]);
+		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+			if (!ipi || !on_each_cpu_reaches(cpu))
+				drain_pcp(zone, &zone->pcp[cpu]);
 	}
 }
 

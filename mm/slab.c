@@ -58,9 +58,19 @@
  *
  * 6. Locking. Per-CPU arrays are touched only by their CPU with
  *    interrupts off; node lists, counters and the shared array under
- *    n->list_lock; the cache list under slab_lock. Draining other CPUs'
- *    arrays (shrink, destroy) assumes they are not allocating from that
- *    cache at the same moment.
+ *    n->list_lock; the cache list under slab_lock. Shrink, destroy and
+ *    do_tune_cpucache reach other CPUs' arrays through on_each_cpu()
+ *    (kernel/smp.h): each CPU drains or swaps its own array in its
+ *    call-function interrupt, which cannot land inside its own fast
+ *    path (interrupts off there). So they must run with interrupts on,
+ *    outside interrupt handlers (WARNING otherwise, and only this CPU's
+ *    array is drained), and their callers may hold only locks that no
+ *    CPU ever spins on with interrupts off, or the IPI would wait on
+ *    that CPU for ever: of the list below, only slab_lock (always taken
+ *    with interrupts on; reclaim only trylocks it). Reclaim drains only
+ *    this CPU's arrays. A CPU that takes no IPIs (the malloc shim's
+ *    CPUs are the application's threads) still has its array drained
+ *    directly, assuming it is not using the cache meanwhile.
  *
  *    Lock order (kernel/lockdep.c checks it at run time): a lock may be
  *    taken while holding only locks above it in this list.
@@ -90,6 +100,12 @@
  *         logbuf_lock is ever taken under it.
  *     10. logbuf_lock (kernel/printk.c): innermost; a report may be
  *         printed under any of the above.
+ *    Interrupts: an allocation from an interrupt handler takes the
+ *    locks from 4 on, so they are taken with interrupts off everywhere
+ *    (hardirq-safe). slab_lock and shrinker_lock are taken with
+ *    interrupts on and never in a handler (hardirq-unsafe): legal only
+ *    because no lock from 4 on is held when they are taken. The
+ *    validator checks both (kernel/lockdep.c, "Interrupt safety").
  *
  * 7. Debugging stays off the fast paths. A debugged cache (mm/slab_debug.c)
  *    has per-CPU arrays of limit 0, so its allocations and frees always

@@ -30,6 +30,8 @@
 #include "lib/bitops.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
+#include "kernel/irq.h"
+#include "kernel/smp.h"
 #include "kernel/params.h"
 #include "lib/prandom.h"
 #include "kernel/printk.h"
@@ -327,18 +329,61 @@ static void free_array(struct array_cache *ac)
 		kfree(ac);
 }
 
+/* The arrays do_tune_cpucache() puts in; each CPU takes back its old one. */
+struct ccupdate_struct {
+	struct kmem_cache *cachep;
+	struct array_cache *new[NR_CPUS];
+};
+
+/* Swap cpu's array for its new one; on cpu itself or while it takes none. */
+static void ccupdate_cpu(struct ccupdate_struct *update, unsigned int cpu)
+{
+	unsigned long flags = arch_irq_save();
+	struct array_cache *old = update->cachep->cpu_cache[cpu];
+
+	update->cachep->cpu_cache[cpu] = update->new[cpu];
+	update->new[cpu] = old;
+	arch_irq_restore(flags);
+}
+
+/* Linux's do_ccupdate_local, in each CPU's IPI. */
+static void do_ccupdate_local(void *arg)
+{
+	ccupdate_cpu(arg, arch_cpu_id());
+}
+
+/*
+ * Put the new arrays in, each by the CPU that owns it (an IPI) when
+ * interrupts are on; with them off (boot, before arch_irq_init(): no
+ * other CPU has run kernel code yet) and for CPUs that take no IPIs,
+ * from here.
+ */
+static void swap_cpu_arrays(struct ccupdate_struct *update)
+{
+	bool ipi = !irqs_disabled();
+
+	WARN_ON_ONCE(in_interrupt());
+	if (ipi)
+		WARN_ON_ONCE(on_each_cpu(do_ccupdate_local, update, true));
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		if (!ipi || !on_each_cpu_reaches(cpu))
+			ccupdate_cpu(update, cpu);
+}
+
 /*
  * Linux's do_tune_cpucache: new per-CPU arrays of limit entries moving
  * batch objects at a time, and a shared array of shared batches (none
  * for 0 or a cache without arrays), all allocated before anything
- * changes: -ENOMEM leaves the cache as it was. The old arrays are
- * swapped out (another CPU's as in shrink: it must not be allocating
- * from this cache meanwhile), drained and freed; boot arrays stay.
+ * changes: -ENOMEM leaves the cache as it was. Each CPU swaps its own
+ * array for the new one in an IPI (swap_cpu_arrays); the old ones,
+ * which no CPU uses any more, are then drained and freed; boot arrays
+ * stay.
  */
 static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 			    unsigned int batch, unsigned int shared)
 {
-	struct array_cache *new[NR_CPUS] = { NULL };
+	struct ccupdate_struct update = { .cachep = cachep };
+	struct array_cache **new = update.new;
 	struct array_cache *new_shared = NULL, *old;
 	struct kmem_cache_node *n = get_node(cachep);
 	unsigned long irqflags;
@@ -354,13 +399,12 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 		if (!new_shared)
 			goto fail;
 	}
+	swap_cpu_arrays(&update);
 	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
-		irqflags = arch_irq_save();
-		old = cachep->cpu_cache[cpu];
-		cachep->cpu_cache[cpu] = new[cpu];
-		arch_irq_restore(irqflags);
-		drain_array(cachep, old);
-		free_array(old);
+		/* Each CPU swapped once: it has an array of the new size. */
+		BUG_ON(cachep->cpu_cache[cpu]->limit != limit);
+		drain_array(cachep, new[cpu]);	/* the old array now */
+		free_array(new[cpu]);
 	}
 	irqflags = arch_irq_save();
 	spin_lock(&n->list_lock);
@@ -615,11 +659,43 @@ void drain_free_slabs(struct kmem_cache *cachep)
 	release_slab_list(cachep, &list);
 }
 
+/* Linux's do_drain: this CPU's own array, in its IPI (interrupts off). */
+static void do_drain(void *arg)
+{
+	struct kmem_cache *cachep = arg;
+
+	drain_array(cachep, cachep->cpu_cache[arch_cpu_id()]);
+}
+
+/*
+ * Every CPU drains its own array of the cache in its call-function
+ * interrupt, so no array is touched while its CPU uses it. A CPU that
+ * takes no IPIs (not online: the malloc shim's) has its array drained
+ * from here, which assumes it is not using this cache meanwhile.
+ * Interrupts must be on (mm/slab.c, "Lock order"): with them off only
+ * this CPU's array is drained, after a WARNING.
+ */
+static void drain_cpu_arrays(struct kmem_cache *cachep)
+{
+	if (WARN(irqs_disabled() || in_interrupt(),
+		 "slab: %s drained with interrupts off: this CPU's array only\n",
+		 cachep->name)) {
+		unsigned long flags = arch_irq_save();
+
+		do_drain(cachep);
+		arch_irq_restore(flags);
+		return;
+	}
+	WARN_ON_ONCE(on_each_cpu(do_drain, cachep, true));
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		if (!on_each_cpu_reaches(cpu))
+			drain_array(cachep, cachep->cpu_cache[cpu]);
+}
+
 /* Drain every array of the cache and free its free slabs. */
 static void drain_cache(struct kmem_cache *cachep)
 {
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
-		drain_array(cachep, cachep->cpu_cache[cpu]);
+	drain_cpu_arrays(cachep);
 	drain_array(cachep, get_node(cachep)->shared);
 	drain_free_slabs(cachep);
 }

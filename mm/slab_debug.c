@@ -734,8 +734,9 @@ static bool cached_before(struct array_cache **acs, unsigned int a,
  * to find (kmem_cache_validate() there) or a drain to clear. Reading it
  * is safe (its entry array never moves, avail never exceeds its size,
  * and every entry is checked before it is followed) but not exact while
- * that CPU allocates: the scan may see a stale entry, as shrink and
- * destroy assume the other CPUs quiet (mm/slab.c, "Locking").
+ * that CPU allocates: the scan may see a stale entry. (Validation runs
+ * with n->list_lock held and interrupts off, so it cannot ask the other
+ * CPUs by IPI as shrink does, mm/slab.c, "Locking".)
  */
 static void validate_arrays(struct validation *v)
 {

@@ -29,7 +29,11 @@
  *         other CPUs' arrays are not touched (they are those CPUs' own
  *         without a lock; Linux drains them by IPI);
  *      c. every CPU's per-CPU page lists (drain_all_pages), where the
- *         freed slab pages of order 0 went.
+ *         freed slab pages of order 0 went: each CPU drains its own in
+ *         an IPI when interrupts are on here; a pass inside SLAB's
+ *         cache growth runs with them off, and then the lists are
+ *         drained from here under their pcp->lock. An atomic
+ *         allocation's reclaim drains only this CPU's lists.
  *    The pass returns the growth of the buddy free lists (pgsteal_direct).
  *
  * 3. No recursion. A pass runs with this CPU's memalloc flag set

@@ -14,9 +14,20 @@
  *
  * Pending vectors run highest first, with the soft flag set and this
  * thread's hardirq count raised, through handle_irq_vector(); a vector
- * raised again before it ran runs once (one bit). Only
- * apic_send_IPI_self() raises the signal, so it never interrupts libc
- * in the middle of something: handlers may print.
+ * raised again before it ran runs once (one bit).
+ *
+ * IPIs to other CPUs: a thread that stands for CPU n (the boot thread
+ * for CPU 0, the CPU threads of arch/host/main.c) registers itself with
+ * host_irq_cpu_online(n): its pthread and the address of its
+ * host_irq_pending go into host_irq_cpus[n], with a request register of
+ * its own that other threads may set (the thread-local irr[] stays for
+ * self-IPIs). arch_send_call_function_ipi() sets the bit there, the
+ * target's pending word, and sends SIGUSR1 to that thread; from there it
+ * is the same path as a self-IPI. The malloc shim registers no thread:
+ * its CPUs are the application's threads, which get no signal of ours.
+ * A signal from another thread may arrive while this one is in libc
+ * with interrupts on; the kernel prints with interrupts off (the log
+ * lock), so a handler that prints does not re-enter stdio.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -25,6 +36,7 @@
 
 #include "arch/arch.h"
 #include "kernel/bug.h"
+#include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/printk.h"
 
@@ -35,6 +47,59 @@ __thread unsigned long host_irq_off __attribute__((tls_model(HOST_TLS_MODEL)));
 __thread unsigned long host_irq_pending __attribute__((tls_model(HOST_TLS_MODEL)));
 __thread unsigned int host_hardirq_count __attribute__((tls_model(HOST_TLS_MODEL)));
 static __thread unsigned long irr[IRR_WORDS];
+
+/* The request register of each CPU a thread of ours stands for. */
+struct host_irq_cpu {
+	unsigned long irr[IRR_WORDS];
+	unsigned long *pending;		/* its thread's host_irq_pending */
+	pthread_t thread;
+	bool online;
+};
+
+static struct host_irq_cpu host_irq_cpus[NR_CPUS];
+static __thread struct host_irq_cpu *this_irq_cpu;
+
+/* The calling thread is CPU cpu from now on and takes its IPIs. */
+void host_irq_cpu_online(unsigned int cpu)
+{
+	struct host_irq_cpu *c = &host_irq_cpus[cpu];
+
+	BUG_ON(cpu >= NR_CPUS || c->online);
+	c->thread = pthread_self();
+	c->pending = &host_irq_pending;
+	this_irq_cpu = c;
+	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
+}
+
+bool arch_cpu_online(unsigned int cpu)
+{
+	return cpu < NR_CPUS &&
+	       __atomic_load_n(&host_irq_cpus[cpu].online, __ATOMIC_ACQUIRE);
+}
+
+int arch_send_call_function_ipi(unsigned int cpu)
+{
+	struct host_irq_cpu *c;
+
+	if (!arch_cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
+		return -ENXIO;
+	c = &host_irq_cpus[cpu];
+	__atomic_fetch_or(&c->irr[CALL_FUNCTION_VECTOR / 64],
+			  1UL << (CALL_FUNCTION_VECTOR % 64), __ATOMIC_SEQ_CST);
+	__atomic_store_n(c->pending, 1, __ATOMIC_SEQ_CST);
+	return pthread_kill(c->thread, HOST_IRQ_SIGNAL) ? -ENXIO : 0;
+}
+
+/* This word of the requests: the thread's own and its CPU's. */
+static unsigned long take_requests(int w)
+{
+	unsigned long bits = __atomic_exchange_n(&irr[w], 0, __ATOMIC_RELAXED);
+
+	if (this_irq_cpu)
+		bits |= __atomic_exchange_n(&this_irq_cpu->irr[w], 0,
+					    __ATOMIC_ACQUIRE);
+	return bits;
+}
 
 static void run_vector(unsigned int vector)
 {
@@ -50,8 +115,7 @@ void host_irq_replay(void)
 		host_irq_off = 1;
 		__atomic_store_n(&host_irq_pending, 0, __ATOMIC_RELAXED);
 		for (int w = IRR_WORDS - 1; w >= 0; w--) {
-			unsigned long bits = __atomic_exchange_n(&irr[w], 0,
-							 __ATOMIC_RELAXED);
+			unsigned long bits = take_requests(w);
 
 			while (bits) {
 				int bit = 63 - __builtin_clzl(bits);

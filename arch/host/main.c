@@ -4,13 +4,22 @@
  *
  * main() joins its arguments into the kernel command line and calls
  * start_kernel(). The console is stdin/stdout, time is CLOCK_MONOTONIC,
- * arch_exit() is exit(), and CPUs other than 0 are threads started by
- * arch_cpu_run(), each knowing its number through host_cpu_id. This file is the only one of the host build that
+ * arch_exit() is exit(). This file is the only one of the host build that
  * includes libc headers: the kernel's own string functions are renamed in
  * the host objects (see the Makefile), so both live side by side.
+ *
+ * CPUs: the boot thread is CPU 0; before start_kernel() main() starts
+ * one thread for each other CPU, which lives as long as the program and
+ * knows its number through host_cpu_id. Each registers as its CPU's
+ * interrupt target (host_irq_cpu_online(), arch/host/irq.c), so every
+ * CPU takes cross-CPU calls at any time, whether a test gives it work or
+ * not. A CPU thread idles in pthread_cond_wait() with interrupts on (an
+ * IPI's signal runs its handler there) until arch_cpu_run() hands it a
+ * function; it runs it and idles again; arch_cpu_join() waits for that.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +34,8 @@ const char arch_name[] = "host";
 __thread unsigned int host_cpu_id __attribute__((tls_model("local-exec")));
 
 static char cmdline[2048];
+
+static void host_cpus_start(void);
 static u64 boot_ns;
 static unsigned long stack_top;
 
@@ -61,6 +72,7 @@ int main(int argc, char **argv)
 	boot_ns = monotonic_ns();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	join_args(argc, argv);
+	host_cpus_start();
 	start_kernel();
 }
 
@@ -125,11 +137,13 @@ unsigned int arch_nr_cpus(void)
 	return NR_CPUS;
 }
 
-/* CPUs 1..NR_CPUS-1 are threads, started on demand. */
+/* CPUs 1..NR_CPUS-1: one thread each, idle until given work. */
 struct host_cpu {
 	pthread_t thread;
-	bool running;
-	void (*fn)(void *arg);
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool busy;		/* arch_cpu_run() until arch_cpu_join() */
+	void (*fn)(void *arg);	/* set: to run; cleared when it returned */
 	void *arg;
 	unsigned int id;
 };
@@ -141,36 +155,77 @@ static void *host_cpu_main(void *data)
 	struct host_cpu *c = data;
 
 	host_cpu_id = c->id;
-	c->fn(c->arg);
+	host_irq_off = 0;	/* an idle CPU takes interrupts */
+	host_irq_cpu_online(c->id);
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		void (*fn)(void *arg);
+
+		while (!c->fn)
+			pthread_cond_wait(&c->cond, &c->lock);
+		fn = c->fn;
+		pthread_mutex_unlock(&c->lock);
+		fn(c->arg);
+		pthread_mutex_lock(&c->lock);
+		c->fn = NULL;
+		pthread_cond_broadcast(&c->cond);
+	}
 	return NULL;
+}
+
+static void host_cpus_start(void)
+{
+	host_irq_cpu_online(0);
+	for (unsigned int cpu = 1; cpu < NR_CPUS; cpu++) {
+		struct host_cpu *c = &host_cpus[cpu];
+
+		c->id = cpu;
+		pthread_mutex_init(&c->lock, NULL);
+		pthread_cond_init(&c->cond, NULL);
+		if (pthread_create(&c->thread, NULL, host_cpu_main, c)) {
+			fprintf(stderr, "host: cannot start CPU %u\n", cpu);
+			exit(2);
+		}
+	}
+	/* Every CPU takes IPIs before the kernel runs (arch_cpu_online()). */
+	for (unsigned int cpu = 1; cpu < NR_CPUS; cpu++)
+		while (!arch_cpu_online(cpu))
+			sched_yield();
 }
 
 int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
 {
 	struct host_cpu *c;
+	int err = 0;
 
 	if (cpu == 0 || cpu >= NR_CPUS)
 		return -EINVAL;
 	c = &host_cpus[cpu];
-	if (c->running)
-		return -EBUSY;
-	c->fn = fn;
-	c->arg = arg;
-	c->id = cpu;
-	if (pthread_create(&c->thread, NULL, host_cpu_main, c))
-		return -EAGAIN;
-	c->running = true;
-	return 0;
+	pthread_mutex_lock(&c->lock);
+	if (c->busy) {
+		err = -EBUSY;
+	} else {
+		c->busy = true;
+		c->arg = arg;
+		c->fn = fn;
+		pthread_cond_broadcast(&c->cond);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return err;
 }
 
 void arch_cpu_join(unsigned int cpu)
 {
-	struct host_cpu *c = &host_cpus[cpu];
+	struct host_cpu *c;
 
-	if (cpu < NR_CPUS && c->running) {
-		pthread_join(c->thread, NULL);
-		c->running = false;
-	}
+	if (cpu == 0 || cpu >= NR_CPUS)
+		return;
+	c = &host_cpus[cpu];
+	pthread_mutex_lock(&c->lock);
+	while (c->fn)
+		pthread_cond_wait(&c->cond, &c->lock);
+	c->busy = false;
+	pthread_mutex_unlock(&c->lock);
 }
 
 /* The CPUs are threads: no start-up record (see arch/arch.h). */

@@ -262,6 +262,29 @@ static int apic_send_IPI_dest(u32 apic_id, u32 low, unsigned long timeout_us)
 }
 
 /*
+ * CALL_FUNCTION_VECTOR to an online CPU by its APIC ID (physical
+ * destination, fixed delivery). Interrupts off around the two ICR
+ * writes: a handler sending its own IPI in between would redirect this
+ * one.
+ */
+int arch_send_call_function_ipi(unsigned int cpu)
+{
+	unsigned long flags;
+	int err;
+
+	if (!arch_cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
+		return -ENXIO;
+	flags = arch_irq_save();
+	err = apic_wait_icr_idle(SELF_IPI_TIMEOUT_US);
+	if (!err)
+		err = apic_send_IPI_dest(x86_percpu[cpu].apic_id,
+					 APIC_DM_FIXED | CALL_FUNCTION_VECTOR,
+					 SELF_IPI_TIMEOUT_US);
+	arch_irq_restore(flags);
+	return err;
+}
+
+/*
  * Intel's INIT-SIPI-SIPI (SDM vol. 3, "MP initialization"): INIT
  * (assert, then deassert), 10 ms, then STARTUP twice, 200 us after
  * each, the AP starting in real mode at page start_page (its physical

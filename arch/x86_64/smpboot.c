@@ -40,9 +40,10 @@
  *
  * arch_nr_cpus() is then the number of online CPUs, fixed before
  * mm_core_init(), so the allocators size their per-CPU data for all of
- * them. An AP allocates and frees only inside work it was given; code
- * that drains another CPU's per-CPU cache directly (slab arrays,
- * page-allocator lists) must only do so while that CPU is idle.
+ * them. An AP allocates and frees only inside work it was given. Drains
+ * of another CPU's per-CPU caches (slab arrays, page-allocator lists)
+ * run on that CPU, in its call-function IPI (kernel/smp.c), which it
+ * takes while idle and while it runs work alike.
  *
  * Parameters (Linux's): "nosmp" starts no AP, "maxcpus=N" at most N CPUs
  * in all (the boot CPU included; 0 is nosmp).
@@ -190,6 +191,11 @@ static bool cpu_online(unsigned int cpu)
 {
 	return __atomic_load_n(&cpu_online_mask, __ATOMIC_ACQUIRE) &
 	       (1UL << cpu);
+}
+
+bool arch_cpu_online(unsigned int cpu)
+{
+	return cpu < NR_CPUS && cpu_online(cpu);
 }
 
 /*

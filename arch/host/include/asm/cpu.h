@@ -35,6 +35,9 @@ extern __thread unsigned int host_hardirq_count __attribute__((tls_model(HOST_TL
 /* Run the pending interrupts (interrupts were just turned on). */
 void host_irq_replay(void);
 
+/* The calling thread stands for CPU cpu and takes its IPIs (irq.c). */
+void host_irq_cpu_online(unsigned int cpu);
+
 /*
  * host_irq_replay() for the inline restore: an assembly thunk that keeps
  * every register (arch/host/irq.c), called from an asm statement the

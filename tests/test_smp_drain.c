@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Drains on the CPU that owns the cache: kmem_cache_shrink() and
+ * drain_all_pages() have every CPU empty its own slab arrays and page
+ * lists in its call-function interrupt (kernel/smp.h), so they are safe
+ * while the other CPUs allocate, and nothing is left behind after.
+ * White-box: reads the per-CPU arrays and lists.
+ *
+ * The remote arrays are filled by the other CPUs themselves, from a
+ * cross-CPU call (x86_64 too) or from a loop arch_cpu_run() gives them
+ * (the host; skipped where that returns -ENOSYS). An interrupt handler
+ * that allocates with GFP_ATOMIC runs on a CPU that is inside the
+ * allocators' slow paths: the lock validator must stay quiet.
+ */
+#include "kernel/errno.h"
+#include "kernel/irq.h"
+#include "kernel/smp.h"
+#include "lib/ktest/ktest.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/internal.h"	/* white-box: the per-CPU page lists */
+#include "mm/slab.h"
+#include "mm/slab_internal.h"	/* white-box: the per-CPU arrays */
+
+#define OBJS		32
+#define PAGES		8
+#define MAX_WORKERS	3
+#define ATOMIC_CALLS	1000
+
+static unsigned int other_cpus(struct ktest *t)
+{
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "one CPU online: no other CPU's caches");
+	return num_online_cpus() - 1;
+}
+
+static unsigned int pcp_count(unsigned int cpu)
+{
+	struct zone *zone;
+	unsigned int n = 0;
+
+	for_each_zone(zone)
+		n += READ_ONCE(zone->pcp[cpu].count);
+	return n;
+}
+
+static unsigned int array_avail(struct kmem_cache *cachep, unsigned int cpu)
+{
+	return READ_ONCE(cachep->cpu_cache[cpu]->avail);
+}
+
+/* A cache with per-CPU arrays: slab_debug gives every cache limit 0. */
+static bool has_arrays(struct kmem_cache *cachep)
+{
+	return cachep->cpu_cache[smp_processor_id()]->limit != 0;
+}
+
+/* Allocate and free OBJS objects and PAGES pages: leaves them cached. */
+static unsigned long fill_caches(struct kmem_cache *cachep, gfp_t gfp)
+{
+	void *objs[OBJS];
+	struct page *pages[PAGES];
+	unsigned long failed = 0;
+
+	for (unsigned int i = 0; i < OBJS; i++)
+		failed += !(objs[i] = kmem_cache_alloc(cachep, gfp));
+	for (unsigned int i = 0; i < PAGES; i++)
+		failed += !(pages[i] = alloc_pages(gfp, 0));
+	for (unsigned int i = 0; i < OBJS; i++)
+		kmem_cache_free(cachep, objs[i]);
+	for (unsigned int i = 0; i < PAGES; i++)
+		if (pages[i])
+			__free_pages(pages[i], 0);
+	return failed;
+}
+
+static struct kmem_cache *fill_cache;
+static unsigned long fill_failed;
+
+static void fill_on_cpu(void *info)
+{
+	(void)info;
+	__atomic_fetch_add(&fill_failed, fill_caches(fill_cache, GFP_ATOMIC),
+			   __ATOMIC_RELAXED);
+}
+
+/* Each CPU fills its own caches (in its IPI); a shrink here empties all. */
+static void test_shrink_empties_every_cpu(struct ktest *t)
+{
+	unsigned long calls = irq_vector_count(CALL_FUNCTION_VECTOR);
+	unsigned int others = other_cpus(t), filled = 0;
+	struct kmem_cache_node *n;
+
+	fill_cache = kmem_cache_create("smp-drain-64", 64, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, fill_cache);
+	fill_failed = 0;
+	KTEST_ASSERT_EQ(t, on_each_cpu(fill_on_cpu, NULL, true), 0);
+	KTEST_EXPECT_EQ(t, fill_failed, 0UL);
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		filled += cpu_online(cpu) && pcp_count(cpu) &&
+			  (array_avail(fill_cache, cpu) || !has_arrays(fill_cache));
+	KTEST_EXPECT_EQ(t, filled, others + 1);	/* or the test proves nothing */
+
+	KTEST_EXPECT_EQ(t, kmem_cache_shrink(fill_cache), 0);
+	drain_all_pages();
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (cpu < arch_nr_cpus())
+			KTEST_EXPECT_EQ(t, array_avail(fill_cache, cpu), 0U);
+		KTEST_EXPECT_EQ(t, pcp_count(cpu), 0U);
+	}
+	n = get_node(fill_cache);
+	KTEST_EXPECT_EQ(t, n->total_slabs, 0UL);
+	KTEST_EXPECT_EQ(t, n->free_objects, 0UL);
+	/* The fill, the shrink and the drain: one IPI per other CPU each. */
+	KTEST_EXPECT_GE(t, irq_vector_count(CALL_FUNCTION_VECTOR) - calls,
+			3UL * others);
+	kmem_cache_destroy(fill_cache);
+}
+
+/* --- with the other CPUs allocating (arch_cpu_run) ---------------------- */
+
+static struct drain_worker {
+	struct kmem_cache *cachep;
+	unsigned long hold;	/* finish the round, then spin */
+	unsigned long stop;
+	unsigned long held[NR_CPUS];
+	unsigned long rounds[NR_CPUS];
+	unsigned long failed;
+} dw;
+
+static void drain_worker(void *arg)
+{
+	unsigned int cpu = smp_processor_id();
+
+	(void)arg;
+	while (!__atomic_load_n(&dw.hold, __ATOMIC_ACQUIRE)) {
+		__atomic_fetch_add(&dw.failed, fill_caches(dw.cachep, GFP_KERNEL),
+				   __ATOMIC_RELAXED);
+		dw.rounds[cpu]++;
+	}
+	__atomic_store_n(&dw.held[cpu], 1, __ATOMIC_RELEASE);
+	/* Interrupts on, caches full: only an IPI can drain them. */
+	while (!__atomic_load_n(&dw.stop, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+}
+
+static bool wait_flag(unsigned long *flag)
+{
+	u64 deadline = arch_clock_ns() + SMP_CALL_TIMEOUT_NS;
+
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		if (arch_clock_ns() > deadline)
+			return false;
+		arch_cpu_relax();
+	}
+	return true;
+}
+
+static unsigned int start_workers(struct ktest *t, unsigned int *cpus)
+{
+	unsigned int nr = 0;
+	int err;
+
+	for (unsigned int cpu = 1; cpu < arch_nr_cpus() && nr < MAX_WORKERS;
+	     cpu++) {
+		if (!cpu_online(cpu) || cpu == smp_processor_id())
+			continue;
+		err = arch_cpu_run(cpu, drain_worker, NULL);
+		if (err == -ENOSYS)
+			break;
+		KTEST_EXPECT_EQ(t, err, 0);
+		if (!err)
+			cpus[nr++] = cpu;
+	}
+	return nr;
+}
+
+static void stop_workers(const unsigned int *cpus, unsigned int nr)
+{
+	__atomic_store_n(&dw.hold, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&dw.stop, 1, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < nr; i++)
+		arch_cpu_join(cpus[i]);
+}
+
+static void test_shrink_while_others_allocate(struct ktest *t)
+{
+	unsigned int cpus[MAX_WORKERS], nr;
+	struct kmem_cache_node *n;
+
+	other_cpus(t);
+	memset(&dw, 0, sizeof(dw));
+	dw.cachep = kmem_cache_create("smp-drain-busy", 64, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, dw.cachep);
+	nr = start_workers(t, cpus);
+	if (!nr) {
+		kmem_cache_destroy(dw.cachep);
+		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
+	}
+	/* Drains racing the owners' fast paths. */
+	for (unsigned int i = 0; i < 30; i++) {
+		kmem_cache_shrink(dw.cachep);
+		drain_all_pages();
+	}
+	__atomic_store_n(&dw.hold, 1, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < nr; i++) {
+		KTEST_EXPECT_TRUE(t, wait_flag(&dw.held[cpus[i]]));
+		KTEST_EXPECT_GT(t, dw.rounds[cpus[i]], 0UL);
+		if (has_arrays(dw.cachep))
+			KTEST_EXPECT_GT(t, array_avail(dw.cachep, cpus[i]), 0U);
+	}
+	/* The workers spin with full caches; shrink and drain empty them. */
+	KTEST_EXPECT_EQ(t, kmem_cache_shrink(dw.cachep), 0);
+	drain_all_pages();
+	for (unsigned int i = 0; i < nr; i++) {
+		KTEST_EXPECT_EQ(t, array_avail(dw.cachep, cpus[i]), 0U);
+		KTEST_EXPECT_EQ(t, pcp_count(cpus[i]), 0U);
+	}
+	n = get_node(dw.cachep);
+	KTEST_EXPECT_EQ(t, n->total_slabs, 0UL);
+	KTEST_EXPECT_EQ(t, n->free_objects, 0UL);
+	KTEST_EXPECT_EQ(t, dw.failed, 0UL);
+	stop_workers(cpus, nr);
+	kmem_cache_destroy(dw.cachep);
+}
+
+/*
+ * IPIs that allocate with GFP_ATOMIC land on CPUs inside the allocators'
+ * slow paths (refills, flushes, cache growth, shrinks of their own that
+ * send IPIs back): every call runs, no deadlock, no lockdep report.
+ */
+static unsigned long atomic_runs, atomic_failed;
+
+static void atomic_alloc_free(void *info)
+{
+	void *p = kmalloc(96, GFP_ATOMIC);
+	void *q = kmem_cache_alloc(dw.cachep, GFP_ATOMIC);
+	struct page *page = alloc_pages(GFP_ATOMIC, 0);
+
+	(void)info;
+	__atomic_fetch_add(&atomic_failed, !p + !q + !page, __ATOMIC_RELAXED);
+	kfree(p);
+	if (q)
+		kmem_cache_free(dw.cachep, q);
+	if (page)
+		__free_pages(page, 0);
+	__atomic_fetch_add(&atomic_runs, 1, __ATOMIC_RELAXED);
+}
+
+static void slowpath_worker(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&dw.stop, __ATOMIC_ACQUIRE)) {
+		void *objs[200];
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+			objs[i] = kmem_cache_alloc(dw.cachep, GFP_KERNEL);
+		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+			kmem_cache_free(dw.cachep, objs[i]);
+		kmem_cache_shrink(dw.cachep);
+		dw.rounds[smp_processor_id()]++;
+	}
+}
+
+static void test_atomic_ipi_inside_slow_paths(struct ktest *t)
+{
+	unsigned int cpu, calls = 0;
+	int err;
+
+	other_cpus(t);
+	memset(&dw, 0, sizeof(dw));
+	atomic_runs = atomic_failed = 0;
+	dw.cachep = kmem_cache_create("smp-drain-slow", 192, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, dw.cachep);
+	for (cpu = 0; cpu == smp_processor_id() || !cpu_online(cpu); cpu++)
+		;
+	err = arch_cpu_run(cpu, slowpath_worker, NULL);
+	if (err == -ENOSYS) {
+		kmem_cache_destroy(dw.cachep);
+		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
+	}
+	KTEST_ASSERT_EQ(t, err, 0);
+	for (unsigned int i = 0; i < ATOMIC_CALLS; i++)
+		calls += !smp_call_function_single(cpu, atomic_alloc_free,
+						   NULL, true);
+	__atomic_store_n(&dw.stop, 1, __ATOMIC_RELEASE);
+	arch_cpu_join(cpu);
+	KTEST_EXPECT_EQ(t, calls, (unsigned int)ATOMIC_CALLS);
+	KTEST_EXPECT_EQ(t, atomic_runs, (unsigned long)ATOMIC_CALLS);
+	KTEST_EXPECT_EQ(t, atomic_failed, 0UL);
+	KTEST_EXPECT_GT(t, dw.rounds[cpu], 0UL);
+	kmem_cache_destroy(dw.cachep);
+}
+
+/* A drain with interrupts off is a caller's bug: WARNING, this CPU only. */
+static void test_shrink_irqs_off_warns(struct ktest *t)
+{
+	struct kmem_cache *cachep;
+	unsigned long flags;
+
+	cachep = kmem_cache_create("smp-drain-irqoff", 64, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, cachep);
+	if (!has_arrays(cachep)) {
+		kmem_cache_destroy(cachep);
+		ktest_skip(t, "slab_debug: the cache keeps no per-CPU arrays");
+	}
+	kmem_cache_free(cachep, kmem_cache_alloc(cachep, GFP_KERNEL));
+	KTEST_EXPECT_GT(t, array_avail(cachep, smp_processor_id()), 0U);
+	ktest_capture_start(t, "WARNING:");
+	local_irq_save(flags);
+	kmem_cache_shrink(cachep);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_EQ(t, array_avail(cachep, smp_processor_id()), 0U);
+	kmem_cache_destroy(cachep);
+}
+
+static const struct ktest_case smp_drain_cases[] = {
+	KTEST_CASE(test_shrink_empties_every_cpu),
+	KTEST_CASE(test_shrink_while_others_allocate),
+	KTEST_CASE(test_atomic_ipi_inside_slow_paths),
+	KTEST_CASE(test_shrink_irqs_off_warns),
+	{}
+};
+KTEST_SUITE(smp_drain, smp_drain_cases);
