@@ -262,26 +262,38 @@ static int apic_send_IPI_dest(u32 apic_id, u32 low, unsigned long timeout_us)
 }
 
 /*
- * CALL_FUNCTION_VECTOR to an online CPU by its APIC ID (physical
- * destination, fixed delivery). Interrupts off around the two ICR
- * writes: a handler sending its own IPI in between would redirect this
- * one.
+ * Send vector to the CPU with this APIC ID as a fixed interrupt, waiting
+ * a bounded time for the APIC to have sent it: 0, -EINVAL for a vector
+ * outside FIRST_EXTERNAL_VECTOR .. NR_VECTORS - 1, -ETIMEDOUT. Interrupts
+ * are off around the two ICR writes: a handler sending its own IPI in
+ * between would redirect this one.
  */
-int arch_send_call_function_ipi(unsigned int cpu)
+int apic_send_IPI_fixed(u32 apic_id, unsigned int vector)
 {
 	unsigned long flags;
 	int err;
 
-	if (!arch_cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
-		return -ENXIO;
+	if (vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS)
+		return -EINVAL;
 	flags = arch_irq_save();
 	err = apic_wait_icr_idle(SELF_IPI_TIMEOUT_US);
 	if (!err)
-		err = apic_send_IPI_dest(x86_percpu[cpu].apic_id,
-					 APIC_DM_FIXED | CALL_FUNCTION_VECTOR,
+		err = apic_send_IPI_dest(apic_id, APIC_DM_FIXED | vector,
 					 SELF_IPI_TIMEOUT_US);
 	arch_irq_restore(flags);
 	return err;
+}
+
+/*
+ * CALL_FUNCTION_VECTOR to an online CPU by its APIC ID (physical
+ * destination, fixed delivery: apic_send_IPI_fixed()).
+ */
+int arch_send_call_function_ipi(unsigned int cpu)
+{
+	if (!arch_cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
+		return -ENXIO;
+	return apic_send_IPI_fixed(x86_percpu[cpu].apic_id,
+				   CALL_FUNCTION_VECTOR);
 }
 
 /*

@@ -52,6 +52,7 @@ void apic_ap_init(void);
 u32 apic_read_id(void);
 int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page);
 void apic_send_init(u32 apic_id);
+int apic_send_IPI_fixed(u32 apic_id, unsigned int vector);
 
 /* The TSC (tsc.c). */
 u64 tsc_us_to_cycles(unsigned long us);
@@ -70,6 +71,10 @@ struct x86_percpu {
 	unsigned long seen_stack;	/* a local of start_secondary() */
 	unsigned int seen_cpu;		/* arch_cpu_id() on the CPU */
 	u32 seen_apic_id;		/* its local APIC's ID register */
+	/* arch_cpu_run()'s work slot (smpboot.c): state, then fn(arg). */
+	unsigned int work_state;
+	void (*work_fn)(void *arg);
+	void *work_arg;
 } __aligned(64);
 extern struct x86_percpu x86_percpu[NR_CPUS];
 
