@@ -41,6 +41,18 @@ __noreturn void arch_exit(enum arch_exit_status status);
 __noreturn void arch_halt(void);
 
 /*
+ * For a panic. arch_stop_other_cpus() stops every other CPU that runs
+ * kernel code where it stands, for good, and waits at most timeout_us
+ * for each to say it stopped; it returns how many did not. On x86_64 it
+ * is an NMI, so a CPU spinning with interrupts off stops too; on the
+ * host, a signal that parks the CPU's thread. arch_stop_this_cpu() parks
+ * the calling CPU the same way (x86_64: cli; hlt), leaving the run to
+ * the CPU that ends it (arch_halt() on the host would end the process).
+ */
+unsigned int arch_stop_other_cpus(unsigned long timeout_us);
+__noreturn void arch_stop_this_cpu(void);
+
+/*
  * Reset at once, without a report or a clean shutdown: a triple fault on
  * x86_64 (QEMU with -no-reboot then exits with status 0), abort() on the
  * host. The test harness uses it to prove it notices a silent reset.

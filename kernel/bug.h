@@ -20,6 +20,14 @@ __noreturn void __bug(const char *file, int line) __cold;
 void __warn(const char *file, int line, unsigned long caller,
 	    const char *fmt, ...) __printf(4, 5) __cold;
 
+/*
+ * The start of every fatal end (panic, a fatal CPU exception): this CPU
+ * claims the panic, stops the other CPUs and frees printk's lock; false
+ * if it already owned it (a fault inside the panic). If another CPU owns
+ * the panic it stops this CPU instead and does not return.
+ */
+bool panic_begin(void);
+
 /* Print the current call chain (frame pointers) at KERN_ERR level. */
 void dump_stack(void);
 /* Print the call chain starting at frame pointer bp, after ip. */

@@ -23,8 +23,7 @@
 
 #define NR_VECTORS		256
 #define FIRST_EXTERNAL_VECTOR	0x20	/* below: CPU exceptions */
-#define FIRST_SYSTEM_VECTOR	0xfa	/* from here: the arch's own */
-#define REBOOT_VECTOR		0xfa	/* panic: stop the other CPUs */
+#define FIRST_SYSTEM_VECTOR	0xfb	/* from here: the arch's own */
 #define CALL_FUNCTION_VECTOR	0xfb	/* smp_call_function() */
 #define RESCHEDULE_VECTOR	0xfc	/* wake an idle CPU for new work */
 #define ERROR_APIC_VECTOR	0xfe

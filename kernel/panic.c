@@ -4,10 +4,20 @@
  *
  * panic() prints its message and the call chain, then ends the run with a
  * failure status (QEMU exits; the host process exits): a dead kernel that
- * kept QEMU running would only look like a hang to the test harness. A
- * panic while panicking stops the CPU at once.
+ * kept QEMU running would only look like a hang to the test harness.
+ *
+ * With several CPUs, the first CPU to panic owns the end of the log
+ * (panic_cpu, claimed by compare-and-swap, as Linux's). Before it prints
+ * anything it stops every other CPU where it stands (arch_stop_other_cpus():
+ * an NMI on x86_64, so a CPU spinning with interrupts off stops too), and
+ * only then takes printk's lock away from whoever held it: no line of
+ * another CPU can follow the panic's. A CPU that panics, or takes a fatal
+ * exception, while another CPU's panic runs stops itself silently
+ * (panic_smp_self_stop()); a panic while panicking on the same CPU prints
+ * one line and ends the run at once.
  */
 #include "kernel/bug.h"
+#include "kernel/compiler.h"
 #include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/report.h"
@@ -15,6 +25,8 @@
 #include "arch/arch.h"
 
 #define MAX_STACK_DEPTH	32
+#define PANIC_CPU_INVALID	(-1)
+#define STOP_CPUS_TIMEOUT_US	1000000	/* TCG with 4 vCPUs is slow */
 
 unsigned long warn_count;
 
@@ -57,20 +69,50 @@ __noinline void dump_stack(void)
 	show_stack(0, (unsigned long)__builtin_frame_address(0));
 }
 
+static int panic_cpu = PANIC_CPU_INVALID;
+
+/* Another CPU's panic owns the log: stop here, interrupts off, for good. */
+static __noreturn void panic_smp_self_stop(void)
+{
+	arch_stop_this_cpu();
+}
+
+/*
+ * Make this CPU the one that ends the run: stop the others, then free
+ * printk's lock. Returns false if this CPU already owned the panic (a
+ * panic inside the panic). Does not return if another CPU owns it.
+ */
+bool panic_begin(void)
+{
+	int this = (int)arch_cpu_id(), old = PANIC_CPU_INVALID;
+	unsigned int left;
+
+	arch_irq_save();
+	if (!__atomic_compare_exchange_n(&panic_cpu, &old, this, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		if (old != this)
+			panic_smp_self_stop();
+		printk_bust_lock();
+		return false;
+	}
+	debug_locks_off();	/* the locks held now are never released */
+	left = arch_stop_other_cpus(STOP_CPUS_TIMEOUT_US);
+	printk_bust_lock();	/* its holder, if any, is stopped */
+	if (left)
+		printk(KERN_EMERG "smp: %u CPU%s did not stop\n", left,
+		       left == 1 ? "" : "s");
+	return true;
+}
+
 __noreturn void panic(const char *fmt, ...)
 {
-	static bool in_panic;
 	char msg[256];
 	va_list args;
 
-	arch_irq_save();
-	debug_locks_off();	/* the locks held now are never released */
-	printk_bust_lock();
-	if (in_panic) {
+	if (!panic_begin()) {
 		printk(KERN_EMERG "Kernel panic - not syncing: recursive panic\n");
 		arch_exit(ARCH_EXIT_FAILURE);
 	}
-	in_panic = true;
 	va_start(args, fmt);
 	vscnprintf(msg, sizeof(msg), fmt, args);
 	va_end(args);
@@ -92,7 +134,7 @@ void __warn(const char *file, int line, unsigned long caller,
 {
 	va_list args;
 
-	warn_count++;
+	__atomic_fetch_add(&warn_count, 1, __ATOMIC_RELAXED);
 	report_kind(REPORT_WARN);
 	printk(KERN_WARNING "------------[ cut here ]------------\n");
 	if (fmt) {

@@ -9,9 +9,13 @@
  * write to a page just freed must fault, and the report name the page.
  * double_fault runs on a stack pointer into unmapped memory: the page
  * fault cannot push its frame, and the double fault, on a stack of its
- * own, must still be reported.
+ * own, must still be reported. panic_smp and panic_ap need several
+ * CPUs: the others print without pause (one spins with interrupts off,
+ * which only an NMI stops) when CPU 0, or CPU 1, panics; the log must
+ * end with that panic's last line.
  */
 #include "kernel/bug.h"
+#include "kernel/printk.h"
 #include "lib/ktest/ktest.h"
 #include "mm/gfp.h"
 #include "mm/page_debug.h"
@@ -70,6 +74,62 @@ static void triple(struct ktest *t)
 	arch_emergency_restart();
 }
 
+#define BUSY_LINES	20	/* each printer prints this many before the panic */
+
+static unsigned long busy_lines[NR_CPUS];
+static bool ap_panics;
+
+/* CPU 1 panics (panic_ap) or spins with interrupts off; others print. */
+static void busy_cpu(void *arg)
+{
+	unsigned int cpu = arch_cpu_id();
+
+	if (cpu == 1 && ap_panics) {
+		for (unsigned int c = 2; c < arch_nr_cpus(); c++)
+			while (READ_ONCE(busy_lines[c]) < BUSY_LINES)
+				arch_cpu_relax();
+		panic("selftest: panic on CPU 1 with the others busy");
+	}
+	if (cpu == 1) {
+		arch_irq_save();
+		WRITE_ONCE(busy_lines[cpu], BUSY_LINES);
+		for (;;)
+			arch_cpu_relax();
+	}
+	for (unsigned long n = 0;; n++) {
+		printk(KERN_INFO "selftest: cpu%u busy %lu\n", cpu, n);
+		WRITE_ONCE(busy_lines[cpu], n + 1);
+	}
+}
+
+/* Start busy_cpu() on every other CPU; wait until each is under way. */
+static void start_busy_cpus(struct ktest *t)
+{
+	unsigned int nr = arch_nr_cpus();
+
+	KTEST_ASSERT_TRUE(t, nr >= 3);
+	for (unsigned int cpu = 1; cpu < nr; cpu++)
+		KTEST_ASSERT_EQ(t, arch_cpu_run(cpu, busy_cpu, NULL), 0);
+	for (unsigned int cpu = ap_panics ? 2 : 1; cpu < nr; cpu++)
+		while (READ_ONCE(busy_lines[cpu]) < BUSY_LINES)
+			arch_cpu_relax();
+}
+
+static void panic_smp(struct ktest *t)
+{
+	start_busy_cpus(t);
+	panic("selftest: panic with the other CPUs busy");
+}
+
+static void panic_ap(struct ktest *t)
+{
+	ap_panics = true;
+	start_busy_cpus(t);
+	arch_irq_save();
+	for (;;)
+		arch_cpu_relax();
+}
+
 static const struct ktest_case selftest_cases[] = {
 	{ .name = "pass", .run = pass },
 	{ .name = "fail", .run = fail },
@@ -77,6 +137,8 @@ static const struct ktest_case selftest_cases[] = {
 	{ .name = "exception", .run = exception },
 	{ .name = "pagealloc_fault", .run = pagealloc_fault },
 	{ .name = "double_fault", .run = double_fault },
+	{ .name = "panic_smp", .run = panic_smp },
+	{ .name = "panic_ap", .run = panic_ap },
 	{ .name = "hang", .run = hang },
 	{ .name = "triple", .run = triple },
 	{}

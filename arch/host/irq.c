@@ -192,3 +192,57 @@ void arch_irq_init(void)
 	arch_irq_enable();
 	pr_info("irq: interrupts are SIGUSR1 behind a soft flag, interrupts on\n");
 }
+
+/*
+ * Stopping CPUs for a panic: the panicking thread sends HOST_STOP_SIGNAL
+ * to the thread of every other online CPU, whose handler counts itself
+ * stopped and parks with every signal blocked. A thread may park inside
+ * stdio with stdout's lock held, so the console then bypasses stdio
+ * (host_console_raw()). The process ends when the panicking thread calls
+ * arch_exit().
+ */
+#define HOST_STOP_SIGNAL	SIGUSR2
+
+static unsigned int cpus_stopped;
+
+static __noreturn void park_thread(void)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, NULL);
+	for (;;)
+		sigsuspend(&all);
+}
+
+static void stop_signal(int sig)
+{
+	(void)sig;
+	__atomic_fetch_add(&cpus_stopped, 1, __ATOMIC_SEQ_CST);
+	park_thread();
+}
+
+unsigned int arch_stop_other_cpus(unsigned long timeout_us)
+{
+	struct sigaction sa = { .sa_handler = stop_signal };
+	unsigned int this = arch_cpu_id(), sent = 0, stopped;
+	u64 end = arch_clock_ns() + (u64)timeout_us * 1000;
+
+	sigfillset(&sa.sa_mask);
+	sigaction(HOST_STOP_SIGNAL, &sa, NULL);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (cpu != this && arch_cpu_online(cpu))
+			sent += !pthread_kill(host_irq_cpus[cpu].thread,
+					      HOST_STOP_SIGNAL);
+	do {
+		stopped = __atomic_load_n(&cpus_stopped, __ATOMIC_SEQ_CST);
+	} while (stopped < sent && arch_clock_ns() < end);
+	if (sent)
+		host_console_raw();
+	return sent - min(sent, stopped);
+}
+
+__noreturn void arch_stop_this_cpu(void)
+{
+	park_thread();
+}

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arch/arch.h"
 #include "kernel/kernel.h"
@@ -76,8 +77,31 @@ int main(int argc, char **argv)
 	start_kernel();
 }
 
+/*
+ * After a panic stopped the other CPUs, one of them may be parked inside
+ * stdio holding stdout's lock: from then on the console is write(2) on
+ * the file descriptor, and the exit skips stdio's flush.
+ */
+static bool console_raw;
+
+void host_console_raw(void)
+{
+	WRITE_ONCE(console_raw, true);
+}
+
 void arch_console_write(const char *s, size_t len)
 {
+	if (READ_ONCE(console_raw)) {
+		while (len) {
+			ssize_t n = write(STDOUT_FILENO, s, len);
+
+			if (n <= 0)
+				return;
+			s += n;
+			len -= (size_t)n;
+		}
+		return;
+	}
 	fwrite(s, 1, len, stdout);
 }
 
@@ -110,8 +134,12 @@ const char *arch_cmdline(void)
 
 __noreturn void arch_exit(enum arch_exit_status status)
 {
+	int code = status == ARCH_EXIT_SUCCESS ? 0 : 1;
+
+	if (READ_ONCE(console_raw))
+		_exit(code);
 	fflush(stdout);
-	exit(status == ARCH_EXIT_SUCCESS ? 0 : 1);
+	exit(code);
 }
 
 __noreturn void arch_halt(void)

@@ -331,6 +331,22 @@ int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page)
 	return 0;
 }
 
+/*
+ * An NMI to the CPU with this APIC ID (the panic's stop). Interrupts are
+ * off around the two ICR writes, so no handler on this CPU can send an
+ * IPI in between; a send that does not complete is reported.
+ */
+void apic_send_nmi(u32 apic_id)
+{
+	unsigned long flags = arch_irq_save();
+	int err = apic_send_IPI_dest(apic_id, APIC_DM_NMI, 1000);
+
+	arch_irq_restore(flags);
+	if (err)
+		printk(KERN_EMERG "APIC: NMI to APIC ID 0x%x not sent (%d)\n",
+		       apic_id, err);
+}
+
 /* Put the CPU with this APIC ID back into wait-for-SIPI (INIT). */
 void apic_send_init(u32 apic_id)
 {

@@ -7,7 +7,9 @@
  * registers and the call chain (frame pointers, with symbol names), then
  * ends the QEMU run with a failure status. Double fault, NMI and machine
  * check run on IST stacks of their own (see gdt.c), so even a blown
- * kernel stack is reported. A page fault on a free page that
+ * kernel stack is reported. The report starts with panic_begin(), which
+ * stops the other CPUs first, unless the NMI was that stop itself
+ * (nmi.c). A page fault on a free page that
  * debug_pagealloc took out of the direct map names that page. Vectors
  * 0x20-0xff go to the interrupt stubs (entry_64.S, irq.c).
  */
@@ -146,6 +148,13 @@ void do_exception(struct pt_regs *regs)
 	const char *name = v < NR_EXCEPTIONS && exception_names[v] ?
 			   exception_names[v] : "reserved";
 
+	if (v == 2)
+		x86_nmi_stop();		/* returns only if it was not that */
+	if (!panic_begin()) {
+		printk(KERN_EMERG "CPU exception %lu (%s) inside the panic\n",
+		       v, name);
+		arch_exit(ARCH_EXIT_FAILURE);
+	}
 	printk(KERN_EMERG "CPU exception %lu (%s), error code 0x%lx\n", v, name,
 	       regs->error_code);
 	if (v == 14) {

@@ -53,6 +53,10 @@ u32 apic_read_id(void);
 int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page);
 void apic_send_init(u32 apic_id);
 int apic_send_IPI_fixed(u32 apic_id, unsigned int vector);
+void apic_send_nmi(u32 apic_id);
+
+/* NMIs and the panic's stop of the other CPUs (nmi.c). */
+bool x86_nmi_stop(void);
 
 /* The TSC (tsc.c). */
 u64 tsc_us_to_cycles(unsigned long us);

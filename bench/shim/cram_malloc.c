@@ -130,6 +130,19 @@ __noreturn void arch_emergency_restart(void)
 	abort();
 }
 
+/* A panic ends the program at once: nothing to stop first. */
+unsigned int arch_stop_other_cpus(unsigned long timeout_us)
+{
+	return 0;
+}
+
+/* Another thread's panic is ending the program: wait for it. */
+__noreturn void arch_stop_this_cpu(void)
+{
+	for (;;)
+		pause();
+}
+
 /* No stack walks here: backtraces stop at once. */
 bool arch_on_stack(unsigned long addr, size_t size)
 {

@@ -835,6 +835,8 @@ class Check:
 # case -> (expected verdict kind, description)
 LIVE_SELFTESTS = {
     'hang': ('hang', 'hang detected'),
+    'panic_smp': ('panic', 'panic stops the other CPUs: the log ends with it'),
+    'panic_ap': ('panic', 'panic on CPU 1 stops CPU 0 (interrupts off) and the rest'),
     'pass': ('pass', 'passing test reported as a pass'),
     'fail': ('failed', 'failing expectation detected'),
     'panic': ('panic', 'panic detected'),
@@ -846,6 +848,11 @@ LIVE_SELFTESTS = {
 # Kernel parameters a selftest case needs besides its ktest=, and text its
 # log must contain.
 SELFTEST_PARAMS = {'pagealloc_fault': 'debug_pagealloc=on'}
+# Cases that need several CPUs; the others boot with --smp (default 1).
+SELFTEST_SMP = {'panic_smp': '4', 'panic_ap': '4'}
+# Cases whose log must end with their panic: nothing printed after the
+# panic's first line but the panic itself.
+SELFTEST_PANIC_LAST = ('panic_smp', 'panic_ap')
 SELFTEST_LOG_TEXT = {'pagealloc_fault': '(debug_pagealloc: pfn 0x',
                      'double_fault': 'CPU exception 8 (#DF Double Fault)'}
 
@@ -906,12 +913,37 @@ def check_live(case, outcome):
     if case in SELFTEST_LOG_TEXT and not log_contains(outcome.stage.log_path,
                                                       SELFTEST_LOG_TEXT[case]):
         problems.append('no %r in the log' % SELFTEST_LOG_TEXT[case])
+    if case in SELFTEST_PANIC_LAST:
+        problems += panic_log_problems(outcome.stage.log_path)
     label = '%s (ktest=selftest.%s, reason: %s)' % (text, case, outcome.reason)
     if not problems:
         return Check(True, label)
     details = ['; '.join(problems), 'log: %s' % outcome.stage.log_path]
     details += outcome.obs.tail[-TAIL_LINES:]
     return Check(False, label, details)
+
+
+def panic_log_problems(path):
+    """What is wrong with a log that must end with one clean panic."""
+    try:
+        with open(path, encoding='utf-8', errors='replace') as log:
+            lines = [strip_timestamp(line.rstrip()) for line in log if line.strip()]
+    except OSError as err:
+        return ['log unreadable: %s' % err]
+    starts = [i for i, line in enumerate(lines)
+              if line.startswith('Kernel panic - not syncing')]
+    if not starts:
+        return ['no panic in the log']
+    problems = []
+    after = lines[starts[0] + 1:]
+    strays = [line for line in after if 'selftest: cpu' in line]
+    if strays:
+        problems.append('another CPU printed after the panic: %r' % strays[0])
+    if any('did not stop' in line for line in after):
+        problems.append('a CPU did not stop')
+    if not lines[-1].startswith('---[ end Kernel panic'):
+        problems.append('the log ends with %r, not the panic' % lines[-1])
+    return problems
 
 
 def log_contains(path, text):
@@ -934,7 +966,8 @@ def live_selftests(kernel, args):
             idle = args.idle_timeout
         cmdline = ('ktest=selftest.%s %s' % (case, SELFTEST_PARAMS.get(case, ''))).strip()
         boot = Boot(kernel, cmdline, first(args.mem, '128M'),
-                    first(args.smp, '1'), timeout, first(args.qemu_args, ''))
+                    SELFTEST_SMP.get(case, first(args.smp, '1')), timeout,
+                    first(args.qemu_args, ''))
         stage = boot_stage(boot, 'selftest-' + case, (args.log_dir, args.iso_dir), idle,
                            title="selftest boot '%s'" % cmdline)
         jobs.append((case, stage))

@@ -635,6 +635,47 @@ PARAM_AND_SKIPPED_SUITE = """
 """
 
 
+class PanicLogTests(unittest.TestCase):
+    """panic_log_problems(): a panic must be the end of the log."""
+
+    def problems(self, text):
+        with tempfile.NamedTemporaryFile('w', suffix='.log', delete=False) as log:
+            log.write(textwrap.dedent(text))
+        try:
+            return harness.panic_log_problems(log.name)
+        finally:
+            os.unlink(log.name)
+
+    def test_clean_end(self):
+        self.assertEqual(self.problems('''\
+            [    1.0] selftest: cpu2 busy 7
+            [    1.1] Kernel panic - not syncing: oops
+            [    1.2] CPU: 0 PID: 0 Comm: swapper/0
+            [    1.3] ---[ end Kernel panic - not syncing: oops ]---
+            '''), [])
+
+    def test_line_after_panic(self):
+        found = self.problems('''\
+            [    1.1] Kernel panic - not syncing: oops
+            [    1.2] selftest: cpu2 busy 8
+            [    1.3] ---[ end Kernel panic - not syncing: oops ]---
+            ''')
+        self.assertEqual(len(found), 1)
+        self.assertIn('after the panic', found[0])
+
+    def test_not_stopped_and_trailing(self):
+        found = self.problems('''\
+            [    1.1] Kernel panic - not syncing: oops
+            [    1.2] smp: 1 CPU did not stop
+            [    1.3] ---[ end Kernel panic - not syncing: oops ]---
+            [    1.4] ktest: hello
+            ''')
+        self.assertEqual(len(found), 2)
+
+    def test_no_panic(self):
+        self.assertEqual(self.problems('[    1.0] all fine\n'), ['no panic in the log'])
+
+
 class KunitParserTests(unittest.TestCase):
     """Reading Linux's kunit.py parse output and comparing its counts."""
 

@@ -37,6 +37,8 @@ void host_irq_replay(void);
 
 /* The calling thread stands for CPU cpu and takes its IPIs (irq.c). */
 void host_irq_cpu_online(unsigned int cpu);
+/* The console bypasses stdio from now on (a panic stopped the others). */
+void host_console_raw(void);
 
 /*
  * host_irq_replay() for the inline restore: an assembly thunk that keeps
