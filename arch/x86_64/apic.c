@@ -268,20 +268,22 @@ static int apic_send_IPI_dest(u32 apic_id, u32 low, unsigned long timeout_us)
  * are off around the two ICR writes: a handler sending its own IPI in
  * between would redirect this one.
  */
-int apic_send_IPI_fixed(u32 apic_id, unsigned int vector)
+static int apic_send_IPI_idle(u32 apic_id, u32 low)
 {
-	unsigned long flags;
-	int err;
+	unsigned long flags = arch_irq_save();
+	int err = apic_wait_icr_idle(SELF_IPI_TIMEOUT_US);
 
-	if (vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS)
-		return -EINVAL;
-	flags = arch_irq_save();
-	err = apic_wait_icr_idle(SELF_IPI_TIMEOUT_US);
 	if (!err)
-		err = apic_send_IPI_dest(apic_id, APIC_DM_FIXED | vector,
-					 SELF_IPI_TIMEOUT_US);
+		err = apic_send_IPI_dest(apic_id, low, SELF_IPI_TIMEOUT_US);
 	arch_irq_restore(flags);
 	return err;
+}
+
+int apic_send_IPI_fixed(u32 apic_id, unsigned int vector)
+{
+	if (vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS)
+		return -EINVAL;
+	return apic_send_IPI_idle(apic_id, APIC_DM_FIXED | vector);
 }
 
 /*
@@ -332,16 +334,13 @@ int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page)
 }
 
 /*
- * An NMI to the CPU with this APIC ID (the panic's stop). Interrupts are
- * off around the two ICR writes, so no handler on this CPU can send an
- * IPI in between; a send that does not complete is reported.
+ * An NMI to the CPU with this APIC ID (the panic's stop), sent as
+ * apic_send_IPI_fixed() sends; a send that does not complete is reported.
  */
 void apic_send_nmi(u32 apic_id)
 {
-	unsigned long flags = arch_irq_save();
-	int err = apic_send_IPI_dest(apic_id, APIC_DM_NMI, 1000);
+	int err = apic_send_IPI_idle(apic_id, APIC_DM_NMI);
 
-	arch_irq_restore(flags);
 	if (err)
 		printk(KERN_EMERG "APIC: NMI to APIC ID 0x%x not sent (%d)\n",
 		       apic_id, err);
