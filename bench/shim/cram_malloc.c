@@ -130,17 +130,12 @@ __noreturn void arch_emergency_restart(void)
 	abort();
 }
 
-/* A panic ends the program at once: nothing to stop first. */
-unsigned int arch_stop_other_cpus(unsigned long timeout_us)
+/*
+ * The console is write(2) already (arch_console_write() above), and the
+ * shim registers no CPU thread a panic could stop (arch/host/irq.c).
+ */
+void host_console_raw(void)
 {
-	return 0;
-}
-
-/* Another thread's panic is ending the program: wait for it. */
-__noreturn void arch_stop_this_cpu(void)
-{
-	for (;;)
-		pause();
 }
 
 /* No stack walks here: backtraces stop at once. */
