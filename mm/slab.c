@@ -79,7 +79,10 @@
  *         spinlock, hence the name): the cache list. Held while a cache
  *         is made, tuned (slab_tune_cpucache) or destroyed and by every
  *         walk over the caches, which then take the locks below
- *         (shrink_all frees pages). Reclaim takes it by trylock only.
+ *         (shrink_all frees pages). Reclaim takes it by trylock only,
+ *         and so does cache_reap (mm/slab_reap.c): it runs as delayed
+ *         work, which may have interrupted this lock's holder on its
+ *         own CPU (kernel/workqueue.h).
  *      2. validate_lock (mm/slab_debug.c): validation's scratch bitmap.
  *      3. shrinker_lock (mm/vmscan.c): the shrinker list; taken by
  *         reclaim, which any allocation may enter with slab_lock held,
@@ -106,6 +109,9 @@
  *    interrupts on and never in a handler (hardirq-unsafe): legal only
  *    because no lock from 4 on is held when they are taken. The
  *    validator checks both (kernel/lockdep.c, "Interrupt safety").
+ *    A CPU's work list lock (kernel/workqueue.c) and a timer base's
+ *    lock (kernel/time.c) are taken with interrupts off and alone:
+ *    none of the above is held under them, nor they under any.
  *
  * 7. Debugging stays off the fast paths. A debugged cache (mm/slab_debug.c)
  *    has per-CPU arrays of limit 0, so its allocations and frees always
