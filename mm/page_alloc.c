@@ -22,7 +22,9 @@
  *    lower lists (expand). Freeing merges a block with its buddy, the
  *    block at pfn ^ (1 << order), for as long as that buddy is free with
  *    the same order (__free_one_page). Order-0 pages go through per-CPU
- *    lists first.
+ *    lists first; a list that nobody used for a whole cache_reap period
+ *    (mm/slab_reap.c) goes back to the buddy lists, as Linux's vmstat
+ *    work drains idle CPUs' lists.
  *
  * 4. Watermarks. min, low and high per zone, from min_free_kbytes like
  *    Linux. An allocation must leave free pages above min (GFP_ATOMIC:

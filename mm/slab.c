@@ -33,6 +33,8 @@
  *    moves batchcount objects to the shared array, or back to their
  *    slabs. Slabs move between the node's full, partial and free lists;
  *    free slabs beyond free_limit objects go back to the page allocator.
+ *    cache_reap (the end of this file, driven by mm/slab_reap.c) trims
+ *    idle arrays and free slabs over time.
  *
  * 4. pfmemalloc. A slab made of pages from the page allocator's reserve
  *    (PG_pfmemalloc) is marked on its first page (PG_active), and only
@@ -45,7 +47,9 @@
  *    at the slab. Reserve mode ends on its own: an empty reserve slab
  *    goes back to the page allocator at once, and once memory is back
  *    above the low watermark a reserve slab met by an allocation or a
- *    free becomes an ordinary one.
+ *    free becomes an ordinary one, and so does every reserve slab at
+ *    cache_reap's next pass over its node (mm/slab_reap.c), so the
+ *    reserve state ends even if nobody meets them.
  *
  * 5. Bootstrap (Linux's staged one). The cache of struct kmem_cache is a
  *    static structure; it and the kmalloc caches start with one-entry
