@@ -27,16 +27,15 @@
  * touched: the array has been refilled, so its next refill may take a
  * whole batch; cache_reap clears it when it drains an idle array.
  *
- * used, armed_limit: cache_reap's signal that the array is in use
- * (Linux sets touched on every allocation for it: one more instruction
- * in the allocation fast path, 64 to 65 per kmalloc+kfree iteration
- * under cachegrind; here the fast paths store nothing more, see
- * mm/slab_reap.c). A pass that finds the
- * array used clears used and arms it: the real limit goes to
- * armed_limit and limit becomes 0, so the next free leaves the fast
- * path, and the slow path (or a refill) puts the limit back and sets
- * used. An array still armed at the next pass saw no free and no refill
- * for a whole period: it is idle.
+ * used, armed_limit: cache_reap's signal that the array is in use.
+ * Linux sets touched on every allocation for it: one more instruction
+ * in the allocation fast path (64 to 65 per kmalloc+kfree iteration
+ * under cachegrind). Here the fast paths store nothing more: a pass that
+ * finds the array used clears used and arms it, the real limit going to
+ * armed_limit and limit to 0, so the next free leaves the fast path and
+ * the slow path (or a refill) puts the limit back and sets used. An
+ * array still armed at the next pass saw no free and no refill for a
+ * whole period: it is idle (mm/slab_reap.c).
  */
 struct array_cache {
 	unsigned int avail;
