@@ -104,6 +104,18 @@ void arch_irq_init(void);
 void apic_send_IPI_self(unsigned int vector);
 
 /*
+ * The tick (kernel/time.c): arch_irq_init() starts a periodic timer of
+ * HZ on the boot CPU; time_init() has every other CPU call
+ * arch_tick_start(), which starts its own (nothing if it runs already).
+ * Each tick calls tick_handle_periodic() in interrupt context, on
+ * LOCAL_TIMER_VECTOR. arch_tick_rate_mhz() is
+ * the rate this CPU's timer runs at, measured now against the clock, in
+ * millihertz (0 if it does not run): the time tests compare it with HZ.
+ */
+unsigned long arch_tick_rate_mhz(void);
+void arch_tick_start(void);
+
+/*
  * Cross-CPU calls (kernel/smp.c). arch_cpu_online(cpu): CPU cpu
  * (< arch_nr_cpus()) runs and takes interrupts from other CPUs (x86_64:
  * its bit in the online mask; the host: a thread of this program stands

@@ -23,7 +23,8 @@
 
 #define NR_VECTORS		256
 #define FIRST_EXTERNAL_VECTOR	0x20	/* below: CPU exceptions */
-#define FIRST_SYSTEM_VECTOR	0xfb	/* from here: the arch's own */
+#define FIRST_SYSTEM_VECTOR	0xec	/* from here: the arch's own */
+#define LOCAL_TIMER_VECTOR	0xec	/* the tick (kernel/time.c) */
 #define CALL_FUNCTION_VECTOR	0xfb	/* smp_call_function() */
 #define RESCHEDULE_VECTOR	0xfc	/* wake an idle CPU for new work */
 #define ERROR_APIC_VECTOR	0xfe

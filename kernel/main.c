@@ -14,6 +14,7 @@
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/shell.h"
+#include "kernel/time.h"
 #include "mm/mm.h"
 #include "arch/arch.h"
 
@@ -57,8 +58,10 @@ __noreturn void start_kernel(void)
 	arch_memblock_setup();
 	setup_arch();
 	mm_core_init();
+	init_timers();
 	arch_irq_init();	/* interrupts on from here */
 	call_function_init();
+	time_init();		/* every CPU ticks from here */
 
 	if (ktest_requested)
 		run_tests();

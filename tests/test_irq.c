@@ -31,7 +31,7 @@
 #define VEC_HIGH	0x60
 #define VEC_ALLOC	0x41
 #define VEC_NESTED	0x70
-#define VEC_NONE	0xf0	/* never registered */
+#define VEC_NONE	0xe0	/* never registered */
 
 static struct irq_probe {
 	unsigned long hits[NR_VECTORS];

@@ -30,6 +30,8 @@
  * lock), so a handler that prints does not re-enter stdio.
  */
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +55,7 @@ struct host_irq_cpu {
 	unsigned long irr[IRR_WORDS];
 	unsigned long *pending;		/* its thread's host_irq_pending */
 	pthread_t thread;
+	int tid;			/* its thread's ID, for timers */
 	bool online;
 };
 
@@ -66,9 +69,17 @@ void host_irq_cpu_online(unsigned int cpu)
 
 	BUG_ON(cpu >= NR_CPUS || c->online);
 	c->thread = pthread_self();
+	c->tid = (int)syscall(SYS_gettid);
 	c->pending = &host_irq_pending;
 	this_irq_cpu = c;
 	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
+}
+
+/* The thread ID of online CPU cpu (a timer's signal goes there). */
+int host_irq_cpu_tid(unsigned int cpu)
+{
+	BUG_ON(!arch_cpu_online(cpu));
+	return host_irq_cpus[cpu].tid;
 }
 
 bool arch_cpu_online(unsigned int cpu)
@@ -166,6 +177,19 @@ static void host_irq_signal(int sig)
 		host_irq_replay();
 }
 
+/*
+ * From another signal's handler on this thread (the tick's, time.c):
+ * raise vector here, and run it now unless interrupts are off.
+ */
+void host_irq_raise_from_signal(unsigned int vector)
+{
+	__atomic_fetch_or(&irr[vector / 64], 1UL << (vector % 64),
+			  __ATOMIC_RELAXED);
+	__atomic_store_n(&host_irq_pending, 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	host_irq_signal(HOST_IRQ_SIGNAL);
+}
+
 void apic_send_IPI_self(unsigned int vector)
 {
 	if (WARN(vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS,
@@ -185,12 +209,14 @@ void arch_irq_init(void)
 				.sa_flags = SA_RESTART };
 
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, HOST_TICK_SIGNAL);	/* no nesting */
 	if (sigaction(HOST_IRQ_SIGNAL, &sa, NULL)) {
 		perror("host: sigaction");
 		exit(2);
 	}
 	arch_irq_enable();
 	pr_info("irq: interrupts are SIGUSR1 behind a soft flag, interrupts on\n");
+	host_tick_init();
 }
 
 /*

@@ -13,7 +13,8 @@
  *          a spurious interrupt is not in service, so no EOI, unless
  *          the ISR shows a real interrupt was sent on that vector)
  *   TPR    0, every priority class accepted
- *   timer  masked (no timer yet)
+ *   timer  masked, until setup_boot_APIC_clock() / the AP's
+ *          arch_tick_start() start the tick (below)
  *   LINT0  ExtINT, virtual wire to the 8259A (whose lines are all masked)
  *   LINT1  NMI
  *   error  vector 0xfe, whose handler reads and reports the ESR
@@ -29,6 +30,7 @@
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/printk.h"
+#include "kernel/time.h"
 #include "mm/mm.h"
 
 #define MSR_IA32_APICBASE		0x1b
@@ -62,9 +64,14 @@
 #define APIC_LVT1	0x360
 #define APIC_LVTERR	0x370
 #define APIC_LVT_MASKED		(1U << 16)
+#define APIC_LVT_TIMER_PERIODIC	(1U << 17)
+#define APIC_TMICT	0x380		/* timer initial count */
+#define APIC_TMCCT	0x390		/* timer current count */
+#define APIC_TDCR	0x3e0		/* timer divide configuration */
+#define APIC_TDR_DIV_16		0x3
+#define APIC_CALIBRATE_MS	25
 #define APIC_DM_NMI		0x400
 #define APIC_DM_EXTINT		0x700
-#define LOCAL_TIMER_VECTOR	0xec
 
 static void *apic_base;
 
@@ -359,4 +366,141 @@ void apic_send_init(u32 apic_id)
 	if (err)
 		pr_warn("APIC: INIT to APIC ID 0x%x not sent (%d): that CPU may still run\n",
 			apic_id, err);
+}
+
+/*
+ * The tick: each CPU's local APIC timer, periodic, divide by 16, on
+ * LOCAL_TIMER_VECTOR. Its rate is not architectural (QEMU's runs from
+ * its virtual clock), so the boot CPU measures it once against the PIT:
+ * a one-shot count from ~0 over a PIT window of APIC_CALIBRATE_MS. The
+ * TSC is read in the same window and checked against tsc_init()'s
+ * measure; more than 5% apart is reported. Every CPU then counts
+ * lapic_timer_period per tick.
+ */
+static u32 lapic_timer_period;	/* APIC timer counts per tick */
+
+static u32 apic_timer_count(void)
+{
+	return apic_read(APIC_TMCCT);
+}
+
+static void local_apic_timer_interrupt(unsigned int vector)
+{
+	tick_handle_periodic();
+}
+
+static void start_apic_timer(void)
+{
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TMICT, lapic_timer_period);
+}
+
+/* Counts per second of the APIC timer at divide 16, against the PIT. */
+static u64 calibrate_APIC_clock(void)
+{
+	unsigned long flags = arch_irq_save();
+	u64 tsc_khz_pit, counts;
+	struct pit_window w;
+
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TMICT, 0xffffffff);
+	pit_window(APIC_CALIBRATE_MS, apic_timer_count, &w);
+	apic_write(APIC_TMICT, 0);
+	arch_irq_restore(flags);
+	counts = (u64)(w.other_start - w.other_end) * 1000 / APIC_CALIBRATE_MS;
+	tsc_khz_pit = (w.tsc_end - w.tsc_start) / APIC_CALIBRATE_MS;
+	pr_info("APIC: timer %lu.%03lu MHz, TSC %lu.%03lu MHz (%lu.%03lu at boot)\n",
+		(unsigned long)(counts / 1000000),
+		(unsigned long)(counts / 1000 % 1000),
+		(unsigned long)(tsc_khz_pit / 1000),
+		(unsigned long)(tsc_khz_pit % 1000),
+		tsc_khz / 1000, tsc_khz % 1000);
+	if (tsc_khz_pit * 100 < (u64)tsc_khz * 95 ||
+	    tsc_khz_pit * 100 > (u64)tsc_khz * 105)
+		pr_warn("APIC: TSC rate against the PIT differs by over 5%% from the boot measure\n");
+	return counts;
+}
+
+void setup_boot_APIC_clock(void)
+{
+	u64 hz = calibrate_APIC_clock();
+
+	if (hz < HZ || hz / HZ > 0xffffffffULL)
+		panic("APIC: timer rate %llu/s unusable for a %u Hz tick",
+		      (unsigned long long)hz, HZ);
+	lapic_timer_period = (u32)(hz / HZ);
+	BUG_ON(arch_set_irq_handler(LOCAL_TIMER_VECTOR,
+				    local_apic_timer_interrupt));
+	start_apic_timer();
+	pr_info("APIC: tick %u Hz, %u timer counts per tick\n", HZ,
+		lapic_timer_period);
+}
+
+/* On each AP, from time_init() (kernel/time.c); the boot CPU ticks. */
+void arch_tick_start(void)
+{
+	BUG_ON(!lapic_timer_period);
+	if (!(apic_read(APIC_LVTT) & APIC_LVT_TIMER_PERIODIC) ||
+	    apic_read(APIC_LVTT) & APIC_LVT_MASKED)
+		start_apic_timer();
+}
+
+/*
+ * The tick's rate as programmed, measured against the TSC, in millihertz:
+ * the APIC timer's current count read twice about 2 ms apart (less than
+ * a tick period, so it reloads at most once in between). Each read sits
+ * between two TSC reads; a read they show was held up (TCG's vCPU
+ * descheduled) is taken again. The median of RATE_SAMPLES windows.
+ */
+#define RATE_SAMPLES		9
+#define RATE_READ_MAX_US	20
+
+/* A count with the TSC at that moment (the midpoint of a short read). */
+static void timer_sample(u64 *tsc, u32 *count)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		u64 a = arch_cycles(), b;
+
+		*count = apic_timer_count();
+		b = arch_cycles();
+		*tsc = a + (b - a) / 2;
+		if (b - a < tsc_us_to_cycles(RATE_READ_MAX_US))
+			return;
+	}
+}
+
+static unsigned long tick_rate_once(void)
+{
+	unsigned long flags = arch_irq_save();
+	u64 t0, t1, counts;
+	u32 c0, c1;
+
+	timer_sample(&t0, &c0);
+	while (arch_cycles() - t0 < tsc_us_to_cycles(2000))
+		arch_cpu_relax();
+	timer_sample(&t1, &c1);
+	arch_irq_restore(flags);
+	counts = c1 <= c0 ? c0 - c1 : (u64)c0 + lapic_timer_period - c1;
+	/* counts per cycle * cycles per second / counts per tick, in mHz */
+	return (unsigned long)(counts * tsc_khz * 1000 * 1000 /
+			       ((t1 - t0) * lapic_timer_period));
+}
+
+unsigned long arch_tick_rate_mhz(void)
+{
+	unsigned long r[RATE_SAMPLES];
+
+	if (!lapic_timer_period)
+		return 0;
+	for (int i = 0; i < RATE_SAMPLES; i++) {
+		unsigned long v = tick_rate_once();
+		int k = i;
+
+		for (; k > 0 && r[k - 1] > v; k--)	/* insertion sort */
+			r[k] = r[k - 1];
+		r[k] = v;
+	}
+	return r[RATE_SAMPLES / 2];
 }

@@ -41,6 +41,7 @@ void arch_irq_init(void)
 	if (err)
 		panic("APIC: no usable local APIC (%d): interrupts cannot be enabled",
 		      err);
+	setup_boot_APIC_clock();
 	arch_irq_enable();
 	pr_info("APIC: local APIC enabled, 8259A masked, interrupts on\n");
 }

@@ -10,6 +10,7 @@
  */
 #include "arch/x86_64/x86.h"
 #include "arch/x86_64/io.h"
+#include "kernel/bug.h"
 #include "arch/arch.h"
 
 #define PIT_HZ		1193182
@@ -22,20 +23,33 @@ static u64 tsc_at_boot;
 static u64 ns_mult;		/* ns per cycle, 32.32 fixed point */
 unsigned long tsc_khz;
 
-static u64 calibrate_tsc_khz(void)
+/*
+ * One PIT window of ms milliseconds (<= 50): the TSC, and other(), if
+ * given, read right at its start and its end.
+ */
+void pit_window(unsigned int ms, u32 (*other)(void), struct pit_window *w)
 {
-	u32 count = PIT_HZ / (1000 / CALIBRATE_MS);
-	u64 start, end;
+	u32 count = PIT_HZ * ms / 1000;
 
+	BUG_ON(!ms || count > 0xffff);
 	outb(PORT_B, (inb(PORT_B) & ~0x02) | 0x01);	/* gate on, speaker off */
 	outb(PIT_CMD, 0xb0);		/* channel 2, lo/hi byte, mode 0 */
 	outb(PIT_CH2, count & 0xff);
 	outb(PIT_CH2, count >> 8);
-	start = rdtsc();
+	w->tsc_start = rdtsc();
+	w->other_start = other ? other() : 0;
 	while (!(inb(PORT_B) & 0x20))	/* OUT2 goes high at terminal count */
 		;
-	end = rdtsc();
-	return (end - start) / CALIBRATE_MS;
+	w->tsc_end = rdtsc();
+	w->other_end = other ? other() : 0;
+}
+
+static u64 calibrate_tsc_khz(void)
+{
+	struct pit_window w;
+
+	pit_window(CALIBRATE_MS, NULL, &w);
+	return (w.tsc_end - w.tsc_start) / CALIBRATE_MS;
 }
 
 void tsc_init(void)

@@ -52,13 +52,20 @@ void apic_ap_init(void);
 u32 apic_read_id(void);
 int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page);
 void apic_send_init(u32 apic_id);
+void setup_boot_APIC_clock(void);
 int apic_send_IPI_fixed(u32 apic_id, unsigned int vector);
 void apic_send_nmi(u32 apic_id);
 
 /* NMIs and the panic's stop of the other CPUs (nmi.c). */
 bool x86_nmi_stop(void);
 
-/* The TSC (tsc.c). */
+/* The TSC and the PIT (tsc.c). */
+struct pit_window {
+	u64 tsc_start, tsc_end;
+	u32 other_start, other_end;
+};
+void pit_window(unsigned int ms, u32 (*other)(void), struct pit_window *w);
+extern unsigned long tsc_khz;
 u64 tsc_us_to_cycles(unsigned long us);
 void tsc_udelay(unsigned long us);
 

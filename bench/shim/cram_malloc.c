@@ -130,6 +130,21 @@ __noreturn void arch_emergency_restart(void)
 	abort();
 }
 
+/* No tick in the shim: its CPUs are the application's threads. */
+unsigned long arch_tick_rate_mhz(void)
+{
+	return 0;
+}
+
+void arch_tick_start(void)
+{
+}
+
+/* arch_irq_init() (arch/host/irq.c) is never called in the shim. */
+void host_tick_init(void)
+{
+}
+
 /*
  * The console is write(2) already (arch_console_write() above), and the
  * shim registers no CPU thread a panic could stop (arch/host/irq.c).

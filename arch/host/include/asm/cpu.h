@@ -39,6 +39,11 @@ void host_irq_replay(void);
 void host_irq_cpu_online(unsigned int cpu);
 /* The console bypasses stdio from now on (a panic stopped the others). */
 void host_console_raw(void);
+/* The tick (arch/host/time.c): its signal, and its start in arch_irq_init(). */
+#define HOST_TICK_SIGNAL	14	/* SIGALRM */
+void host_tick_init(void);
+void host_irq_raise_from_signal(unsigned int vector);
+int host_irq_cpu_tid(unsigned int cpu);
 
 /*
  * host_irq_replay() for the inline restore: an assembly thunk that keeps

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tick and timers (kernel/time.h): the tick rate against the clock,
+ * jiffies, timers that fire once, in order, in interrupt context on the
+ * CPU that armed them (every online CPU), del_timer_sync() waiting for a
+ * function that runs on another CPU, and the misuses that must warn.
+ */
+#include "kernel/errno.h"
+#include "kernel/irq.h"
+#include "kernel/time.h"
+#include "lib/ktest/ktest.h"
+#include "arch/arch.h"
+
+#define WAIT_S		20	/* bound of every wait: TCG is slow */
+#define NR_ORDERED	6
+
+static bool wait_until(const volatile unsigned long *v, unsigned long want)
+{
+	u64 deadline = ktime_get_ns() + WAIT_S * NSEC_PER_SEC;
+
+	while (*v < want)
+		if (ktime_get_ns() > deadline)
+			return false;
+		else
+			arch_cpu_relax();
+	return true;
+}
+
+static void spin_ns(u64 ns)
+{
+	u64 end = ktime_get_ns() + ns;
+
+	while (ktime_get_ns() < end)
+		arch_cpu_relax();
+}
+
+/*
+ * The tick's timer runs at HZ, within 5%, measured against the clock;
+ * over one second, jiffies moves by HZ within 5% and ticks arrive (at
+ * least a quarter of them: under TCG on a busy host a vCPU may not run
+ * for several ticks, and ticks that come while one is pending merge).
+ */
+static unsigned long clock_jiffies(void)
+{
+	return (unsigned long)(ktime_get_ns() / TICK_NSEC);
+}
+
+static void test_tick_rate(struct ktest *t)
+{
+	unsigned int cpu = arch_cpu_id();
+	unsigned long ticks = tick_count(cpu), got, rate;
+	unsigned long j0 = jiffies, lag0 = clock_jiffies() - j0, j1, lag1;
+
+	KTEST_ASSERT_FALSE(t, irqs_disabled());
+	rate = arch_tick_rate_mhz();
+	spin_ns(NSEC_PER_SEC);
+	got = tick_count(cpu) - ticks;
+	j1 = jiffies;
+	lag1 = clock_jiffies() - j1;
+	ktest_info(t, "timer at %lu.%03lu Hz; %lu ticks and %lu jiffies in 1 s (HZ %u), jiffies %lu behind the clock",
+		   rate / 1000, rate % 1000, got, j1 - j0, HZ, lag1);
+	KTEST_EXPECT_GE(t, rate, (unsigned long)HZ * 950);
+	KTEST_EXPECT_LE(t, rate, (unsigned long)HZ * 1050);
+	/* jiffies follows the clock: never ahead, at most 50 ms behind */
+	KTEST_EXPECT_LE(t, lag1, (unsigned long)HZ / 20);
+	KTEST_EXPECT_GE(t, (j1 - j0) * 100, (unsigned long)HZ * 95);
+	KTEST_EXPECT_LE(t, (j1 - j0) * 100, (unsigned long)HZ * 105 + lag0 * 100);
+	KTEST_EXPECT_GE(t, got * 4, (unsigned long)HZ);
+}
+
+struct probe {
+	struct timer_list timer;
+	unsigned int id;
+	unsigned int cpu;		/* where it ran */
+	bool hardirq;			/* in interrupt context, interrupts off */
+	unsigned long runs;
+	unsigned long *order;		/* shared sequence counter */
+	unsigned long seq;		/* its place in that sequence */
+};
+
+static void probe_fn(struct timer_list *timer)
+{
+	struct probe *p = from_timer(p, timer, timer);
+
+	p->cpu = arch_cpu_id();
+	p->hardirq = in_hardirq() && irqs_disabled();
+	p->seq = __atomic_fetch_add(p->order, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&p->runs, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Armed out of order, they run once each, by expiry, on this CPU. */
+static void test_timers_in_order(struct ktest *t)
+{
+	static const unsigned int delay_ms[NR_ORDERED] = { 60, 20, 100, 8, 40, 80 };
+	struct probe p[NR_ORDERED] = {};
+	unsigned long order = 0, base = jiffies;
+
+	for (unsigned int i = 0; i < NR_ORDERED; i++) {
+		p[i].id = i;
+		p[i].order = &order;
+		timer_setup(&p[i].timer, probe_fn, 0);
+		KTEST_EXPECT_EQ(t, mod_timer(&p[i].timer, base +
+				msecs_to_jiffies(delay_ms[i])), 0);
+		KTEST_EXPECT_TRUE(t, timer_pending(&p[i].timer));
+	}
+	KTEST_ASSERT_TRUE(t, wait_until(&order, NR_ORDERED));
+	spin_ns(50 * NSEC_PER_MSEC);	/* a second run would show now */
+	for (unsigned int i = 0; i < NR_ORDERED; i++) {
+		unsigned int earlier = 0;
+
+		for (unsigned int k = 0; k < NR_ORDERED; k++)
+			earlier += delay_ms[k] < delay_ms[i];
+		KTEST_EXPECT_EQ(t, p[i].runs, 1UL);
+		KTEST_EXPECT_EQ(t, p[i].seq, (unsigned long)earlier);
+		KTEST_EXPECT_EQ(t, p[i].cpu, arch_cpu_id());
+		KTEST_EXPECT_TRUE(t, p[i].hardirq);
+		KTEST_EXPECT_FALSE(t, timer_pending(&p[i].timer));
+	}
+}
+
+/* mod_timer/del_timer return values; a deleted timer never runs. */
+static void test_mod_del(struct ktest *t)
+{
+	unsigned long order = 0;
+	struct probe p = { .order = &order };
+
+	timer_setup(&p.timer, probe_fn, 0);
+	KTEST_EXPECT_EQ(t, del_timer(&p.timer), 0);
+	KTEST_EXPECT_EQ(t, mod_timer(&p.timer, jiffies + HZ), 0);
+	KTEST_EXPECT_EQ(t, mod_timer(&p.timer, jiffies + 2), 1);	/* earlier */
+	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 1));
+	KTEST_EXPECT_EQ(t, mod_timer(&p.timer, jiffies + 2), 0);
+	KTEST_EXPECT_EQ(t, del_timer(&p.timer), 1);
+	KTEST_EXPECT_EQ(t, del_timer_sync(&p.timer), 0);
+	spin_ns(40 * NSEC_PER_MSEC);
+	KTEST_EXPECT_EQ(t, p.runs, 1UL);
+}
+
+/* A timer that re-arms itself from its function, five times. */
+struct periodic {
+	struct timer_list timer;
+	unsigned long runs;
+};
+
+static void periodic_fn(struct timer_list *timer)
+{
+	struct periodic *p = from_timer(p, timer, timer);
+
+	if (++p->runs < 5)
+		mod_timer(&p->timer, jiffies + 1);
+}
+
+static void test_rearm_from_function(struct ktest *t)
+{
+	struct periodic p = {};
+
+	timer_setup(&p.timer, periodic_fn, 0);
+	mod_timer(&p.timer, jiffies + 1);
+	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 5));
+	spin_ns(40 * NSEC_PER_MSEC);
+	KTEST_EXPECT_EQ(t, p.runs, 5UL);
+	KTEST_EXPECT_FALSE(t, timer_pending(&p.timer));
+}
+
+/* Arm a probe on another CPU (run there through arch_cpu_run()). */
+static void arm_here(void *arg)
+{
+	struct probe *p = arg;
+
+	timer_setup(&p->timer, probe_fn, 0);
+	mod_timer(&p->timer, jiffies + 2);
+}
+
+static void test_timer_on_each_cpu(struct ktest *t)
+{
+	unsigned int nr = arch_nr_cpus(), ran = 0;
+	struct probe p[NR_CPUS] = {};
+	unsigned long order = 0;
+
+	for (unsigned int cpu = 1; cpu < nr; cpu++) {
+		int err;
+
+		p[cpu].order = &order;
+		err = arch_cpu_run(cpu, arm_here, &p[cpu]);
+		if (err == -ENOSYS)
+			ktest_skip(t, "this arch cannot run work on another CPU (arch_cpu_run)");
+		KTEST_ASSERT_EQ(t, err, 0);
+		arch_cpu_join(cpu);
+		ran++;
+	}
+	if (!ran)
+		ktest_skip(t, "one CPU online");
+	KTEST_ASSERT_TRUE(t, wait_until(&order, ran));
+	for (unsigned int cpu = 1; cpu < nr; cpu++) {
+		KTEST_EXPECT_EQ(t, p[cpu].runs, 1UL);
+		KTEST_EXPECT_EQ(t, p[cpu].cpu, cpu);
+		KTEST_EXPECT_TRUE(t, p[cpu].hardirq);
+	}
+}
+
+/* A function that runs ~100 ms on CPU 1 while CPU 0 deletes it. */
+struct slow {
+	struct timer_list timer;
+	unsigned long started, done;
+};
+
+static void slow_fn(struct timer_list *timer)
+{
+	struct slow *s = from_timer(s, timer, timer);
+
+	WRITE_ONCE(s->started, 1);
+	spin_ns(100 * NSEC_PER_MSEC);
+	WRITE_ONCE(s->done, 1);
+}
+
+static void arm_slow(void *arg)
+{
+	struct slow *s = arg;
+
+	timer_setup(&s->timer, slow_fn, 0);
+	mod_timer(&s->timer, jiffies + 1);
+}
+
+static void test_del_timer_sync_waits(struct ktest *t)
+{
+	struct slow s = {};
+	int err;
+
+	if (arch_nr_cpus() < 2)
+		ktest_skip(t, "one CPU online");
+	err = arch_cpu_run(1, arm_slow, &s);
+	if (err == -ENOSYS)
+		ktest_skip(t, "this arch cannot run work on another CPU (arch_cpu_run)");
+	KTEST_ASSERT_EQ(t, err, 0);
+	arch_cpu_join(1);
+	KTEST_ASSERT_TRUE(t, wait_until(&s.started, 1));
+	KTEST_EXPECT_EQ(t, del_timer_sync(&s.timer), 0);
+	KTEST_EXPECT_EQ(t, READ_ONCE(s.done), 1UL);
+}
+
+/* del_timer_sync() from an interrupt handler, a timer with no function. */
+static bool sync_done;
+
+static void sync_in_irq(unsigned int vector)
+{
+	struct timer_list timer;
+
+	timer_setup(&timer, NULL, 0);
+	del_timer_sync(&timer);
+	sync_done = true;
+}
+
+/* A timer whose function deletes itself synchronously (a misuse). */
+struct self_sync {
+	struct timer_list timer;
+	unsigned long runs;
+	int ret;
+};
+
+static void self_sync_fn(struct timer_list *timer)
+{
+	struct self_sync *s = from_timer(s, timer, timer);
+
+	s->ret = del_timer_sync(timer);
+	__atomic_store_n(&s->runs, 1, __ATOMIC_RELEASE);
+}
+
+static void test_misuse_warns(struct ktest *t)
+{
+	struct self_sync self = { .ret = -1 };
+	struct timer_list timer;
+
+	timer_setup(&timer, NULL, 0);
+	ktest_capture_start(t, "WARNING:");
+	KTEST_EXPECT_EQ(t, mod_timer(&timer, jiffies + 1), 0);
+	KTEST_EXPECT_FALSE(t, timer_pending(&timer));
+	KTEST_ASSERT_EQ(t, set_irq_handler(0x42, sync_in_irq), 0);
+	apic_send_IPI_self(0x42);
+	set_irq_handler(0x42, NULL);
+	timer_setup(&self.timer, self_sync_fn, 0);
+	mod_timer(&self.timer, jiffies + 1);
+	KTEST_EXPECT_TRUE(t, wait_until(&self.runs, 1));
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 3U);
+	KTEST_EXPECT_TRUE(t, sync_done);
+	KTEST_EXPECT_EQ(t, self.ret, 0);
+	KTEST_EXPECT_FALSE(t, timer_pending(&self.timer));
+}
+
+static const struct ktest_case time_cases[] = {
+	KTEST_CASE(test_tick_rate),
+	KTEST_CASE(test_timers_in_order),
+	KTEST_CASE(test_mod_del),
+	KTEST_CASE(test_rearm_from_function),
+	KTEST_CASE(test_timer_on_each_cpu),
+	KTEST_CASE(test_del_timer_sync_waits),
+	KTEST_CASE(test_misuse_warns),
+	{}
+};
+KTEST_SUITE(time, time_cases);
