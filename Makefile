@@ -197,7 +197,7 @@ check: $(HB)/cram compile-checks
 # q35 at 3 GiB (RAM split at 2 GiB), and that mem= and memmap= shape the
 # map. Skipped when KTEST selects tests.
 # The 4-CPU boot (application processors up and parked).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,smp_call,smp_drain,slab,kmalloc
+SMP_SUITES := smpboot,acpi_boot,irq,printk,smp_call,smp_drain,slab,kmalloc,rcu
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments

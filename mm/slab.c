@@ -118,6 +118,7 @@
  *    (slab_slowpath_gfp, kfree_checks).
  */
 #include "lib/bitops.h"
+#include "kernel/rcupdate.h"
 #include "kernel/bug.h"
 #include "lib/prandom.h"
 #include "kernel/printk.h"
@@ -557,16 +558,19 @@ static void kmem_rcu_free(struct rcu_head *head)
 /*
  * Give one slab back to the page allocator. The off-slab freelist is freed
  * right away even when the pages wait for RCU (seed patch "put forward
- * freeing slab management object"). There is no RCU yet: with no readers
- * to wait for, the rcu_head callback runs at once.
+ * freeing slab management object"). A SLAB_TYPESAFE_BY_RCU slab is off
+ * every list by now: its rcu_head (over slab_list) waits for a grace
+ * period, and until kmem_rcu_free() runs the pages stay PageSlab with
+ * slab_cache set, so a reader that still holds one of its objects reads
+ * memory of this cache's type. kmem_cache_destroy() waits for these
+ * callbacks (rcu_barrier) before the cache goes.
  */
 static void release_slab(struct kmem_cache *cachep, struct slab *slab)
 {
 	void *freelist = slab->freelist;
 
 	if (unlikely(cachep->flags & SLAB_TYPESAFE_BY_RCU)) {
-		slab->rcu_head.func = kmem_rcu_free;
-		slab->rcu_head.func(&slab->rcu_head);
+		call_rcu(&slab->rcu_head, kmem_rcu_free);
 	} else {
 		kmem_freepages(cachep, slab_page(slab));
 	}

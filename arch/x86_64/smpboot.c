@@ -24,7 +24,10 @@
  * boot CPU's (LINT0 masked), records what it sees for arch_cpu_info(),
  * reports in and parks with interrupts on in a hlt loop. It takes no
  * lock, allocates nothing and prints nothing; work reaches it through
- * IPIs (kernel/smp.c: cross-CPU calls).
+ * IPIs (kernel/smp.c: cross-CPU calls). Before each hlt, with interrupts
+ * off, it reports an RCU quiescent state and runs its ready RCU
+ * callbacks (rcu_idle()); "sti; hlt" then halts with no window for a
+ * lost wake-up.
  *
  * arch_nr_cpus() is then the number of online CPUs, fixed before
  * mm_core_init(), so the allocators size their per-CPU data for all of
@@ -43,6 +46,7 @@
 #include "kernel/kernel.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/rcupdate.h"
 #include "lib/string.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
@@ -124,9 +128,11 @@ __noreturn void start_secondary(void)
 	pc->seen_stack = here;
 	pc->seen_apic_id = apic_read_id();
 	__atomic_fetch_or(&cpu_online_mask, 1UL << cpu, __ATOMIC_RELEASE);
-	arch_irq_enable();
-	for (;;)
-		cpu_halt();
+	for (;;) {
+		arch_irq_save();
+		rcu_idle();	/* a quiescent state; ready callbacks run */
+		__asm__ __volatile__("sti; hlt" : : : "memory");
+	}
 }
 
 static bool cpu_online(unsigned int cpu)
