@@ -196,8 +196,9 @@ check: $(HB)/cram compile-checks
 # memory map, with holes GRUB's cutmem and badram cut into it), once on
 # q35 at 3 GiB (RAM split at 2 GiB), and that mem= and memmap= shape the
 # map. Skipped when KTEST selects tests.
-# The 4-CPU boot (application processors up and parked).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,smp_call,smp_drain,slab,kmalloc,rcu
+# The 4-CPU boot (the application processors run the smp suite's work,
+# its full 10^7 operations: 20 s of TCG on a quiet 2-core host).
+SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,slab,kmalloc,smp,rcu
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
@@ -209,12 +210,14 @@ boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
        --grub-cfg '$(6)' --smp $(or $(7),1)
 # The debug stages: the allocators again with the debugging options on
 # (slab_debug everywhere, page poisoning on the host, where it is cheap),
-# and a boot that unmaps free pages (debug_pagealloc).
+# and a boot that unmaps free pages (debug_pagealloc). The slab_debug
+# boot runs on 4 CPUs.
 DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq,smp_call,smp_drain
-DEBUG_CMDLINE := slab_debug slab_freelist_random=1
+# (smp_ops: the smp suite's stress is ~8x slower with every cache debugged.)
+DEBUG_CMDLINE := slab_debug slab_freelist_random=1 smp_ops=100000
 DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \
 		$(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS)) $(DEBUG_CMDLINE)') \
-		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE)) \
+		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE),,,,,4) \
 		$(call boot,$(MEM),ktest=page_debug$(comma)slab_debug debug_pagealloc=on page_poison=on)
 # The allocators with slab_stats on (every allocation and free takes the
 # slow paths, which count), on the host.
@@ -225,7 +228,7 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,128M,ktest=$(SIZE_SUITES),,uefi,,iso/grub-holes.cfg) \
 	       $(call boot,3G,ktest=$(SIZE_SUITES),,,q35) \
 	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000) \
-	       $(call boot,128M,ktest=$(SMP_SUITES),,,,,4)
+	       $(call boot,128M,ktest=$(SMP_SUITES) smp_ops=10000000,,,,,4)
 # The fuzzer (host): replay the corpus, then FUZZ_SECONDS of random inputs,
 # each written to build/fuzz/test-input.bin before it runs.
 comma := ,

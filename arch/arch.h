@@ -129,11 +129,16 @@ int arch_send_call_function_ipi(unsigned int cpu);
 
 /*
  * Run fn(arg) on another CPU (1 .. arch_nr_cpus() - 1) while the caller
- * goes on; arch_cpu_join() waits until it has returned. 0, -EBUSY if
- * that CPU already runs something, -ENOSYS where other CPUs cannot run
- * kernel code on demand yet (x86_64 today: the APs are up but parked).
- * On the host each CPU is a thread that lives as long as the program
- * (arch/host/main.c): fn runs on it, between the interrupts it takes.
+ * goes on; arch_cpu_join() waits until it has returned (at once if that
+ * CPU was given nothing). 0; -EBUSY if that CPU already runs something
+ * (on the host: until it is joined); -EINVAL for CPU 0 or a CPU that is
+ * not online (x86_64) or >= NR_CPUS (the host). fn runs with interrupts
+ * on, and the CPU takes cross-CPU calls meanwhile. On x86_64 an
+ * application processor's idle loop picks the work up, woken by
+ * RESCHEDULE_VECTOR, and a join that waits more than 120 s panics naming
+ * the CPU and fn (arch/x86_64/smpboot.c). On the host each CPU is a
+ * thread that lives as long as the program (arch/host/main.c): fn runs
+ * on it, between the interrupts it takes.
  */
 int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg);
 void arch_cpu_join(unsigned int cpu);

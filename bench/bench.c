@@ -42,6 +42,17 @@ long bench_mem_kb(void)
 	return nr_allocated_pages() * (long)(PAGE_SIZE >> 10);
 }
 
+static bool bench_smp = true;
+
+int bench_set_smp(char *val)
+{
+	if (!val || (strcmp(val, "0") && strcmp(val, "1")))
+		return -EINVAL;
+	bench_smp = val[0] == '1';
+	return 0;
+}
+kernel_param("bench_smp", bench_set_smp);
+
 static const struct bench_case *next_bench(const struct bench_case *prev)
 {
 	return next_by_name((const void *const *)__start_benches,
@@ -81,6 +92,73 @@ void bench_measure(const struct bench_case *b, unsigned long reps,
 	}
 }
 
+u64 bench_ops_per_sec(unsigned long ops, u64 ns)
+{
+	return ns ? (u64)ops * 1000000000ULL / ns : 0;
+}
+
+/* What each CPU runs: wait for the start, then one timed run. */
+struct bench_cpu_work {
+	const struct bench_case *b;
+	struct bench_cpu_result *res;
+};
+
+static unsigned long bench_all_go;
+
+static void bench_cpu_fn(void *arg)
+{
+	struct bench_cpu_work *w = arg;
+	u64 ns;
+
+	while (!__atomic_load_n(&bench_all_go, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+	ns = arch_clock_ns();
+	w->res->ops = w->b->run();
+	w->res->ns = arch_clock_ns() - ns;
+}
+
+void bench_measure_all(const struct bench_case *b,
+		       struct bench_all_result *res)
+{
+	static struct bench_cpu_work work[NR_CPUS];
+	unsigned int nr = 1;
+	u64 start;
+
+	memset(res, 0, sizeof(*res));
+	b->run();			/* warm-up: lazily made caches */
+	__atomic_store_n(&bench_all_go, 0, __ATOMIC_RELEASE);
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+		work[cpu].b = b;
+		work[cpu].res = &res->cpu[cpu];
+		if (cpu && arch_cpu_run(cpu, bench_cpu_fn, &work[cpu]))
+			break;
+		nr = cpu + 1;
+	}
+	start = arch_clock_ns();
+	__atomic_store_n(&bench_all_go, 1, __ATOMIC_RELEASE);
+	bench_cpu_fn(&work[0]);
+	for (unsigned int cpu = 1; cpu < nr; cpu++)
+		arch_cpu_join(cpu);
+	res->wall_ns = arch_clock_ns() - start;
+	res->nr_cpus = nr;
+	for (unsigned int cpu = 0; cpu < nr; cpu++)
+		res->ops += res->cpu[cpu].ops;
+}
+
+static void run_all_cpus(const struct bench_case *b)
+{
+	struct bench_all_result res;
+
+	bench_measure_all(b, &res);
+	for (unsigned int cpu = 0; cpu < res.nr_cpus; cpu++)
+		console_printf("BENCH_CPU %-28s %2u %12llu\n", b->name, cpu,
+			       (unsigned long long)bench_ops_per_sec(
+				       res.cpu[cpu].ops, res.cpu[cpu].ns));
+	console_printf("BENCH_ALL %-28s %2u %12llu\n", b->name, res.nr_cpus,
+		       (unsigned long long)bench_ops_per_sec(res.ops,
+							     res.wall_ns));
+}
+
 static void run_one(const struct bench_case *b)
 {
 	struct bench_result res;
@@ -100,6 +178,15 @@ void bench_run(const char *glob)
 	for (const struct bench_case *b = next_bench(NULL); b; b = next_bench(b)) {
 		if (!glob || glob_match(glob, b->name))
 			run_one(b);
+	}
+	if (bench_smp && arch_nr_cpus() > 1) {
+		console_printf("# bench on all %u CPUs at once: name, CPU, ops/s in its own time; then name, CPUs, ops/s of all over the wall time\n",
+			       arch_nr_cpus());
+		for (const struct bench_case *b = next_bench(NULL); b;
+		     b = next_bench(b)) {
+			if (b->all_cpus && (!glob || glob_match(glob, b->name)))
+				run_all_cpus(b);
+		}
 	}
 	console_printf("# bench done\n");
 }

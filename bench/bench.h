@@ -11,26 +11,42 @@
  * On the host the nanoseconds are real; under QEMU's TCG both numbers
  * are emulated and only compare runs of the same build on one machine.
  * Booted with "bench" (or the shell command) the kernel runs them all.
+ *
+ * Then, with more than one CPU (and bench_smp=0 not given), the ones
+ * registered with BENCH_ALL_CPUS() run once more on every CPU at once,
+ * one line per CPU and one for all of them:
+ *
+ *	BENCH_CPU <name> <cpu> <ops/s of that CPU, in its own time>
+ *	BENCH_ALL <name> <cpus> <ops/s of all, over the wall time>
  */
 #ifndef BENCH_BENCH_H
 #define BENCH_BENCH_H
 
 #include "kernel/types.h"
+#include "arch/arch.h"
 
 struct bench_case {
 	const char *name;
 	unsigned long (*run)(void);
+	bool all_cpus;		/* may run on every CPU at once */
 };
 
 _Static_assert(offsetof(struct bench_case, name) == 0,
 	       "next_by_name() needs the name first");
 
-#define BENCH(bname, fn)						\
+#define __BENCH(bname, fn, smp)					\
 	static const struct bench_case __bench_##fn = {		\
-		.name = bname, .run = fn,				\
+		.name = bname, .run = fn, .all_cpus = smp,		\
 	};								\
 	static const struct bench_case *const __bench_ptr_##fn		\
 	__used __section("benches") = &__bench_##fn
+#define BENCH(bname, fn)	__BENCH(bname, fn, false)
+/*
+ * A workload that only touches the allocators and this CPU's own data
+ * once it has run once (lazily made caches): it also runs on every CPU
+ * at once (bench_measure_all()).
+ */
+#define BENCH_ALL_CPUS(bname, fn)	__BENCH(bname, fn, true)
 
 /*
  * Set by a workload: KiB held at its peak above bench_base_kb, what was
@@ -56,6 +72,32 @@ struct bench_result {
 /* Run b once untimed, then reps times timed. */
 void bench_measure(const struct bench_case *b, unsigned long reps,
 		   struct bench_result *res);
+
+/*
+ * One run of b on every CPU the arch runs work on (arch_cpu_run()), all
+ * started together after a warm-up run on this CPU: what each CPU did in
+ * its own time, and the wall time from the start until the last ended.
+ */
+struct bench_cpu_result {
+	unsigned long ops;	/* 0: the CPU did not run it */
+	u64 ns;
+};
+
+struct bench_all_result {
+	unsigned int nr_cpus;	/* CPUs that ran it (1: this one alone) */
+	unsigned long ops;	/* all of them */
+	u64 wall_ns;
+	struct bench_cpu_result cpu[NR_CPUS];
+};
+
+void bench_measure_all(const struct bench_case *b,
+		       struct bench_all_result *res);
+
+/* ops per second (0 for no time: a clock that did not move). */
+u64 bench_ops_per_sec(unsigned long ops, u64 ns);
+
+/* The bench_smp= parameter: "1" runs the all-CPU pass (default), "0" not. */
+int bench_set_smp(char *val);
 
 /* The bench_reps= parameter: "1".."100", else -EINVAL and no change. */
 int bench_set_reps(char *val);

@@ -52,7 +52,7 @@ def parse(output):
 def run_impl(name, cram, peer, reps):
     env = dict(os.environ)
     if name == "cram":
-        cmd = [cram, "bench", "bench_reps=%d" % reps]
+        cmd = [cram, "bench", "bench_reps=%d" % reps, "bench_smp=0"]
         env["CRAM_HOST_MEM"] = "2G"
     else:
         cmd = [peer, "*", str(reps)]

@@ -39,14 +39,14 @@ static unsigned long hot_256(void) { return hot_pair(256); }
 static unsigned long hot_1024(void) { return hot_pair(1024); }
 static unsigned long hot_4096(void) { return hot_pair(4096); }
 static unsigned long hot_8192(void) { return hot_pair(8192); }
-BENCH("hot_pair_8", hot_8);
-BENCH("hot_pair_16", hot_16);
-BENCH("hot_pair_64", hot_64);
-BENCH("hot_pair_96", hot_96);
-BENCH("hot_pair_256", hot_256);
-BENCH("hot_pair_1024", hot_1024);
-BENCH("hot_pair_4096", hot_4096);
-BENCH("hot_pair_8192", hot_8192);
+BENCH_ALL_CPUS("hot_pair_8", hot_8);
+BENCH_ALL_CPUS("hot_pair_16", hot_16);
+BENCH_ALL_CPUS("hot_pair_64", hot_64);
+BENCH_ALL_CPUS("hot_pair_96", hot_96);
+BENCH_ALL_CPUS("hot_pair_256", hot_256);
+BENCH_ALL_CPUS("hot_pair_1024", hot_1024);
+BENCH_ALL_CPUS("hot_pair_4096", hot_4096);
+BENCH_ALL_CPUS("hot_pair_8192", hot_8192);
 
 static unsigned long batch_random(void) { return wl_batch(true); }
 static unsigned long batch_fifo(void) { return wl_batch(false); }
@@ -117,7 +117,7 @@ static unsigned long array_floor(void)
 	}
 	return HOT_ITERS;
 }
-BENCH("slab_array_floor", array_floor);
+BENCH_ALL_CPUS("slab_array_floor", array_floor);
 
 static struct kmem_cache *bench_cache(void)
 {
@@ -140,7 +140,7 @@ static unsigned long cache_single(void)
 	}
 	return HOT_ITERS;
 }
-BENCH("cache_256_single", cache_single);
+BENCH_ALL_CPUS("cache_256_single", cache_single);
 
 static unsigned long cache_bulk(unsigned int n)
 {
@@ -159,8 +159,8 @@ static unsigned long cache_bulk(unsigned int n)
 
 static unsigned long cache_bulk_16(void) { return cache_bulk(16); }
 static unsigned long cache_bulk_64(void) { return cache_bulk(64); }
-BENCH("cache_256_bulk_16", cache_bulk_16);
-BENCH("cache_256_bulk_64", cache_bulk_64);
+BENCH_ALL_CPUS("cache_256_bulk_16", cache_bulk_16);
+BENCH_ALL_CPUS("cache_256_bulk_64", cache_bulk_64);
 
 static unsigned long pages(unsigned int order)
 {
@@ -175,5 +175,5 @@ static unsigned long pages(unsigned int order)
 
 static unsigned long pages_0(void) { return pages(0); }
 static unsigned long pages_3(void) { return pages(3); }
-BENCH("pages_order_0", pages_0);
-BENCH("pages_order_3", pages_3);
+BENCH_ALL_CPUS("pages_order_0", pages_0);
+BENCH_ALL_CPUS("pages_order_3", pages_3);

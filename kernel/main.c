@@ -58,6 +58,7 @@ __noreturn void start_kernel(void)
 	arch_memblock_setup();
 	setup_arch();
 	mm_core_init();
+	init_timers();
 	arch_irq_init();	/* interrupts on from here */
 	call_function_init();
 	time_init();		/* every CPU ticks from here */

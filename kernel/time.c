@@ -65,19 +65,20 @@ static struct timer_base *get_base(unsigned int cpu)
 {
 	struct timer_base *base = &timer_bases[cpu];
 
-	BUG_ON(cpu >= NR_CPUS);
-	if (unlikely(!READ_ONCE(base->ready))) {
-		unsigned long flags = arch_irq_save();
-
-		/* Set up on first use; two CPUs may race here only at boot. */
-		if (!base->ready) {
-			spin_lock_init(&base->lock);
-			INIT_LIST_HEAD(&base->pending);
-			__atomic_store_n(&base->ready, true, __ATOMIC_RELEASE);
-		}
-		arch_irq_restore(flags);
-	}
+	BUG_ON(cpu >= NR_CPUS || !base->ready);
 	return base;
+}
+
+/* Before interrupts are on (start_kernel()): every CPU's timer base. */
+void init_timers(void)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct timer_base *base = &timer_bases[cpu];
+
+		spin_lock_init(&base->lock);
+		INIT_LIST_HEAD(&base->pending);
+		base->ready = true;
+	}
 }
 
 /* Lock the base timer is on now (it may move while we look). */

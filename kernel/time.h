@@ -46,6 +46,9 @@ static inline unsigned int jiffies_to_msecs(unsigned long j)
 /* Tick interrupts this CPU has taken (tests and the tick check). */
 unsigned long tick_count(unsigned int cpu);
 
+/* At boot: the timer bases (before interrupts are on). */
+void init_timers(void);
+
 /* At boot, once cross-CPU calls work: start the other CPUs' ticks. */
 void time_init(void);
 

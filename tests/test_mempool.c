@@ -682,9 +682,9 @@ static void test_two_cpus(struct ktest *t)
 	sp.flaky = true;
 
 	err = arch_cpu_run(1, smp_pool_cpu1, &sp);
-	if (err == -ENOSYS) {
+	if (err == -ENOSYS || (err == -EINVAL && arch_nr_cpus() < 2)) {
 		mempool_destroy(sp.pool);
-		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
+		ktest_skip(t, "no second CPU to run work on (arch_cpu_run)");
 	}
 	KTEST_ASSERT_EQ(t, err, 0);
 	smp_pool_worker(&sp, 1);

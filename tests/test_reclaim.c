@@ -443,9 +443,9 @@ static void test_unregister_waits_for_callback(struct ktest *t)
 	r->entered = r->unregistering = r->done = 0;
 	KTEST_ASSERT_EQ(t, register_shrinker(&r->pool.shrinker, "t-slow"), 0);
 	err = arch_cpu_run(1, reclaim_on_cpu1, NULL);
-	if (err == -ENOSYS) {
+	if (err == -ENOSYS || (err == -EINVAL && arch_nr_cpus() < 2)) {
 		pool_destroy(&r->pool);
-		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
+		ktest_skip(t, "no second CPU to run work on (arch_cpu_run)");
 	}
 	KTEST_ASSERT_EQ(t, err, 0);
 	for (unsigned long i = 0; i < 200000000UL &&

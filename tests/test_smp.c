@@ -1,139 +1,508 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The allocators with two CPUs at once (where the arch can run a second
- * CPU: the host build, where CPUs are threads; skipped on x86_64, whose
- * application processors are up but only idle, until arch_cpu_run()
- * can send them work). Two CPUs allocate, fill, hand over and free
- * kmalloc objects, cache objects and pages, each freeing what the other
- * allocated; every object is checked for its pattern before it is freed,
- * and at the end the page and object counts are back where they started.
+ * The allocators on every online CPU at once (the host: CPUs are threads;
+ * x86_64: the application processors run the work, arch_cpu_run()).
+ *
+ * Each CPU c allocates, fills with a pattern and hands over objects on a
+ * single-producer, single-consumer ring to CPU c + 1 (the last to CPU 0),
+ * and takes what CPU c - 1 sent from its own ring, checks the pattern and
+ * frees it: every object is freed on another CPU than the one that
+ * allocated it. A CPU alternates producing and consuming, never waiting
+ * for one while the other can move, so no ring can block the circle.
+ * What goes round: kmalloc of 1 byte up to 8 KiB, objects of a cache with
+ * a constructor (checked to be constructed when they come out, and given
+ * back constructed), batches from kmem_cache_alloc_bulk() freed with
+ * kmem_cache_free_bulk(), and pages of order 0 to 3.
+ *
+ * smp_ops= sets how many allocator operations (an allocation or a free
+ * of one object or block each) the stress case does in all, over all the
+ * CPUs: SMP_OPS_DEFAULT (5 * 10^5) keeps the host and debug runs short;
+ * make test's 4-CPU boot runs the full smp_ops=10000000 (about 20 s of
+ * TCG on a quiet 2-core host, 100 s on a busy one). At
+ * the end every page and object is back. A second case (up to
+ * SMP_STATS_OPS operations) runs with the slab statistics on and checks
+ * that each CPU's counters for the test's cache add up to exactly the
+ * allocations and frees that CPU made.
  */
 #include "kernel/errno.h"
+#include "kernel/params.h"
 #include "lib/ktest/ktest.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
+#include "mm/slab_internal.h"	/* white-box: per-CPU statistics */
+#include "tests/mm_util.h"
 #include "arch/arch.h"
 
-#define SMP_RING	256
-#define SMP_ITEMS	200000UL
+#define SMP_RING		128	/* items in flight per ring */
+#define SMP_BULK		8	/* objects per bulk item */
+#define SMP_STRIDE		32	/* pattern: one byte every SMP_STRIDE */
+#define SMP_OPS_DEFAULT		500000UL
+#define SMP_OPS_MAX		1000000000UL
+#define SMP_STATS_OPS		200000UL
+#define CTOR_MAGIC		0x5a17c0de5eedf00dUL
+
+enum smp_kind { SMP_NONE, SMP_KMALLOC, SMP_CTOR, SMP_BULK_KIND, SMP_PAGES };
 
 struct smp_item {
-	void *ptr;
-	unsigned long size;	/* kmalloc size; 0: a page; ~0: cache object */
+	enum smp_kind kind;
+	unsigned int size;	/* kmalloc size, or page order */
 	unsigned long stamp;
+	void *ptr[SMP_BULK];
 };
 
 struct smp_ring {
 	struct smp_item item[SMP_RING];
-	unsigned long head, tail;
-	unsigned long bad;	/* patterns found overwritten */
-	struct kmem_cache *cache;
+	unsigned long head __aligned(64);	/* written by the producer */
+	unsigned long tail __aligned(64);	/* written by the consumer */
 };
 
-static struct smp_ring smp_ring;
+/* What one CPU did; read by CPU 0 after the join. */
+struct smp_cpu {
+	unsigned int cpu;
+	struct smp_ring *out, *in;
+	unsigned long items;		/* to produce, and to consume */
+	unsigned long produced, consumed;
+	unsigned long ops;		/* allocations + frees */
+	unsigned long failed;		/* allocations that returned NULL */
+	unsigned long bad;		/* patterns found overwritten */
+	unsigned long unconstructed;	/* ctor objects not in ctor state */
+	unsigned long cache_allocs, cache_frees;	/* smp_cache objects */
+} __aligned(64);
 
-static unsigned char stamp_byte(unsigned long stamp)
+/* One constructed object of smp_cache. */
+struct ctor_obj {
+	unsigned long magic;		/* CTOR_MAGIC while constructed */
+	unsigned char data[184];
+};
+
+static struct smp_ring smp_rings[NR_CPUS];
+static struct smp_cpu smp_cpus[NR_CPUS];
+static struct kmem_cache *smp_cache;
+static unsigned long smp_ops = SMP_OPS_DEFAULT;
+
+static int smp_ops_setup(char *val)
 {
-	return (unsigned char)(stamp * 0x9e3779b1UL >> 24);
+	unsigned long ops;
+
+	if (!val || kstrtoul(val, 0, &ops) || !ops || ops > SMP_OPS_MAX)
+		return -EINVAL;
+	smp_ops = ops;
+	return 0;
+}
+kernel_param("smp_ops", smp_ops_setup);
+
+static void ctor_obj_init(void *p)
+{
+	struct ctor_obj *o = p;
+
+	o->magic = CTOR_MAGIC;
+	memset(o->data, 0, sizeof(o->data));
 }
 
-static bool pattern_ok(const struct smp_item *it, unsigned long len)
+static unsigned long mix(unsigned long x)
 {
-	const unsigned char *p = it->ptr;
-
-	return p[0] == stamp_byte(it->stamp) &&
-	       p[len - 1] == stamp_byte(it->stamp);
+	x ^= x >> 31;
+	x *= 0x9e3779b97f4a7c15UL;
+	return x ^ (x >> 29);
 }
 
-static void free_item(struct smp_ring *r, const struct smp_item *it)
+static unsigned char pattern_byte(unsigned long stamp, unsigned long off)
 {
-	if (it->size == 0) {
-		r->bad += !pattern_ok(it, PAGE_SIZE);
-		__free_pages(virt_to_page(it->ptr), 0);
-	} else if (it->size == ~0UL) {
-		r->bad += !pattern_ok(it, 128);
-		kmem_cache_free(r->cache, it->ptr);
-	} else {
-		r->bad += !pattern_ok(it, it->size);
-		kfree(it->ptr);
-	}
+	return (unsigned char)((stamp >> 8) ^ stamp ^ (off * 7));
 }
 
-/* The other CPU: take items off the ring and free them. */
-static void smp_consumer(void *arg)
+static void fill(void *ptr, unsigned long len, unsigned long stamp)
 {
-	struct smp_ring *r = arg;
+	unsigned char *p = ptr;
 
-	for (unsigned long n = 0; n < SMP_ITEMS; n++) {
-		while (__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) == r->tail)
-			arch_cpu_relax();
-		free_item(r, &r->item[r->tail % SMP_RING]);
-		__atomic_store_n(&r->tail, r->tail + 1, __ATOMIC_RELEASE);
-	}
+	for (unsigned long off = 0; off < len; off += SMP_STRIDE)
+		p[off] = pattern_byte(stamp, off);
+	p[len - 1] = pattern_byte(stamp, len - 1);
 }
 
-static bool make_item(struct smp_ring *r, unsigned long n,
+static bool intact(const void *ptr, unsigned long len, unsigned long stamp)
+{
+	const unsigned char *p = ptr;
+
+	for (unsigned long off = 0; off < len; off += SMP_STRIDE)
+		if (p[off] != pattern_byte(stamp, off))
+			return false;
+	return p[len - 1] == pattern_byte(stamp, len - 1);
+}
+
+/* A new smp_cache object: constructed, then given its pattern. */
+static void take_ctor_obj(struct smp_cpu *sc, void *p, unsigned long stamp)
+{
+	struct ctor_obj *o = p;
+
+	sc->unconstructed += o->magic != CTOR_MAGIC;
+	fill(o->data, sizeof(o->data), stamp);
+	sc->cache_allocs++;
+}
+
+/* Checked, then back in its constructed state before it is freed. */
+static void drop_ctor_obj(struct smp_cpu *sc, void *p, unsigned long stamp)
+{
+	struct ctor_obj *o = p;
+
+	sc->bad += o->magic != CTOR_MAGIC ||
+		   !intact(o->data, sizeof(o->data), stamp);
+	memset(o->data, 0, sizeof(o->data));
+	sc->cache_frees++;
+}
+
+static void make_item(struct smp_cpu *sc, unsigned long n,
 		      struct smp_item *it)
 {
-	unsigned long len;
+	unsigned long h = mix((unsigned long)sc->cpu << 40 | n);
+	unsigned int sel = h % 16;
 
-	it->stamp = n;
-	if (n % 7 == 0) {
-		struct page *page = alloc_page(GFP_KERNEL);
+	it->stamp = h;
+	it->kind = SMP_NONE;
+	if (sel < 8) {
+		/* Mostly small, now and then up to 8 KiB. */
+		it->size = 1 + (h >> 8) % (sel == 0 ? 8192 : 512);
+		it->ptr[0] = kmalloc(it->size, GFP_KERNEL);
+		if (it->ptr[0]) {
+			fill(it->ptr[0], it->size, it->stamp);
+			it->kind = SMP_KMALLOC;
+		}
+		sc->ops++;
+	} else if (sel < 12) {
+		it->ptr[0] = kmem_cache_alloc(smp_cache, GFP_KERNEL);
+		if (it->ptr[0]) {
+			take_ctor_obj(sc, it->ptr[0], it->stamp);
+			it->kind = SMP_CTOR;
+		}
+		sc->ops++;
+	} else if (sel < 14) {
+		int got = kmem_cache_alloc_bulk(smp_cache, GFP_KERNEL,
+						SMP_BULK, it->ptr);
 
-		it->ptr = page ? page_address(page) : NULL;
-		it->size = 0;
-		len = PAGE_SIZE;
-	} else if (n % 3 == 0) {
-		it->ptr = kmem_cache_alloc(r->cache, GFP_KERNEL);
-		it->size = ~0UL;
-		len = 128;
+		if (got == SMP_BULK) {
+			for (unsigned int i = 0; i < SMP_BULK; i++)
+				take_ctor_obj(sc, it->ptr[i], it->stamp + i);
+			it->kind = SMP_BULK_KIND;
+		} else if (got) {
+			sc->bad++;	/* bulk is all or nothing */
+		}
+		sc->ops += SMP_BULK;
 	} else {
-		it->size = 1 + (n * 2654435761UL) % 2048;
-		it->ptr = kmalloc(it->size, GFP_KERNEL);
-		len = it->size;
+		struct page *page;
+
+		it->size = (h >> 8) % 4;
+		page = alloc_pages(GFP_KERNEL, it->size);
+		if (page) {
+			it->ptr[0] = page_address(page);
+			fill(it->ptr[0], PAGE_SIZE << it->size, it->stamp);
+			it->kind = SMP_PAGES;
+		}
+		sc->ops++;
 	}
-	if (!it->ptr)
+	sc->failed += it->kind == SMP_NONE;
+}
+
+static void free_item(struct smp_cpu *sc, const struct smp_item *it)
+{
+	switch (it->kind) {
+	case SMP_KMALLOC:
+		sc->bad += !intact(it->ptr[0], it->size, it->stamp);
+		kfree(it->ptr[0]);
+		sc->ops++;
+		break;
+	case SMP_CTOR:
+		drop_ctor_obj(sc, it->ptr[0], it->stamp);
+		kmem_cache_free(smp_cache, it->ptr[0]);
+		sc->ops++;
+		break;
+	case SMP_BULK_KIND:
+		for (unsigned int i = 0; i < SMP_BULK; i++)
+			drop_ctor_obj(sc, it->ptr[i], it->stamp + i);
+		kmem_cache_free_bulk(smp_cache, SMP_BULK, (void **)it->ptr);
+		sc->ops += SMP_BULK;
+		break;
+	case SMP_PAGES:
+		sc->bad += !intact(it->ptr[0], PAGE_SIZE << it->size,
+				   it->stamp);
+		__free_pages(virt_to_page(it->ptr[0]), it->size);
+		sc->ops++;
+		break;
+	case SMP_NONE:
+		break;
+	}
+}
+
+static bool produce_one(struct smp_cpu *sc)
+{
+	struct smp_ring *r = sc->out;
+
+	if (sc->produced == sc->items ||
+	    sc->produced - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >=
+	    SMP_RING)
 		return false;
-	((unsigned char *)it->ptr)[0] = stamp_byte(n);
-	((unsigned char *)it->ptr)[len - 1] = stamp_byte(n);
+	make_item(sc, sc->produced, &r->item[sc->produced % SMP_RING]);
+	sc->produced++;
+	__atomic_store_n(&r->head, sc->produced, __ATOMIC_RELEASE);
 	return true;
 }
 
-static void test_cross_cpu_free(struct ktest *t)
+static bool consume_one(struct smp_cpu *sc)
 {
-	struct smp_ring *r = &smp_ring;
-	unsigned long failed = 0;
+	struct smp_ring *r = sc->in;
+
+	if (sc->consumed == sc->items ||
+	    __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) == sc->consumed)
+		return false;
+	free_item(sc, &r->item[sc->consumed % SMP_RING]);
+	sc->consumed++;
+	__atomic_store_n(&r->tail, sc->consumed, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* One CPU's part: produce and consume until both are done. */
+static void smp_worker(void *arg)
+{
+	struct smp_cpu *sc = arg;
+
+	while (sc->produced < sc->items || sc->consumed < sc->items) {
+		bool moved = produce_one(sc);
+
+		moved |= consume_one(sc);
+		if (!moved)
+			arch_cpu_relax();
+	}
+}
+
+/* A circle over the CPUs the arch can run work on; their count. */
+static unsigned int smp_setup(struct ktest *t, unsigned long items)
+{
+	unsigned int nr = arch_nr_cpus();
+
+	if (nr < 2)
+		ktest_skip(t, "one CPU online");
+	for (unsigned int c = 0; c < nr; c++) {
+		struct smp_cpu *sc = &smp_cpus[c];
+
+		memset(sc, 0, sizeof(*sc));
+		sc->cpu = c;
+		sc->items = items;
+		sc->out = &smp_rings[c];
+		sc->in = &smp_rings[(c + nr - 1) % nr];
+		smp_rings[c].head = smp_rings[c].tail = 0;
+	}
+	return nr;
+}
+
+/* Run smp_worker on CPUs 0..nr-1 at once; false if a CPU refused. */
+static bool smp_run(struct ktest *t, unsigned int nr)
+{
 	int err;
 
-	r->head = r->tail = r->bad = 0;
-	r->cache = kmem_cache_create("smp-128", 128, 0, 0, NULL);
-	KTEST_ASSERT_NOT_NULL(t, r->cache);
-	err = arch_cpu_run(1, smp_consumer, r);
-	if (err == -ENOSYS) {
-		kmem_cache_destroy(r->cache);
-		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
-	}
+	err = arch_cpu_run(1, smp_worker, &smp_cpus[1]);
+	if (err == -ENOSYS)
+		return false;
 	KTEST_ASSERT_EQ(t, err, 0);
-	for (unsigned long n = 0; n < SMP_ITEMS; n++) {
-		struct smp_item *slot = &r->item[n % SMP_RING];
-
-		while (n - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= SMP_RING)
-			arch_cpu_relax();
-		/* A failed allocation still sends a page, so counts match. */
-		while (!make_item(r, n, slot))
-			failed++;
-		__atomic_store_n(&r->head, n + 1, __ATOMIC_RELEASE);
+	for (unsigned int c = 2; c < nr; c++) {
+		err = arch_cpu_run(c, smp_worker, &smp_cpus[c]);
+		/* The others are already running: let them finish. */
+		KTEST_EXPECT_EQ(t, err, 0);
+		if (err)
+			smp_cpus[c].items = 0;
 	}
+	smp_worker(&smp_cpus[0]);
+	for (unsigned int c = 1; c < nr; c++)
+		arch_cpu_join(c);
+	return true;
+}
+
+static void destroy_smp_cache(void *unused)
+{
+	kmem_cache_destroy(smp_cache);
+	smp_cache = NULL;
+}
+
+static void create_smp_cache(struct ktest *t)
+{
+	smp_cache = kmem_cache_create("smp-ctor", sizeof(struct ctor_obj), 0,
+				      0, ctor_obj_init);
+	KTEST_ASSERT_NOT_NULL(t, smp_cache);
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, destroy_smp_cache,
+						     NULL), 0);
+}
+
+/* Every CPU did its share, every pattern held, nothing failed. */
+static unsigned long expect_clean(struct ktest *t, unsigned int nr)
+{
+	unsigned long ops = 0;
+
+	for (unsigned int c = 0; c < nr; c++) {
+		const struct smp_cpu *sc = &smp_cpus[c];
+
+		KTEST_EXPECT_EQ(t, sc->produced, sc->items);
+		KTEST_EXPECT_EQ(t, sc->consumed, sc->items);
+		KTEST_EXPECT_EQ(t, sc->bad, 0UL);
+		KTEST_EXPECT_EQ(t, sc->unconstructed, 0UL);
+		KTEST_EXPECT_EQ(t, sc->failed, 0UL);
+		ops += sc->ops;
+	}
+	return ops;
+}
+
+/*
+ * Allocator operations per item on average, as a fraction: make_item()'s
+ * mix gives 1 + 1/2 + 2 + 1/4 = 15/4.
+ */
+#define SMP_ITEMS(ops, nr)	max((ops) * 4 / 15 / (nr), 1UL)
+
+static void test_all_cpus_cross_free(struct ktest *t)
+{
+	unsigned long free_before, objs_before, items, ops;
+	u64 ns;
+	unsigned int nr;
+
+	items = SMP_ITEMS(smp_ops, arch_nr_cpus());
+	nr = smp_setup(t, items);
+	create_smp_cache(t);
+	free_before = pages_baseline();
+	objs_before = slab_objects_in_use();
+	ns = arch_clock_ns();
+	if (!smp_run(t, nr))
+		ktest_skip(t, "this arch cannot run work on another CPU (arch_cpu_run)");
+	ns = arch_clock_ns() - ns;
+	ops = expect_clean(t, nr);
+	ktest_info(t, "%u CPUs, %lu operations in %llu ms", nr, ops,
+		     (unsigned long long)(ns / 1000000));
+	/* The mix is random: within 5% of what was asked (plus rounding). */
+	KTEST_EXPECT_GE(t, ops + 64UL * nr, smp_ops - smp_ops / 20);
+	KTEST_EXPECT_LE(t, ops, smp_ops + smp_ops / 20 + 64UL * nr);
+	KTEST_EXPECT_EQ(t, slab_objects_in_use(), objs_before);
+	KTEST_EXPECT_EQ(t, pages_baseline(), free_before);
+}
+
+static void restore_stats(void *was)
+{
+	slab_stats_set(was != NULL);
+}
+
+/*
+ * With the statistics on, each CPU's array counters for smp_cache add up
+ * to the objects it took and gave back: every allocation is a hit, a miss
+ * or (a debugged cache, no arrays) a node allocation; every free a hit or
+ * a miss, or, debugged, none of them.
+ */
+static void test_per_cpu_stats_add_up(struct ktest *t)
+{
+	struct kmem_cache_node *n;
+	struct slab_stats st;
+	unsigned int nr;
+	bool was;
+
+	nr = smp_setup(t, SMP_ITEMS(min(SMP_STATS_OPS, smp_ops / 2),
+				    arch_nr_cpus()));
+	create_smp_cache(t);
+	was = slab_stats_set(true);
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, restore_stats,
+						     was ? (void *)1 : NULL), 0);
+	if (!smp_run(t, nr))
+		ktest_skip(t, "this arch cannot run work on another CPU (arch_cpu_run)");
+	expect_clean(t, nr);
+	n = get_node(smp_cache);
+	for (unsigned int c = 0; c < nr; c++) {
+		const struct slab_cpu_stats *cs = &n->stats.cpu[c];
+		const struct smp_cpu *sc = &smp_cpus[c];
+		unsigned long frees = cs->freehit + cs->freemiss;
+
+		KTEST_EXPECT_GT(t, sc->cache_allocs, 0UL);
+		KTEST_EXPECT_EQ(t, cs->allochit + cs->allocmiss + cs->node_allocs,
+				sc->cache_allocs);
+		KTEST_EXPECT_EQ(t, frees, cs->node_allocs ? 0 : sc->cache_frees);
+	}
+	for (unsigned int c = nr; c < NR_CPUS; c++)
+		KTEST_EXPECT_EQ(t, n->stats.cpu[c].allochit +
+				   n->stats.cpu[c].allocmiss +
+				   n->stats.cpu[c].node_allocs, 0UL);
+	kmem_cache_get_stats(smp_cache, &st);
+	KTEST_EXPECT_EQ(t, st.remote_frees, 0UL);	/* one node */
+}
+
+static void test_smp_ops_param(struct ktest *t)
+{
+	static const char *const bad[] = { "0", "x", "-1", "1000000001", "" };
+	unsigned long old = smp_ops;
+	char buf[24];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(buf, sizeof(buf), "%s", bad[i]);
+		KTEST_EXPECT_EQ(t, smp_ops_setup(buf), -EINVAL);
+		KTEST_EXPECT_EQ(t, smp_ops, old);
+	}
+	KTEST_EXPECT_EQ(t, smp_ops_setup(NULL), -EINVAL);
+	snprintf(buf, sizeof(buf), "12345");
+	KTEST_EXPECT_EQ(t, smp_ops_setup(buf), 0);
+	KTEST_EXPECT_EQ(t, smp_ops, 12345UL);
+	smp_ops = old;
+}
+
+/* arch_cpu_run()'s refusals: CPU 0, a busy CPU, a CPU that is not there. */
+static unsigned int ran_on_cpu;
+static bool ran_irqs_off;
+
+static void spin_until_released(void *arg)
+{
+	unsigned long *gate = arg;
+
+	ran_on_cpu = arch_cpu_id();
+	ran_irqs_off = arch_irqs_disabled();
+	while (!__atomic_load_n(gate, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+	__atomic_store_n(gate, 2, __ATOMIC_RELEASE);
+}
+
+static void test_cpu_run_refuses(struct ktest *t)
+{
+	static unsigned long gate;
+	struct arch_cpu_info info;
+	int err;
+
+	if (arch_nr_cpus() < 2)
+		ktest_skip(t, "one CPU online");
+	KTEST_EXPECT_EQ(t, arch_cpu_run(0, spin_until_released, &gate), -EINVAL);
+	KTEST_EXPECT_EQ(t, arch_cpu_run(NR_CPUS, spin_until_released, &gate),
+			-EINVAL);
+	/* Where the kernel starts its CPUs, one past the online ones is off. */
+	if (arch_cpu_info(0, &info) != -ENOSYS && arch_nr_cpus() < NR_CPUS)
+		KTEST_EXPECT_EQ(t, arch_cpu_run(arch_nr_cpus(),
+						spin_until_released, &gate),
+				-EINVAL);
+	gate = 0;
+	err = arch_cpu_run(1, spin_until_released, &gate);
+	if (err == -ENOSYS)
+		ktest_skip(t, "this arch cannot run work on another CPU (arch_cpu_run)");
+	KTEST_ASSERT_EQ(t, err, 0);
+	KTEST_EXPECT_EQ(t, arch_cpu_run(1, spin_until_released, &gate), -EBUSY);
+	__atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
 	arch_cpu_join(1);
-	KTEST_EXPECT_EQ(t, r->bad, 0UL);
-	KTEST_EXPECT_EQ(t, failed, 0UL);
-	KTEST_EXPECT_EQ(t, r->tail, SMP_ITEMS);
-	kmem_cache_destroy(r->cache);
+	KTEST_EXPECT_EQ(t, __atomic_load_n(&gate, __ATOMIC_ACQUIRE), 2UL);
+	KTEST_EXPECT_EQ(t, ran_on_cpu, 1U);
+	KTEST_EXPECT_FALSE(t, ran_irqs_off);	/* work runs with them on */
+	/* Joined: the CPU takes work again, and a join of nothing returns. */
+	gate = 1;
+	ran_on_cpu = 0;
+	KTEST_EXPECT_EQ(t, arch_cpu_run(arch_nr_cpus() - 1,
+					spin_until_released, &gate), 0);
+	arch_cpu_join(arch_nr_cpus() - 1);
+	KTEST_EXPECT_EQ(t, gate, 2UL);
+	KTEST_EXPECT_EQ(t, ran_on_cpu, arch_nr_cpus() - 1);
+	arch_cpu_join(1);
 }
 
 static const struct ktest_case smp_cases[] = {
-	KTEST_CASE(test_cross_cpu_free),
+	KTEST_CASE(test_cpu_run_refuses),
+	KTEST_CASE(test_smp_ops_param),
+	KTEST_CASE(test_all_cpus_cross_free),
+	KTEST_CASE(test_per_cpu_stats_add_up),
 	{}
 };
 KTEST_SUITE(smp, smp_cases);

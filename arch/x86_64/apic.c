@@ -269,26 +269,40 @@ static int apic_send_IPI_dest(u32 apic_id, u32 low, unsigned long timeout_us)
 }
 
 /*
+ * Send vector to the CPU with this APIC ID as a fixed interrupt, waiting
+ * a bounded time for the APIC to have sent it: 0, -EINVAL for a vector
+ * outside FIRST_EXTERNAL_VECTOR .. NR_VECTORS - 1, -ETIMEDOUT. Interrupts
+ * are off around the two ICR writes: a handler sending its own IPI in
+ * between would redirect this one.
+ */
+static int apic_send_IPI_idle(u32 apic_id, u32 low)
+{
+	unsigned long flags = arch_irq_save();
+	int err = apic_wait_icr_idle(SELF_IPI_TIMEOUT_US);
+
+	if (!err)
+		err = apic_send_IPI_dest(apic_id, low, SELF_IPI_TIMEOUT_US);
+	arch_irq_restore(flags);
+	return err;
+}
+
+int apic_send_IPI_fixed(u32 apic_id, unsigned int vector)
+{
+	if (vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS)
+		return -EINVAL;
+	return apic_send_IPI_idle(apic_id, APIC_DM_FIXED | vector);
+}
+
+/*
  * CALL_FUNCTION_VECTOR to an online CPU by its APIC ID (physical
- * destination, fixed delivery). Interrupts off around the two ICR
- * writes: a handler sending its own IPI in between would redirect this
- * one.
+ * destination, fixed delivery: apic_send_IPI_fixed()).
  */
 int arch_send_call_function_ipi(unsigned int cpu)
 {
-	unsigned long flags;
-	int err;
-
 	if (!arch_cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
 		return -ENXIO;
-	flags = arch_irq_save();
-	err = apic_wait_icr_idle(SELF_IPI_TIMEOUT_US);
-	if (!err)
-		err = apic_send_IPI_dest(x86_percpu[cpu].apic_id,
-					 APIC_DM_FIXED | CALL_FUNCTION_VECTOR,
-					 SELF_IPI_TIMEOUT_US);
-	arch_irq_restore(flags);
-	return err;
+	return apic_send_IPI_fixed(x86_percpu[cpu].apic_id,
+				   CALL_FUNCTION_VECTOR);
 }
 
 /*
@@ -327,16 +341,13 @@ int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page)
 }
 
 /*
- * An NMI to the CPU with this APIC ID (the panic's stop). Interrupts are
- * off around the two ICR writes, so no handler on this CPU can send an
- * IPI in between; a send that does not complete is reported.
+ * An NMI to the CPU with this APIC ID (the panic's stop), sent as
+ * apic_send_IPI_fixed() sends; a send that does not complete is reported.
  */
 void apic_send_nmi(u32 apic_id)
 {
-	unsigned long flags = arch_irq_save();
-	int err = apic_send_IPI_dest(apic_id, APIC_DM_NMI, 1000);
+	int err = apic_send_IPI_idle(apic_id, APIC_DM_NMI);
 
-	arch_irq_restore(flags);
 	if (err)
 		printk(KERN_EMERG "APIC: NMI to APIC ID 0x%x not sent (%d)\n",
 		       apic_id, err);

@@ -185,16 +185,3 @@ bool arch_on_stack(unsigned long addr, size_t size)
 	       within(addr, size, ist, ist + IST_NR * IST_STACK_SIZE);
 }
 
-/* The APs are up but parked (smpboot.c); they run nothing yet. */
-int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
-{
-	(void)cpu;
-	(void)fn;
-	(void)arg;
-	return -ENOSYS;
-}
-
-void arch_cpu_join(unsigned int cpu)
-{
-	(void)cpu;
-}

@@ -22,17 +22,30 @@
  * The AP runs start_secondary(): its own GDT and TSS (with its IST
  * stacks for #DF, NMI and #MC), the IDT, its local APIC set up as the
  * boot CPU's (LINT0 masked), records what it sees for arch_cpu_info(),
- * reports in and parks with interrupts on in a hlt loop. It takes no
- * lock, allocates nothing and prints nothing; work reaches it through
- * IPIs (kernel/smp.c: cross-CPU calls). Before each hlt, with interrupts
+ * reports in and enters its idle loop, cpu_idle_loop(). Until it is
+ * given work it takes no lock, allocates nothing and prints nothing.
+ *
+ * Work: arch_cpu_run(cpu, fn, arg) fills the CPU's work slot in its
+ * struct x86_percpu (work_state IDLE -> CLAIMED, then fn and arg, then
+ * QUEUED with release order) and sends it RESCHEDULE_VECTOR, whose
+ * handler does nothing: the interrupt only ends the hlt. The idle loop
+ * checks the slot with interrupts off and, finding nothing, executes
+ * "sti; hlt": sti takes effect after the next instruction, so an IPI
+ * sent after the check is taken in the hlt and wakes it, never lost
+ * between the check and the halt. Before halting, still with interrupts
  * off, it reports an RCU quiescent state and runs its ready RCU
- * callbacks (rcu_idle()); "sti; hlt" then halts with no window for a
- * lost wake-up.
+ * callbacks (rcu_idle(), kernel/rcu.c). Queued work runs with interrupts on
+ * (RUNNING); when fn returns the slot goes back to IDLE (release) and
+ * arch_cpu_join(), which waits for IDLE, sees everything fn wrote. A
+ * join that waits longer than CPU_JOIN_TIMEOUT_S of TSC time panics,
+ * naming the CPU and the function: a hung CPU is a clear failure.
  *
  * arch_nr_cpus() is then the number of online CPUs, fixed before
  * mm_core_init(), so the allocators size their per-CPU data for all of
- * them. Drains of another CPU's per-CPU caches (slab arrays,
- * page-allocator lists) run on that CPU, in its call-function IPI.
+ * them. An AP allocates and frees only inside work it was given. Drains
+ * of another CPU's per-CPU caches (slab arrays, page-allocator lists)
+ * run on that CPU, in its call-function IPI (kernel/smp.c), which it
+ * takes while idle and while it runs work alike.
  *
  * Parameters (Linux's): "nosmp" starts no AP, "maxcpus=N" at most N CPUs
  * in all (the boot CPU included; 0 is nosmp).
@@ -43,6 +56,7 @@
 #include "arch/x86_64/x86.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
+#include "kernel/irq.h"
 #include "kernel/kernel.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -58,6 +72,15 @@
 #define EFER_LME		(1UL << 8)
 #define EFER_NX			(1UL << 11)
 #define TRAMPOLINE_LIMIT	SZ_1M
+#define CPU_JOIN_TIMEOUT_S	120	/* TCG, 4 vCPUs on 2 host cores */
+
+/* x86_percpu.work_state: arch_cpu_run()'s work slot. */
+enum {
+	CPU_WORK_IDLE,		/* nothing to do: arch_cpu_run() may claim it */
+	CPU_WORK_CLAIMED,	/* arch_cpu_run() is filling in fn and arg */
+	CPU_WORK_QUEUED,	/* fn and arg are set: the CPU may start */
+	CPU_WORK_RUNNING,	/* the CPU runs fn */
+};
 
 extern const char trampoline_start[], trampoline_end[];
 extern const char tr_cr3[], tr_efer[];
@@ -112,6 +135,44 @@ void smp_reserve_trampoline(void)
 		pr_warn("smp: no free page below 1 MiB for the trampoline\n");
 }
 
+/* Run the queued work, with interrupts on; the slot is IDLE after. */
+static void cpu_run_work(struct x86_percpu *pc)
+{
+	void (*fn)(void *arg) = pc->work_fn;
+
+	__atomic_store_n(&pc->work_state, CPU_WORK_RUNNING, __ATOMIC_RELAXED);
+	arch_irq_enable();
+	fn(pc->work_arg);
+	BUG_ON(arch_irqs_disabled());
+	pc->work_fn = NULL;
+	__atomic_store_n(&pc->work_state, CPU_WORK_IDLE, __ATOMIC_RELEASE);
+}
+
+/*
+ * An AP's idle loop: look for work with interrupts off, else "sti; hlt"
+ * (the interrupt shadow of sti keeps a wake-up from falling between the
+ * check and the halt; see the top comment).
+ */
+static __noreturn void cpu_idle_loop(struct x86_percpu *pc)
+{
+	for (;;) {
+		arch_irq_save();
+		if (__atomic_load_n(&pc->work_state, __ATOMIC_ACQUIRE) ==
+		    CPU_WORK_QUEUED) {
+			cpu_run_work(pc);
+		} else {
+			rcu_idle();
+			__asm__ __volatile__("sti; hlt" : : : "memory");
+		}
+	}
+}
+
+/* RESCHEDULE_VECTOR: the interrupt itself ended the hlt; nothing to do. */
+static void reschedule_interrupt(unsigned int vector)
+{
+	(void)vector;
+}
+
 /* Called by secondary_startup_64 on the AP's stack, GS base set. */
 __noreturn void start_secondary(void);
 __noreturn void start_secondary(void)
@@ -128,11 +189,7 @@ __noreturn void start_secondary(void)
 	pc->seen_stack = here;
 	pc->seen_apic_id = apic_read_id();
 	__atomic_fetch_or(&cpu_online_mask, 1UL << cpu, __ATOMIC_RELEASE);
-	for (;;) {
-		arch_irq_save();
-		rcu_idle();	/* a quiescent state; ready callbacks run */
-		__asm__ __volatile__("sti; hlt" : : : "memory");
-	}
+	cpu_idle_loop(pc);
 }
 
 static bool cpu_online(unsigned int cpu)
@@ -244,6 +301,7 @@ void smp_boot_cpus(void)
 	unsigned int present;
 
 	set_boot_cpu_info();
+	BUG_ON(arch_set_irq_handler(RESCHEDULE_VECTOR, reschedule_interrupt));
 	present = m->nr_present;	/* the boot CPU's entry included */
 	nr_wanted = min(present, setup_max_cpus);
 	if (nr_wanted > 1 && !trampoline_phys) {
@@ -320,4 +378,65 @@ void x86_cpu_stack(unsigned int cpu, unsigned long *lo, unsigned long *hi)
 {
 	*lo = x86_percpu[cpu].stack_lo;
 	*hi = x86_percpu[cpu].stack_hi;
+}
+
+/*
+ * Give cpu work (see the top comment): 0, -EINVAL for CPU 0 or a CPU
+ * that is not online, -EBUSY if its slot is not idle (it runs or is
+ * about to run something), -EIO if the wake-up IPI could not be sent
+ * (the slot is then idle again).
+ */
+int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
+{
+	struct x86_percpu *pc;
+	unsigned int idle = CPU_WORK_IDLE;
+
+	if (cpu == 0 || cpu >= nr_online || !cpu_online(cpu) || !fn)
+		return -EINVAL;
+	pc = &x86_percpu[cpu];
+	if (!__atomic_compare_exchange_n(&pc->work_state, &idle,
+					 CPU_WORK_CLAIMED, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return -EBUSY;
+	pc->work_fn = fn;
+	pc->work_arg = arg;
+	__atomic_store_n(&pc->work_state, CPU_WORK_QUEUED, __ATOMIC_RELEASE);
+	if (apic_send_IPI_fixed(pc->apic_id, RESCHEDULE_VECTOR)) {
+		unsigned int queued = CPU_WORK_QUEUED;
+
+		/* Take the work back unless the CPU found it anyway. */
+		if (__atomic_compare_exchange_n(&pc->work_state, &queued,
+						CPU_WORK_IDLE, false,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED)) {
+			pr_warn("smp: no wake-up IPI to CPU %u, work not sent\n",
+				cpu);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Wait until cpu's work has returned (at once if it has none). Past
+ * CPU_JOIN_TIMEOUT_S of TSC time it panics, naming the CPU and fn.
+ */
+void arch_cpu_join(unsigned int cpu)
+{
+	struct x86_percpu *pc;
+	u64 end;
+
+	if (cpu == 0 || cpu >= nr_online)
+		return;
+	pc = &x86_percpu[cpu];
+	end = arch_cycles() + tsc_us_to_cycles(CPU_JOIN_TIMEOUT_S * 1000000UL);
+	while (__atomic_load_n(&pc->work_state, __ATOMIC_ACQUIRE) !=
+	       CPU_WORK_IDLE) {
+		if (arch_cycles() > end)
+			panic("smp: CPU %u still runs %pS after %u s (state %u)\n",
+			      cpu, pc->work_fn, CPU_JOIN_TIMEOUT_S,
+			      __atomic_load_n(&pc->work_state,
+					      __ATOMIC_RELAXED));
+		arch_cpu_relax();
+	}
 }

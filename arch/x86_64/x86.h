@@ -53,6 +53,7 @@ u32 apic_read_id(void);
 int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page);
 void apic_send_init(u32 apic_id);
 void setup_boot_APIC_clock(void);
+int apic_send_IPI_fixed(u32 apic_id, unsigned int vector);
 void apic_send_nmi(u32 apic_id);
 
 /* NMIs and the panic's stop of the other CPUs (nmi.c). */
@@ -81,6 +82,10 @@ struct x86_percpu {
 	unsigned long seen_stack;	/* a local of start_secondary() */
 	unsigned int seen_cpu;		/* arch_cpu_id() on the CPU */
 	u32 seen_apic_id;		/* its local APIC's ID register */
+	/* arch_cpu_run()'s work slot (smpboot.c): state, then fn(arg). */
+	unsigned int work_state;
+	void (*work_fn)(void *arg);
+	void *work_arg;
 } __aligned(64);
 extern struct x86_percpu x86_percpu[NR_CPUS];
 

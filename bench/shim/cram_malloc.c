@@ -140,17 +140,17 @@ void arch_tick_start(void)
 {
 }
 
-/* A panic ends the program at once: nothing to stop first. */
-unsigned int arch_stop_other_cpus(unsigned long timeout_us)
+/* arch_irq_init() (arch/host/irq.c) is never called in the shim. */
+void host_tick_init(void)
 {
-	return 0;
 }
 
-/* Another thread's panic is ending the program: wait for it. */
-__noreturn void arch_stop_this_cpu(void)
+/*
+ * The console is write(2) already (arch_console_write() above), and the
+ * shim registers no CPU thread a panic could stop (arch/host/irq.c).
+ */
+void host_console_raw(void)
 {
-	for (;;)
-		pause();
 }
 
 /* No stack walks here: backtraces stop at once. */
