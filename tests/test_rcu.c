@@ -32,7 +32,7 @@
 #define TORTURE_UPDATES		1000000UL
 #define TORTURE_MIN_UPDATES	10000UL
 #define TORTURE_BUDGET_S	15	/* SMP=4 TCG: what fits; see README */
-#define TORTURE_BACKLOG		20000UL	/* callbacks the writer lets pile */
+#define TORTURE_BACKLOG		10000UL	/* callbacks the writer lets pile */
 #define NR_SLOTS		16
 #define NR_READERS		3
 #define ELEM_ALIVE		0x600dcafe600dcafeUL
@@ -289,7 +289,7 @@ static void test_kfree_rcu_bad_pointer(struct ktest *t)
 /* --- synchronize_rcu() against readers on another CPU --------------------- */
 
 static struct {
-	bool started, finished, sync_returned, seen_return, gp_began;
+	bool started, finished, sync_returned, seen_return;
 	unsigned long gp_before;
 	u64 hold_ns;
 } sr;
@@ -333,9 +333,12 @@ static void test_synchronize_waits_for_prior_reader(struct ktest *t)
 }
 
 /*
- * A reader that begins once the GP runs and its CPU has reported for
- * it: synchronize_rcu() returns while it still reads (interrupts on, so
- * it needs arch_cpu_run()).
+ * A reader that begins after synchronize_rcu() began, once its CPU has
+ * reported for that GP: synchronize_rcu() must return while it still
+ * reads. The GP is held open by this CPU's own reader until the later
+ * reader is in, so that "after" is certain; synchronize_rcu() runs on a
+ * third CPU. Needs arch_cpu_run() (interrupts on: the reader's CPU
+ * reports from its tick).
  */
 static void later_reader(void *info)
 {
@@ -346,14 +349,12 @@ static void later_reader(void *info)
 	(void)info;
 	for (;;) {
 		rcu_get_stats(&st);
-		if ((long)(st.gp_seq - sr.gp_before) > 0 &&
-		    (!(st.qsmask & bit) || st.gp_seq == st.completed))
+		if (st.gp_seq == sr.gp_before + 1 && !(st.qsmask & bit))
 			break;
 		if (ktime_get_ns() > deadline)
 			return;
 		arch_cpu_relax();
 	}
-	WRITE_ONCE(sr.gp_began, true);
 	rcu_read_lock();
 	WRITE_ONCE(sr.started, true);
 	while (!READ_ONCE(sr.sync_returned) && ktime_get_ns() < deadline)
@@ -363,25 +364,39 @@ static void later_reader(void *info)
 	WRITE_ONCE(sr.finished, true);
 }
 
+static void sync_caller(void *info)
+{
+	(void)info;
+	synchronize_rcu();
+	WRITE_ONCE(sr.sync_returned, true);
+}
+
 static void test_synchronize_ignores_later_reader(struct ktest *t)
 {
 	struct rcu_stats st;
 	int err;
 
 	memset(&sr, 0, sizeof(sr));
+	rcu_barrier();			/* no GP runs: the next is ours */
+	rcu_read_lock();		/* holds that GP open */
 	rcu_get_stats(&st);
 	sr.gp_before = st.gp_seq;
 	err = arch_cpu_run(1, later_reader, NULL);
-	if (err)
+	if (err) {
+		rcu_read_unlock();
 		ktest_skip(t, "arch_cpu_run: %d", err);
-	synchronize_rcu();
-	/* It may return before the reader began: then wait for that. */
-	KTEST_EXPECT_TRUE(t, wait_flag(&sr.gp_began, WAIT_S));
-	if (!READ_ONCE(sr.started)) {
-		KTEST_EXPECT_TRUE(t, wait_flag(&sr.started, WAIT_S));
-		synchronize_rcu();	/* this GP began before the reader */
 	}
-	WRITE_ONCE(sr.sync_returned, true);
+	err = arch_cpu_run(2, sync_caller, NULL);
+	if (err) {
+		rcu_read_unlock();
+		WRITE_ONCE(sr.sync_returned, true);
+		arch_cpu_join(1);
+		ktest_skip(t, "arch_cpu_run: %d", err);
+	}
+	KTEST_EXPECT_TRUE(t, wait_flag(&sr.started, WAIT_S));
+	KTEST_EXPECT_FALSE(t, READ_ONCE(sr.sync_returned));
+	rcu_read_unlock();		/* now only the later reader is in */
+	arch_cpu_join(2);
 	arch_cpu_join(1);
 	KTEST_EXPECT_TRUE(t, sr.finished);
 	KTEST_EXPECT_TRUE(t, sr.seen_return);	/* returned while it read */
@@ -401,6 +416,7 @@ static struct {
 	bool stop;
 	unsigned long reads[NR_CPUS];
 	unsigned long errors[NR_CPUS];
+	unsigned long gp_errors[NR_CPUS];
 	unsigned long first_bad;
 } tort;
 
@@ -416,16 +432,41 @@ static bool elem_intact(const struct elem *e)
 	return READ_ONCE(e->value) == v && READ_ONCE(e->magic) == ELEM_ALIVE;
 }
 
-static void torture_read_pass(unsigned int cpu)
+static void torture_check(unsigned int cpu, const struct elem *e)
 {
-	rcu_read_lock();
-	for (unsigned int i = 0; i < NR_SLOTS; i++) {
-		struct elem *e = rcu_dereference(tort.slots[i]);
+	if (!elem_intact(e)) {
+		tort.errors[cpu]++;
+		WRITE_ONCE(tort.first_bad, (unsigned long)e);
+	}
+}
 
-		if (!elem_intact(e)) {
-			tort.errors[cpu]++;
-			WRITE_ONCE(tort.first_bad, (unsigned long)e);
-		}
+/*
+ * One walk over the table. Every TORTURE_LONG_EVERY-th walk of a reader
+ * on another CPU also holds one element across a tick or two, as
+ * rcutorture's readers sometimes delay: a GP that ended without this
+ * CPU's QS would let the writer free and reuse it meanwhile.
+ */
+#define TORTURE_LONG_EVERY	128
+
+static void torture_read_pass(unsigned int cpu, bool long_reads)
+{
+	unsigned long pass = tort.reads[cpu];
+
+	rcu_read_lock();
+	for (unsigned int i = 0; i < NR_SLOTS; i++)
+		torture_check(cpu, rcu_dereference(tort.slots[i]));
+	if (long_reads && !(pass % TORTURE_LONG_EVERY)) {
+		const struct elem *e = rcu_dereference(tort.slots[pass % NR_SLOTS]);
+		struct rcu_stats st0, st1;
+
+		rcu_get_stats(&st0);
+		torture_check(cpu, e);
+		spin_ns(2 * TICK_NSEC + TICK_NSEC / 2);
+		torture_check(cpu, e);
+		rcu_get_stats(&st1);
+		/* A whole GP (begun after us) ended while we read. */
+		if (st1.completed - st0.completed >= 2)
+			tort.gp_errors[cpu]++;
 	}
 	rcu_read_unlock();
 	tort.reads[cpu]++;
@@ -437,7 +478,7 @@ static void torture_reader(void *info)
 
 	(void)info;
 	while (!READ_ONCE(tort.stop))
-		torture_read_pass(cpu);
+		torture_read_pass(cpu, true);
 }
 
 static void elem_free_cb(struct rcu_head *head)
@@ -478,7 +519,7 @@ static void test_torture(struct ktest *t)
 	u64 start = ktime_get_ns(), deadline = start + TORTURE_BUDGET_S * NSEC_PER_SEC;
 	unsigned int readers[NR_READERS], nr_readers = 0;
 	struct rcu_stats before, after;
-	unsigned long n, gen = 0, reads = 0, errors = 0;
+	unsigned long n, gen = 0, reads = 0, errors = 0, gp_errors = 0;
 
 	memset(&tort, 0, sizeof(tort));
 	for (unsigned int i = 0; i < NR_SLOTS; i++) {
@@ -501,7 +542,7 @@ static void test_torture(struct ktest *t)
 		else
 			kfree_rcu(old, rh);
 		if (!nr_readers)
-			torture_read_pass(arch_cpu_id());	/* one CPU */
+			torture_read_pass(arch_cpu_id(), false);	/* one CPU */
 		if (!(n % 1024) && !torture_throttle(deadline))
 			break;
 	}
@@ -515,11 +556,14 @@ static void test_torture(struct ktest *t)
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		reads += tort.reads[cpu];
 		errors += tort.errors[cpu];
+		gp_errors += tort.gp_errors[cpu];
 	}
-	ktest_info(t, "%lu updates in %llu ms, %u reader CPUs, %lu read passes, %lu grace periods, %lu bad reads",
+	ktest_info(t, "%lu updates in %llu ms, %u reader CPUs, %lu read passes, %lu grace periods, %lu bad reads, %lu GPs inside a reader",
 		   n, (unsigned long long)((ktime_get_ns() - start) / NSEC_PER_MSEC),
-		   nr_readers, reads, after.completed - before.completed, errors);
+		   nr_readers, reads, after.completed - before.completed, errors,
+		   gp_errors);
 	KTEST_EXPECT_EQ(t, errors, 0UL);
+	KTEST_EXPECT_EQ(t, gp_errors, 0UL);
 	KTEST_EXPECT_GE(t, n, TORTURE_MIN_UPDATES);
 	KTEST_EXPECT_GT(t, reads, 0UL);
 	for (unsigned int r = 0; r < nr_readers; r++)
