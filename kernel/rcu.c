@@ -261,9 +261,13 @@ static void rcu_join(struct rcu_data *rdp, unsigned int cpu)
 {
 	spin_lock(&rcu_state.lock);
 	rcu_state.online |= 1UL << cpu;
+	/*
+	 * The running GP (if any) does not wait for it: nothing to report
+	 * for gp_seq. Read under the lock: the next GP, which does wait for
+	 * it, has a higher number.
+	 */
+	rdp->qs_gp = rcu_state.gp_seq;
 	spin_unlock(&rcu_state.lock);
-	/* The running GP does not wait for it: nothing to report. */
-	rdp->qs_gp = READ_ONCE(rcu_state.gp_seq);
 	WRITE_ONCE(rdp->joined, true);
 }
 
