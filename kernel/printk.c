@@ -114,12 +114,18 @@ static void hook_feed(const char *s, size_t len)
 /* Emit text: to the log, the hook, and (if visible) the console. */
 static void emit(const char *s, size_t len, bool visible)
 {
+	if (!len)
+		return;
+	/*
+	 * Mid-line until the write is done: a CPU stopped by a panic in the
+	 * middle of it leaves the panic's first line to start a new one.
+	 */
+	at_line_start = false;
 	log_store(s, len);
 	hook_feed(s, len);
 	if (visible)
 		arch_console_write(s, len);
-	if (len)
-		at_line_start = s[len - 1] == '\n';
+	at_line_start = s[len - 1] == '\n';
 }
 
 void console_write(const char *s, size_t len)

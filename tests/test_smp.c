@@ -25,6 +25,7 @@
  * allocations and frees that CPU made.
  */
 #include "kernel/errno.h"
+#include "kernel/printk.h"
 #include "kernel/params.h"
 #include "lib/ktest/ktest.h"
 #include "lib/sprintf.h"
@@ -261,10 +262,29 @@ static bool consume_one(struct smp_cpu *sc)
 	return true;
 }
 
+#define SMP_PROGRESS_NS	(10 * 1000000000ULL)
+
+/*
+ * CPU 0 says how far it got every SMP_PROGRESS_NS: a long run on a busy
+ * host is then not taken for a hang by the harness's idle timeout.
+ */
+static void smp_progress(struct smp_cpu *sc, u64 *next)
+{
+	u64 now = arch_clock_ns();
+
+	if (now < *next)
+		return;
+	*next = now + SMP_PROGRESS_NS;
+	pr_info("smp: CPU 0 has produced %lu and consumed %lu of %lu items\n",
+		sc->produced, sc->consumed, sc->items);
+}
+
 /* One CPU's part: produce and consume until both are done. */
 static void smp_worker(void *arg)
 {
 	struct smp_cpu *sc = arg;
+	u64 next = arch_clock_ns() + SMP_PROGRESS_NS;
+	unsigned long rounds = 0;
 
 	while (sc->produced < sc->items || sc->consumed < sc->items) {
 		bool moved = produce_one(sc);
@@ -272,6 +292,8 @@ static void smp_worker(void *arg)
 		moved |= consume_one(sc);
 		if (!moved)
 			arch_cpu_relax();
+		if (sc->cpu == 0 && !(++rounds % 1024))
+			smp_progress(sc, &next);
 	}
 }
 
