@@ -98,7 +98,11 @@
  *         to move elements in and out of it: the backend, kmalloc and
  *         kfree are called after it is dropped, so nothing but
  *         logbuf_lock is ever taken under it.
- *     10. logbuf_lock (kernel/printk.c): innermost; a report may be
+ *     10. rcu_state.lock (kernel/rcu.c): call_rcu() takes it to ask for
+ *         a grace period under any of the above (a SLAB_TYPESAFE_BY_RCU
+ *         slab released with slab_lock held); hardirq-safe (the tick);
+ *         callbacks run with it dropped.
+ *     11. logbuf_lock (kernel/printk.c): innermost; a report may be
  *         printed under any of the above.
  *    Interrupts: an allocation from an interrupt handler takes the
  *    locks from 4 on, so they are taken with interrupts off everywhere

@@ -22,6 +22,7 @@
 #include "lib/ktest/ktest.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
+#include "mm/fault_inject.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: the slab behind an object */
@@ -261,6 +262,41 @@ static void test_kfree_rcu(struct ktest *t)
 	kfree_rcu_mightsleep(NULL);	/* nothing */
 	rcu_barrier();
 	/* The leak check after the case proves all three were freed. */
+}
+
+/* kfree_rcu(ptr) with no memory for its head: a GP, then kfree at once. */
+static void test_kfree_rcu_no_memory(struct ktest *t)
+{
+	void *p = kmalloc(64, GFP_KERNEL);
+	struct rcu_stats before, after;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	rcu_get_stats(&before);
+	KTEST_ASSERT_EQ(t, fault_attr_set(&failslab, "1,100,0,1", 7), 0);
+	kfree_rcu(p);
+	fault_attr_disable(&failslab);
+	KTEST_EXPECT_EQ(t, failslab.failures, 1UL);
+	KTEST_EXPECT_EQ(t, rcu_pending_callbacks(), 0UL);	/* none queued */
+	rcu_get_stats(&after);
+	KTEST_EXPECT_GT(t, after.completed, before.completed);	/* it waited */
+	/* The leak check after the case proves p was freed. */
+}
+
+/* kfree_rcu(ptr) might wait: inside a reader it says so, and queues. */
+static void test_kfree_rcu_mightsleep_in_reader(struct ktest *t)
+{
+	void *p = kmalloc(64, GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	rcu_read_lock();
+	ktest_capture_start(t, "WARNING:");
+	kfree_rcu(p);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_GE(t, rcu_pending_callbacks(), 1UL);
+	rcu_read_unlock();
+	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t),
+		"kfree_rcu_mightsleep() inside an RCU read-side critical section"));
+	rcu_barrier();
 }
 
 static struct boxed not_slab;
@@ -737,6 +773,8 @@ static const struct ktest_case rcu_cases[] = {
 	KTEST_CASE(test_call_rcu_twice),
 	KTEST_CASE(test_rcu_barrier_waits_all),
 	KTEST_CASE(test_kfree_rcu),
+	KTEST_CASE(test_kfree_rcu_no_memory),
+	KTEST_CASE(test_kfree_rcu_mightsleep_in_reader),
 	KTEST_CASE(test_kfree_rcu_bad_pointer),
 	KTEST_CASE(test_synchronize_waits_for_prior_reader),
 	KTEST_CASE(test_synchronize_ignores_later_reader),
