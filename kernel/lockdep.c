@@ -306,6 +306,18 @@ static void print_dep_path(unsigned int from, unsigned int to,
 	}
 }
 
+/* The acquisition a report is about, and the held lock it meets. */
+static void print_acquire(const struct held_lock *held,
+			  const struct lock_class *class,
+			  const struct lockdep_map *map, unsigned long ip,
+			  const char *holding, const char *end)
+{
+	pr_warn("cpu %u is trying to acquire %s (%px) at %pS\n",
+		arch_cpu_id(), class->name, map, (void *)ip);
+	pr_warn("%s %s (%px), taken at %pS%s\n", holding, held->class->name,
+		held->instance, (void *)held->acquire_ip, end);
+}
+
 static void report_circular(const struct held_lock *held,
 			    struct lock_class *class,
 			    const struct lockdep_map *map, unsigned long ip,
@@ -317,10 +329,7 @@ static void report_circular(const struct held_lock *held,
 		return;
 	lockdep_report_start();
 	pr_warn("WARNING: possible circular locking dependency detected\n");
-	pr_warn("cpu %u is trying to acquire %s (%px) at %pS\n",
-		arch_cpu_id(), class->name, map, (void *)ip);
-	pr_warn("while holding %s (%px), taken at %pS;\n", held->class->name,
-		held->instance, (void *)held->acquire_ip);
+	print_acquire(held, class, map, ip, "while holding", ";");
 	pr_warn("the opposite order was seen before:\n");
 	print_dep_path(b, a, parent);
 	report_end();
@@ -443,10 +452,7 @@ static void check_irq_dependency(const struct held_lock *held,
 	u = unsafe & class_bit(b) ? b : first_class(unsafe);
 	lockdep_report_start();
 	pr_warn("WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected\n");
-	pr_warn("cpu %u is trying to acquire %s (%px) at %pS\n",
-		arch_cpu_id(), class->name, map, (void *)ip);
-	pr_warn("while holding %s (%px), taken at %pS;\n", held->class->name,
-		held->instance, (void *)held->acquire_ip);
+	print_acquire(held, class, map, ip, "while holding", ";");
 	pr_warn("the HARDIRQ-safe lock, taken in an interrupt handler:\n");
 	print_usage_site(s, LOCK_USED_IN_HARDIRQ);
 	print_dep_chain(s, a);
@@ -602,10 +608,7 @@ static void report_recursion(struct lockdep_cpu *lc,
 		return;
 	lockdep_report_start();
 	pr_warn("WARNING: possible recursive locking detected\n");
-	pr_warn("cpu %u is trying to acquire %s (%px) at %pS\n",
-		arch_cpu_id(), class->name, map, (void *)ip);
-	pr_warn("but already holds %s (%px), taken at %pS\n",
-		held->class->name, held->instance, (void *)held->acquire_ip);
+	print_acquire(held, class, map, ip, "but already holds", "");
 	if (held->instance == map)
 		pr_warn("the same lock: this CPU would spin on it forever\n");
 	else

@@ -30,6 +30,7 @@
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
 #include "kernel/printk.h"
+#include "kernel/rcupdate.h"
 #include "kernel/shell.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
@@ -258,6 +259,7 @@ void tick_handle_periodic(void)
 	WRITE_ONCE(base->ticks, base->ticks + 1);
 	update_jiffies();
 	run_timers(base);
+	rcu_sched_clock_irq();
 }
 
 static void tick_start_ipi(void *info)

@@ -105,7 +105,11 @@
  *         to move elements in and out of it: the backend, kmalloc and
  *         kfree are called after it is dropped, so nothing but
  *         logbuf_lock is ever taken under it.
- *     10. logbuf_lock (kernel/printk.c): innermost; a report may be
+ *     10. rcu_state.lock (kernel/rcu.c): call_rcu() takes it to ask for
+ *         a grace period under any of the above (a SLAB_TYPESAFE_BY_RCU
+ *         slab released with slab_lock held); hardirq-safe (the tick);
+ *         callbacks run with it dropped.
+ *     11. logbuf_lock (kernel/printk.c): innermost; a report may be
  *         printed under any of the above.
  *    Interrupts: an allocation from an interrupt handler takes the
  *    locks from 4 on, so they are taken with interrupts off everywhere
@@ -128,6 +132,7 @@
  *    (slab_slowpath_gfp, kfree_checks).
  */
 #include "lib/bitops.h"
+#include "kernel/rcupdate.h"
 #include "kernel/bug.h"
 #include "lib/prandom.h"
 #include "kernel/printk.h"
@@ -568,16 +573,19 @@ static void kmem_rcu_free(struct rcu_head *head)
 /*
  * Give one slab back to the page allocator. The off-slab freelist is freed
  * right away even when the pages wait for RCU (seed patch "put forward
- * freeing slab management object"). There is no RCU yet: with no readers
- * to wait for, the rcu_head callback runs at once.
+ * freeing slab management object"). A SLAB_TYPESAFE_BY_RCU slab is off
+ * every list by now: its rcu_head (over slab_list) waits for a grace
+ * period, and until kmem_rcu_free() runs the pages stay PageSlab with
+ * slab_cache set, so a reader that still holds one of its objects reads
+ * memory of this cache's type. kmem_cache_destroy() waits for these
+ * callbacks (rcu_barrier) before the cache goes.
  */
 static void release_slab(struct kmem_cache *cachep, struct slab *slab)
 {
 	void *freelist = slab->freelist;
 
 	if (unlikely(cachep->flags & SLAB_TYPESAFE_BY_RCU)) {
-		slab->rcu_head.func = kmem_rcu_free;
-		slab->rcu_head.func(&slab->rcu_head);
+		call_rcu(&slab->rcu_head, kmem_rcu_free);
 	} else {
 		kmem_freepages(cachep, slab_page(slab));
 	}

@@ -27,12 +27,14 @@ typedef unsigned int slab_flags_t;
 #define SLAB_RECLAIM_ACCOUNT	0x00020000u	/* counted as SReclaimable */
 #define SLAB_PANIC		0x00040000u	/* panic if creation fails */
 /*
- * SLAB_TYPESAFE_BY_RCU: Linux frees such a cache's slab pages only after
- * an RCU grace period, so a lockless reader may still look at a freed
- * object as one of the same type. There is no RCU here yet: the pages
- * go back to the page allocator at once (through the rcu_head path), and
- * the promise does not hold. The flag is accepted and keeps the object
- * layout it implies (no freelist inside an object).
+ * SLAB_TYPESAFE_BY_RCU: as in Linux, such a cache's slab pages go back to
+ * the page allocator only after an RCU grace period (kernel/rcupdate.h),
+ * so a reader inside rcu_read_lock() that still holds a freed object
+ * reads memory of the same type (maybe reused at once for another object
+ * of the cache: the reader must recheck what it found). Objects are
+ * never kept from reuse; only the pages wait. No freelist lives inside
+ * an object of such a cache, and kmem_cache_destroy() waits for the
+ * pending pages (rcu_barrier()).
  */
 #define SLAB_TYPESAFE_BY_RCU	0x00080000u
 #define SLAB_FREELIST_RANDOM	0x01000000u	/* objects of a new slab in random order */
@@ -163,6 +165,13 @@ void kfree_sensitive(const void *objp);
  * returns: the same object, resized in place.
  */
 size_t ksize(const void *objp);
+/*
+ * Could kfree(obj) free it: the start or inside of a slab object's page
+ * that is a slab's, or the start of a large (page-allocator) allocation.
+ * False for NULL, ZERO_SIZE_PTR and addresses outside the direct map.
+ * kfree_rcu() checks its pointer with it.
+ */
+bool kmem_valid_obj(const void *obj);
 /*
  * Resize: in place when ksize() allows, else copy to a new object and
  * free the old. new_size 0 frees and returns ZERO_SIZE_PTR; on failure

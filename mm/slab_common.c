@@ -33,6 +33,7 @@
 #include "kernel/irq.h"
 #include "kernel/smp.h"
 #include "kernel/params.h"
+#include "kernel/rcupdate.h"
 #include "lib/prandom.h"
 #include "kernel/printk.h"
 #include "kernel/report.h"
@@ -796,6 +797,8 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 	list_del(&cachep->list);
 	account_debug_cache(cachep, -1);
 	spin_unlock(&slab_lock);
+	if (cachep->flags & SLAB_TYPESAFE_BY_RCU)
+		rcu_barrier();	/* slabs waiting for a GP still name it */
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
 		free_array(cachep->cpu_cache[cpu]);
 	free_array(get_node(cachep)->shared);
@@ -1115,3 +1118,15 @@ static __maybe_unused void find_cache_unlocked(void)
 	find_cache("lockdep-test");
 }
 LOCKDEP_ASSERT_TEST(find_cache, "slab_lock", find_cache_unlocked);
+
+bool kmem_valid_obj(const void *obj)
+{
+	struct page *page;
+
+	if (ZERO_OR_NULL_PTR(obj) || !virt_addr_valid(obj))
+		return false;
+	page = compound_head(virt_to_page(obj));
+	if (PageSlab(page))
+		return true;
+	return PageHead(page) && obj == page_address(page);
+}

@@ -7,6 +7,7 @@
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "tests/mm_util.h"
+#include "kernel/rcupdate.h"
 
 #define STRESS_HELD	64
 #define STRESS_ORDERS	4
@@ -53,6 +54,8 @@ unsigned long pages_free(void)
 unsigned long pages_baseline(void)
 {
 	kmem_cache_shrink_all();
+	if (rcu_pending_callbacks())
+		rcu_barrier();	/* SLAB_TYPESAFE_BY_RCU pages wait for a GP */
 	drain_all_pages();
 	return pages_free();
 }

@@ -35,32 +35,45 @@ static void spin_ns(u64 ns)
 }
 
 /*
- * The tick's timer runs at HZ, within 5%, measured against the clock;
- * over one second, jiffies moves by HZ within 5% and ticks arrive (at
- * least a quarter of them: under TCG on a busy host a vCPU may not run
- * for several ticks, and ticks that come while one is pending merge).
+ * The tick's timer runs at HZ, within 5%, measured against the
+ * calibration reference (x86_64: the PIT; arch_tick_rate_mhz()). Under
+ * TCG on a loaded host a vCPU is held up between the reads of one
+ * measurement often enough to spoil several in a row, so it is taken up
+ * to RATE_TRIES times and one must land within 5%: a timer programmed
+ * wrong (divider, period) never does. Over one second jiffies moves by
+ * HZ within 5%, and ticks arrive (at least a quarter of them: a vCPU
+ * that does not run for several ticks sees them merge).
  */
+#define RATE_TRIES	8
+
 static unsigned long clock_jiffies(void)
 {
 	return (unsigned long)(ktime_get_ns() / TICK_NSEC);
 }
 
+static bool rate_ok(unsigned long mhz)
+{
+	return mhz >= (unsigned long)HZ * 950 && mhz <= (unsigned long)HZ * 1050;
+}
+
 static void test_tick_rate(struct ktest *t)
 {
-	unsigned int cpu = arch_cpu_id();
+	unsigned int cpu = arch_cpu_id(), tries = 0;
 	unsigned long ticks = tick_count(cpu), got, rate;
 	unsigned long j0 = jiffies, lag0 = clock_jiffies() - j0, j1, lag1;
 
 	KTEST_ASSERT_FALSE(t, irqs_disabled());
-	rate = arch_tick_rate_mhz();
 	spin_ns(NSEC_PER_SEC);
 	got = tick_count(cpu) - ticks;
 	j1 = jiffies;
 	lag1 = clock_jiffies() - j1;
-	ktest_info(t, "timer at %lu.%03lu Hz; %lu ticks and %lu jiffies in 1 s (HZ %u), jiffies %lu behind the clock",
-		   rate / 1000, rate % 1000, got, j1 - j0, HZ, lag1);
-	KTEST_EXPECT_GE(t, rate, (unsigned long)HZ * 950);
-	KTEST_EXPECT_LE(t, rate, (unsigned long)HZ * 1050);
+	do {
+		rate = arch_tick_rate_mhz();
+		ktest_info(t, "timer at %lu.%03lu Hz", rate / 1000, rate % 1000);
+	} while (!rate_ok(rate) && ++tries < RATE_TRIES);
+	ktest_info(t, "%lu ticks and %lu jiffies in 1 s (HZ %u), jiffies %lu behind the clock",
+		   got, j1 - j0, HZ, lag1);
+	KTEST_EXPECT_TRUE(t, rate_ok(rate));
 	/* jiffies follows the clock: never ahead, at most 50 ms behind */
 	KTEST_EXPECT_LE(t, lag1, (unsigned long)HZ / 20);
 	KTEST_EXPECT_GE(t, (j1 - j0) * 100, (unsigned long)HZ * 95);

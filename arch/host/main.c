@@ -28,6 +28,7 @@
 
 #include "arch/arch.h"
 #include "kernel/kernel.h"
+#include "kernel/rcupdate.h"
 
 #define HOST_STACK_SIZE		(8UL << 20)
 
@@ -178,6 +179,19 @@ struct host_cpu {
 
 static struct host_cpu host_cpus[NR_CPUS];
 
+/*
+ * About to idle: an RCU quiescent state, and this CPU's ready callbacks
+ * run (interrupts off, as on x86_64). The tick's signal wakes the wait's
+ * handler every tick, which reports again from the tick.
+ */
+static void host_cpu_idle(void)
+{
+	unsigned long flags = arch_irq_save();
+
+	rcu_idle();
+	arch_irq_restore(flags);
+}
+
 static void *host_cpu_main(void *data)
 {
 	struct host_cpu *c = data;
@@ -189,8 +203,10 @@ static void *host_cpu_main(void *data)
 	for (;;) {
 		void (*fn)(void *arg);
 
-		while (!c->fn)
+		while (!c->fn) {
+			host_cpu_idle();
 			pthread_cond_wait(&c->cond, &c->lock);
+		}
 		fn = c->fn;
 		pthread_mutex_unlock(&c->lock);
 		fn(c->arg);

@@ -448,44 +448,31 @@ void arch_tick_start(void)
 }
 
 /*
- * The tick's rate as programmed, measured against the TSC, in millihertz:
- * the APIC timer's current count read twice about 2 ms apart (less than
- * a tick period, so it reloads at most once in between). Each read sits
- * between two TSC reads; a read they show was held up (TCG's vCPU
- * descheduled) is taken again. The median of RATE_SAMPLES windows.
+ * The tick's rate as programmed, in millihertz, measured against the
+ * calibration reference, the PIT: the APIC timer's current count at the
+ * start and the end of a 2 ms PIT window (less than a tick period, so it
+ * reloads at most once in between). The median of RATE_SAMPLES windows:
+ * under TCG a vCPU may be held up between the PIT's end and the read.
+ * Not against the TSC: under TCG on a loaded host QEMU's TSC and its
+ * virtual clock (which drives the APIC timer and the PIT alike) drift
+ * apart by several percent.
  */
 #define RATE_SAMPLES		9
-#define RATE_READ_MAX_US	20
-
-/* A count with the TSC at that moment (the midpoint of a short read). */
-static void timer_sample(u64 *tsc, u32 *count)
-{
-	for (int tries = 0; tries < 100; tries++) {
-		u64 a = arch_cycles(), b;
-
-		*count = apic_timer_count();
-		b = arch_cycles();
-		*tsc = a + (b - a) / 2;
-		if (b - a < tsc_us_to_cycles(RATE_READ_MAX_US))
-			return;
-	}
-}
+#define RATE_WINDOW_MS		2
 
 static unsigned long tick_rate_once(void)
 {
 	unsigned long flags = arch_irq_save();
-	u64 t0, t1, counts;
-	u32 c0, c1;
+	struct pit_window w;
+	u64 counts;
 
-	timer_sample(&t0, &c0);
-	while (arch_cycles() - t0 < tsc_us_to_cycles(2000))
-		arch_cpu_relax();
-	timer_sample(&t1, &c1);
+	pit_window(RATE_WINDOW_MS, apic_timer_count, &w);
 	arch_irq_restore(flags);
-	counts = c1 <= c0 ? c0 - c1 : (u64)c0 + lapic_timer_period - c1;
-	/* counts per cycle * cycles per second / counts per tick, in mHz */
-	return (unsigned long)(counts * tsc_khz * 1000 * 1000 /
-			       ((t1 - t0) * lapic_timer_period));
+	counts = w.other_end <= w.other_start ?
+		 w.other_start - w.other_end :
+		 (u64)w.other_start + lapic_timer_period - w.other_end;
+	return (unsigned long)(counts * PIT_HZ * 1000 /
+			       ((u64)w.pit_counts * lapic_timer_period));
 }
 
 unsigned long arch_tick_rate_mhz(void)

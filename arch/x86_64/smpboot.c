@@ -32,7 +32,9 @@
  * checks the slot with interrupts off and, finding nothing, executes
  * "sti; hlt": sti takes effect after the next instruction, so an IPI
  * sent after the check is taken in the hlt and wakes it, never lost
- * between the check and the halt. Queued work runs with interrupts on
+ * between the check and the halt. Before halting, still with interrupts
+ * off, it reports an RCU quiescent state and runs its ready RCU
+ * callbacks (rcu_idle(), kernel/rcu.c). Queued work runs with interrupts on
  * (RUNNING); when fn returns the slot goes back to IDLE (release) and
  * arch_cpu_join(), which waits for IDLE, sees everything fn wrote. A
  * join that waits longer than CPU_JOIN_TIMEOUT_S of TSC time panics,
@@ -58,6 +60,7 @@
 #include "kernel/kernel.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/rcupdate.h"
 #include "lib/string.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
@@ -155,10 +158,12 @@ static __noreturn void cpu_idle_loop(struct x86_percpu *pc)
 	for (;;) {
 		arch_irq_save();
 		if (__atomic_load_n(&pc->work_state, __ATOMIC_ACQUIRE) ==
-		    CPU_WORK_QUEUED)
+		    CPU_WORK_QUEUED) {
 			cpu_run_work(pc);
-		else
+		} else {
+			rcu_idle();
 			__asm__ __volatile__("sti; hlt" : : : "memory");
+		}
 	}
 }
 

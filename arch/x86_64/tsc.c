@@ -13,7 +13,6 @@
 #include "kernel/bug.h"
 #include "arch/arch.h"
 
-#define PIT_HZ		1193182
 #define CALIBRATE_MS	10
 #define PIT_CH2		0x42
 #define PIT_CMD		0x43
@@ -32,6 +31,7 @@ void pit_window(unsigned int ms, u32 (*other)(void), struct pit_window *w)
 	u32 count = PIT_HZ * ms / 1000;
 
 	BUG_ON(!ms || count > 0xffff);
+	w->pit_counts = count;
 	outb(PORT_B, (inb(PORT_B) & ~0x02) | 0x01);	/* gate on, speaker off */
 	outb(PIT_CMD, 0xb0);		/* channel 2, lo/hi byte, mode 0 */
 	outb(PIT_CH2, count & 0xff);

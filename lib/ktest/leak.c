@@ -23,6 +23,8 @@
  * table is one: a nested case (ktest_run_nested) replaces the outer
  * case's, and the outer failure then says so.
  */
+#include "kernel/irq.h"
+#include "kernel/rcupdate.h"
 #include "lib/ktest/ktest_internal.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -46,6 +48,9 @@ static const struct ktest *leak_snap_owner;
 static void settle_allocators(void)
 {
 	kmem_cache_shrink_all();
+	/* SLAB_TYPESAFE_BY_RCU pages and kfree_rcu() objects in flight. */
+	if (rcu_pending_callbacks() && !irqs_disabled() && !in_hardirq())
+		rcu_barrier();
 	drain_all_pages();
 }
 

@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Classic RCU (kernel/rcupdate.h): non-preemptible, one global state,
+ * after the design of Linux's old rcuclassic.c; written afresh.
+ *
+ * Theory statement.
+ *
+ * A reader is a CPU between rcu_read_lock() and the matching
+ * rcu_read_unlock(): rcu_readers[cpu].nesting > 0. Nothing here can
+ * preempt or migrate a reader, so a CPU with nesting 0 is outside every
+ * reader it ever started: that is a quiescent state (QS). A grace period
+ * (GP) is over once every CPU that takes part has passed a QS after the
+ * GP began; then no reader that was running when it began still runs,
+ * and whatever was unpublished before the GP began may be freed.
+ *
+ * States. rcu_state holds gp_seq (the number of the last GP started),
+ * completed (the last one ended: a GP runs while gp_seq != completed),
+ * qsmask (the CPUs the running GP still waits for), online (the CPUs
+ * that take part) and gp_wanted (the highest GP number anyone needs).
+ * All change under rcu_state.lock, taken with interrupts off; gp_seq and
+ * completed are also read without it. A GP starts (start_gp) with
+ * qsmask = online; each CPU clears its own bit when it passes a QS
+ * (rcu_qs); the CPU that clears the last bit ends the GP (completed =
+ * gp_seq) and starts the next one if gp_wanted asks for it.
+ *
+ * Where QSs come from, all on the CPU itself (no CPU samples another's
+ * nesting: without a full barrier in rcu_read_lock() a remote read could
+ * see 0 while the reader already loads the pointer):
+ *   - the tick (rcu_sched_clock_irq, hardirq): nesting 0 means the code
+ *     the tick interrupted is in no reader (an interrupt handler's
+ *     readers are balanced before it returns);
+ *   - the idle loop (rcu_idle), before the CPU halts: x86's AP idle
+ *     loop, the host's idle CPU threads, no reader there;
+ *   - a CPU waiting in synchronize_rcu()/rcu_barrier(), never inside a
+ *     reader (checked);
+ *   - the outermost rcu_read_unlock() of a reader the tick found while
+ *     the GP waited for its CPU (the tick sets rcu_readers[].need_qs):
+ *     without it a CPU that is nearly always in some reader, as a
+ *     lookup loop is, would pass a QS only when a tick hit the gap
+ *     between two readers (Linux's classic RCU relied on a context
+ *     switch there; no scheduler here). The fast path pays one load.
+ * The tick never stops here (no NOHZ): an idle CPU wakes for each one
+ * and reports within a tick, so an idle CPU never holds a GP up.
+ *
+ * A CPU takes part from its first tick (rcu_sched_clock_irq joins it to
+ * online); before that it runs only its boot and idle code, no readers.
+ * A GP that starts while online is empty (no CPU ticks yet: early boot,
+ * the malloc shim) ends at once: no CPU can hold a reader it waits for.
+ *
+ * Why it is correct. The updater unpublishes, then call_rcu() or
+ * synchronize_rcu() asks for a GP that starts after that (gp_seq + 1
+ * under the lock, a full barrier). A reader that saw the old pointer
+ * began before the GP started, on some CPU in online; that CPU cannot
+ * report a QS for this GP before its nesting returns to 0, and its
+ * accesses are ordered before the report (program order on the CPU,
+ * then the lock). The CPU that observes completed >= the GP number
+ * (under the lock or with an acquire load) runs the callback or returns
+ * from synchronize_rcu() after every reader's accesses.
+ *
+ * Callbacks. Each CPU keeps three FIFO segments, touched only by that
+ * CPU with interrupts off: next (queued, no GP asked yet), wait
+ * (waiting for GP wait_gp) and done (ready). rcu_advance() moves wait to
+ * done once completed >= wait_gp, and next to wait (asking for GP
+ * gp_seq + 1, which starts after the callbacks were queued) once wait is
+ * empty. Done callbacks run on their CPU in hardirq context with
+ * interrupts off, from its tick or its idle loop (Linux runs them from
+ * softirq, interrupts on): at most RCU_BLIMIT per pass, RCU_BLIMIT_HI
+ * while more than RCU_QHIMARK wait on the CPU. Order is kept per CPU,
+ * which rcu_barrier() uses: it queues a callback on every CPU (through
+ * on_each_cpu()) and waits for all of them.
+ *
+ * A queued head is marked: its func is stored XORed with
+ * RCU_QUEUED_MAGIC, which gives the top 16 bits a value no kernel
+ * address (canonical: all zeros or all ones) nor slab poison has, so a
+ * second call_rcu() of the same head before its callback ran is seen
+ * and refused. The mark goes when the callback is taken to run.
+ *
+ * Stalls. Any CPU's tick checks the running GP's age; past
+ * rcu_cpu_stall_timeout= seconds (Linux's 21 by default; a CPU the GP
+ * does not wait for looks half a timeout later, so that a late CPU that
+ * still ticks reports itself first) it prints one
+ * report per GP naming the CPUs still in qsmask, as Linux words it
+ * ("rcu: INFO: rcu_sched detected stalls on CPUs/tasks:", or
+ * "self-detected stall on CPU" when the reporting CPU is itself the one
+ * late, with its stack), and the kernel goes on. Waits in
+ * synchronize_rcu()/rcu_barrier() are bounded by RCU_WAIT_TIMEOUT_S,
+ * then panic.
+ *
+ * Lock order: rcu_state.lock is taken with interrupts off, under no
+ * other lock of RCU's, in the tick, call_rcu() (any context, any lock
+ * held) and the waits; under it only the log lock (printk). Callbacks
+ * run with it dropped.
+ *
+ * What is missing against Linux's Tree RCU: expedited GPs (a GP always
+ * waits for a tick or an idle pass on every CPU, a few ms), callback
+ * offloading to kthreads (callbacks run in the tick, interrupts off),
+ * a combining tree for the QS reports (one lock and one qsmask word: fine
+ * for NR_CPUS = 8, a contended line past a few dozen CPUs), dyntick-idle
+ * (idle CPUs keep ticking), preemptible readers, CPU hotplug, and
+ * kfree_rcu() batching into page-sized arrays.
+ */
+#include "kernel/rcupdate.h"
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/irq.h"
+#include "kernel/kernel.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/shell.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
+#include "kernel/time.h"
+#include "mm/slab.h"
+
+#define RCU_BLIMIT		64	/* callbacks per pass, normally */
+#define RCU_BLIMIT_HI		4096	/* ... while more than QHIMARK wait */
+#define RCU_QHIMARK		10000
+#define RCU_QUEUED_MAGIC	0x3c3c000000000000UL
+#define RCU_QUEUED_TOP_LO	0x3c3cUL	/* func was a user/host address */
+#define RCU_QUEUED_TOP_HI	0xc3c3UL	/* func was a kernel address */
+
+struct rcu_segment {
+	struct rcu_head *head, *tail;
+};
+
+struct rcu_data {
+	struct rcu_segment next, wait, done;
+	unsigned long wait_gp;		/* GP the wait segment needs */
+	unsigned long qs_gp;		/* last GP this CPU reported for */
+	unsigned long qlen;		/* callbacks queued here, not run */
+	unsigned long invoked;
+	struct rcu_head barrier_head;
+	bool joined;
+} __aligned(64);
+
+static struct {
+	spinlock_t lock;
+	unsigned long gp_seq;
+	unsigned long completed;
+	unsigned long gp_wanted;
+	unsigned long qsmask;
+	unsigned long online;
+	u64 gp_start_ns;
+	bool stall_reported;
+	unsigned long stalls;
+} rcu_state = {
+	.lock = __SPIN_LOCK_UNLOCKED(rcu_state.lock),
+};
+
+struct rcu_reader rcu_readers[NR_CPUS];
+static struct rcu_data rcu_data[NR_CPUS];
+static unsigned int rcu_stall_timeout_s = RCU_STALL_TIMEOUT_DEFAULT;
+static unsigned long barrier_busy;
+static unsigned long barrier_count;
+
+static int rcu_stall_timeout_setup(char *val)
+{
+	unsigned long s;
+
+	if (!val || kstrtoul(val, 0, &s) || !s || s > 300)
+		return -EINVAL;
+	rcu_stall_timeout_s = (unsigned int)s;
+	return 0;
+}
+kernel_param("rcu_cpu_stall_timeout", rcu_stall_timeout_setup);
+
+unsigned int rcu_set_stall_timeout(unsigned int seconds)
+{
+	unsigned int old = READ_ONCE(rcu_stall_timeout_s);
+
+	if (!WARN_ON(!seconds))
+		WRITE_ONCE(rcu_stall_timeout_s, seconds);
+	return old;
+}
+
+static struct rcu_data *this_rdp(void)
+{
+	return &rcu_data[arch_cpu_id()];
+}
+
+static int this_nesting(void)
+{
+	return READ_ONCE(rcu_readers[arch_cpu_id()].nesting);
+}
+
+/* --- the grace-period machine (rcu_state.lock held) ---------------------- */
+
+static bool gp_in_progress(void)
+{
+	return rcu_state.gp_seq != rcu_state.completed;
+}
+
+static void start_gp(void);
+
+static void end_gp(void)
+{
+	lockdep_assert_held(&rcu_state.lock);
+	WARN_ON(rcu_state.qsmask);
+	__atomic_store_n(&rcu_state.completed, rcu_state.gp_seq,
+			 __ATOMIC_RELEASE);
+	if ((long)(rcu_state.gp_wanted - rcu_state.completed) > 0)
+		start_gp();
+}
+
+static void start_gp(void)
+{
+	lockdep_assert_held(&rcu_state.lock);
+	BUG_ON(gp_in_progress());
+	WRITE_ONCE(rcu_state.gp_seq, rcu_state.gp_seq + 1);
+	rcu_state.qsmask = rcu_state.online;
+	rcu_state.gp_start_ns = ktime_get_ns();
+	rcu_state.stall_reported = false;
+	if (!rcu_state.qsmask)
+		end_gp();
+}
+
+/*
+ * Ask for a GP that starts after now; returns its number. Any context;
+ * the lock is a full barrier, so the GP starts after every store the
+ * caller made before.
+ */
+static unsigned long rcu_request_gp(void)
+{
+	unsigned long flags, want;
+
+	spin_lock_irqsave(&rcu_state.lock, flags);
+	want = rcu_state.gp_seq + 1;
+	if ((long)(want - rcu_state.gp_wanted) > 0)
+		rcu_state.gp_wanted = want;
+	if (!gp_in_progress())
+		start_gp();
+	spin_unlock_irqrestore(&rcu_state.lock, flags);
+	return want;
+}
+
+static bool gp_done(unsigned long gp)
+{
+	return (long)(__atomic_load_n(&rcu_state.completed, __ATOMIC_ACQUIRE) -
+		      gp) >= 0;
+}
+
+/* This CPU is in a QS now (interrupts off, nesting 0). */
+static void rcu_qs(struct rcu_data *rdp, unsigned int cpu)
+{
+	unsigned long gp = READ_ONCE(rcu_state.gp_seq);
+
+	WRITE_ONCE(rcu_readers[cpu].need_qs, false);
+	if (rdp->qs_gp == gp)
+		return;
+	spin_lock(&rcu_state.lock);
+	if (rcu_state.gp_seq == gp && (rcu_state.qsmask & (1UL << cpu))) {
+		rcu_state.qsmask &= ~(1UL << cpu);
+		if (!rcu_state.qsmask)
+			end_gp();
+	}
+	spin_unlock(&rcu_state.lock);
+	rdp->qs_gp = gp;
+}
+
+static void rcu_join(struct rcu_data *rdp, unsigned int cpu)
+{
+	spin_lock(&rcu_state.lock);
+	rcu_state.online |= 1UL << cpu;
+	/*
+	 * The running GP (if any) does not wait for it: nothing to report
+	 * for gp_seq. Read under the lock: the next GP, which does wait for
+	 * it, has a higher number.
+	 */
+	rdp->qs_gp = rcu_state.gp_seq;
+	spin_unlock(&rcu_state.lock);
+	WRITE_ONCE(rdp->joined, true);
+}
+
+/* --- callbacks (this CPU, interrupts off) -------------------------------- */
+
+static void seg_append(struct rcu_segment *to, struct rcu_segment *from)
+{
+	if (!from->head)
+		return;
+	if (to->head)
+		to->tail->next = from->head;
+	else
+		to->head = from->head;
+	to->tail = from->tail;
+	from->head = from->tail = NULL;
+}
+
+static void rcu_advance(struct rcu_data *rdp)
+{
+	if (rdp->wait.head && gp_done(rdp->wait_gp))
+		seg_append(&rdp->done, &rdp->wait);
+	if (!rdp->wait.head && rdp->next.head) {
+		seg_append(&rdp->wait, &rdp->next);
+		rdp->wait_gp = rcu_request_gp();
+	}
+}
+
+static bool head_queued(const struct rcu_head *head)
+{
+	unsigned long top = (unsigned long)READ_ONCE(head->func) >> 48;
+
+	return top == RCU_QUEUED_TOP_LO || top == RCU_QUEUED_TOP_HI;
+}
+
+static rcu_callback_t head_decode(const struct rcu_head *head)
+{
+	return (rcu_callback_t)((unsigned long)head->func ^ RCU_QUEUED_MAGIC);
+}
+
+static void rcu_invoke(struct rcu_head *head)
+{
+	rcu_callback_t func = head_decode(head);
+	unsigned long offset = (unsigned long)func;
+
+	head->func = func;	/* not queued any more: it may queue again */
+	if (offset < RCU_KFREE_OFFSET_MAX)
+		kfree((char *)head - offset);
+	else
+		func(head);
+}
+
+static void rcu_do_batch(struct rcu_data *rdp)
+{
+	unsigned long limit = rdp->qlen > RCU_QHIMARK ? RCU_BLIMIT_HI :
+						       RCU_BLIMIT;
+
+	lockdep_assert_irqs_disabled();
+	while (rdp->done.head && limit--) {
+		struct rcu_head *head = rdp->done.head;
+
+		rdp->done.head = head->next;
+		if (!rdp->done.head)
+			rdp->done.tail = NULL;
+		head->next = NULL;
+		WRITE_ONCE(rdp->qlen, rdp->qlen - 1);
+		rdp->invoked++;
+		rcu_invoke(head);
+	}
+}
+
+/* --- stalls --------------------------------------------------------------- */
+
+static void print_cpus(unsigned long mask)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (mask & (1UL << cpu))
+			pr_err("rcu: \t%u-...!: (%lu ticks this GP) nesting %d\n",
+			       cpu, tick_count(cpu),
+			       READ_ONCE(rcu_readers[cpu].nesting));
+}
+
+static void rcu_check_stall(unsigned int cpu)
+{
+	u64 timeout = (u64)READ_ONCE(rcu_stall_timeout_s) * NSEC_PER_SEC;
+	unsigned long gp, mask;
+	u64 age;
+
+	if (READ_ONCE(rcu_state.gp_seq) == READ_ONCE(rcu_state.completed) ||
+	    READ_ONCE(rcu_state.stall_reported))
+		return;
+	/* The late CPU first (its own stack says most), the others later. */
+	if (!(READ_ONCE(rcu_state.qsmask) & (1UL << cpu)))
+		timeout += timeout / 2;
+	spin_lock(&rcu_state.lock);
+	age = ktime_get_ns() - rcu_state.gp_start_ns;
+	if (!gp_in_progress() || rcu_state.stall_reported || age < timeout) {
+		spin_unlock(&rcu_state.lock);
+		return;
+	}
+	rcu_state.stall_reported = true;
+	gp = rcu_state.gp_seq;
+	mask = rcu_state.qsmask;
+	spin_unlock(&rcu_state.lock);
+
+	if (mask == (1UL << cpu)) {
+		pr_err("rcu: INFO: rcu_sched self-detected stall on CPU\n");
+		print_cpus(mask);
+		pr_err("rcu: \t(t=%lu jiffies g=%lu q=%lu)\n",
+		       (unsigned long)(age / TICK_NSEC), gp,
+		       READ_ONCE(rcu_data[cpu].qlen));
+		dump_stack();
+	} else {
+		pr_err("rcu: INFO: rcu_sched detected stalls on CPUs/tasks:\n");
+		print_cpus(mask);
+		pr_err("rcu: \t(detected by %u, t=%lu jiffies, g=%lu, q=%lu)\n",
+		       cpu, (unsigned long)(age / TICK_NSEC), gp,
+		       READ_ONCE(rcu_data[cpu].qlen));
+	}
+	/* Counted once printed: a test waits for the count. */
+	__atomic_fetch_add(&rcu_state.stalls, 1, __ATOMIC_RELEASE);
+}
+
+/* --- entry points from the tick and the idle loops ----------------------- */
+
+/* The tick: hardirq, interrupts off, on every CPU at HZ. */
+void rcu_sched_clock_irq(void)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct rcu_data *rdp = &rcu_data[cpu];
+
+	lockdep_assert_irqs_disabled();
+	if (unlikely(!rdp->joined))
+		rcu_join(rdp, cpu);
+	if (!this_nesting())
+		rcu_qs(rdp, cpu);
+	else if (rdp->qs_gp != READ_ONCE(rcu_state.gp_seq))
+		WRITE_ONCE(rcu_readers[cpu].need_qs, true);
+	rcu_check_stall(cpu);
+	if (rdp->qlen) {
+		rcu_advance(rdp);
+		rcu_do_batch(rdp);
+	}
+}
+
+/* An idle loop about to halt: interrupts off, no reader. */
+void rcu_idle(void)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct rcu_data *rdp = &rcu_data[cpu];
+
+	lockdep_assert_irqs_disabled();
+	if (WARN_ON_ONCE(this_nesting()) || !READ_ONCE(rdp->joined))
+		return;
+	rcu_qs(rdp, cpu);
+	if (rdp->qlen) {
+		rcu_advance(rdp);
+		rcu_do_batch(rdp);
+	}
+}
+
+/* --- the API -------------------------------------------------------------- */
+
+void __rcu_read_unlock_bad(unsigned long caller)
+{
+	__warn(__FILE__, __LINE__, caller,
+	       "rcu_read_unlock() without rcu_read_lock() on CPU %u (nesting %d)\n",
+	       arch_cpu_id(), this_nesting());
+}
+
+/* The outermost rcu_read_unlock() of a reader the tick found. */
+void __rcu_read_unlock_special(void)
+{
+	unsigned int cpu;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	cpu = arch_cpu_id();
+	if (!this_nesting() && READ_ONCE(rcu_data[cpu].joined))
+		rcu_qs(&rcu_data[cpu], cpu);
+	local_irq_restore(flags);
+}
+
+static void queue_callback(struct rcu_head *head, rcu_callback_t func,
+			   unsigned long caller)
+{
+	struct rcu_data *rdp;
+	unsigned long flags;
+
+	if (head_queued(head)) {
+		__warn(__FILE__, __LINE__, caller,
+		       "call_rcu() of rcu_head %px already queued (callback %pS), ignored\n",
+		       head, head_decode(head));
+		return;
+	}
+	head->next = NULL;
+	head->func = (rcu_callback_t)((unsigned long)func ^ RCU_QUEUED_MAGIC);
+	local_irq_save(flags);
+	rdp = this_rdp();
+	if (rdp->next.head)
+		rdp->next.tail->next = head;
+	else
+		rdp->next.head = head;
+	rdp->next.tail = head;
+	WRITE_ONCE(rdp->qlen, rdp->qlen + 1);
+	rcu_advance(rdp);	/* ask for its GP now if nothing waits */
+	local_irq_restore(flags);
+}
+
+void call_rcu(struct rcu_head *head, rcu_callback_t func)
+{
+	if (WARN(!head || !func, "call_rcu(%px, %pS)\n", head, func))
+		return;
+	queue_callback(head, func, _RET_IP_);
+}
+
+void __kfree_rcu(struct rcu_head *head, unsigned long offset)
+{
+	const void *obj = (const char *)head - offset;
+
+	if (!kmem_valid_obj(obj)) {
+		__warn(__FILE__, __LINE__, _RET_IP_,
+		       "kfree_rcu() of %px, which no slab holds: not freed\n",
+		       obj);
+		return;
+	}
+	queue_callback(head, (rcu_callback_t)offset, _RET_IP_);
+}
+
+/* A wait is allowed: interrupts on, no handler, no reader. */
+static bool rcu_may_wait(const char *what, unsigned long caller)
+{
+	if (in_hardirq() || irqs_disabled() || this_nesting()) {
+		__warn(__FILE__, __LINE__, caller,
+		       "%s() %s on CPU %u: it would wait for itself\n", what,
+		       in_hardirq() ? "in an interrupt handler" :
+		       this_nesting() ? "inside an RCU read-side critical section" :
+		       "with interrupts off", arch_cpu_id());
+		return false;
+	}
+	return true;
+}
+
+/* Spin until done(arg), reporting this CPU's QS meanwhile; bounded. */
+static void rcu_wait(bool (*done)(unsigned long arg), unsigned long arg,
+		     const char *what)
+{
+	u64 deadline = ktime_get_ns() + RCU_WAIT_TIMEOUT_S * NSEC_PER_SEC;
+
+	while (!done(arg)) {
+		unsigned int cpu;
+		unsigned long flags;
+
+		local_irq_save(flags);
+		cpu = arch_cpu_id();
+		if (READ_ONCE(rcu_data[cpu].joined))
+			rcu_qs(&rcu_data[cpu], cpu);
+		local_irq_restore(flags);
+		if (ktime_get_ns() > deadline) {
+			unsigned long mask = READ_ONCE(rcu_state.qsmask);
+
+			pr_err("rcu: %s() waited %u s on CPU %u: GP %lu, completed %lu, waiting for CPUs %#lx\n",
+			       what, RCU_WAIT_TIMEOUT_S, arch_cpu_id(),
+			       READ_ONCE(rcu_state.gp_seq),
+			       READ_ONCE(rcu_state.completed), mask);
+			print_cpus(mask);
+			panic("rcu: %s() did not complete", what);
+		}
+		arch_cpu_relax();
+	}
+}
+
+void synchronize_rcu(void)
+{
+	if (!rcu_may_wait("synchronize_rcu", _RET_IP_))
+		return;
+	rcu_wait(gp_done, rcu_request_gp(), "synchronize_rcu");
+}
+
+static void rcu_barrier_callback(struct rcu_head *head)
+{
+	__atomic_fetch_sub(&barrier_count, 1, __ATOMIC_RELEASE);
+}
+
+static void rcu_barrier_func(void *info)
+{
+	struct rcu_data *rdp = this_rdp();
+
+	(void)info;
+	__atomic_fetch_add(&barrier_count, 1, __ATOMIC_RELAXED);
+	queue_callback(&rdp->barrier_head, rcu_barrier_callback, _RET_IP_);
+}
+
+static bool barrier_done(unsigned long arg)
+{
+	(void)arg;
+	return !__atomic_load_n(&barrier_count, __ATOMIC_ACQUIRE);
+}
+
+static bool barrier_free(unsigned long arg)
+{
+	unsigned long idle = 0;
+
+	(void)arg;
+	return __atomic_compare_exchange_n(&barrier_busy, &idle, 1, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+void rcu_barrier(void)
+{
+	int err;
+
+	if (!rcu_may_wait("rcu_barrier", _RET_IP_))
+		return;
+	rcu_wait(barrier_free, 0, "rcu_barrier");	/* one at a time */
+	__atomic_store_n(&barrier_count, 1, __ATOMIC_RELAXED);
+	err = on_each_cpu(rcu_barrier_func, NULL, true);
+	WARN_ON(err);
+	__atomic_fetch_sub(&barrier_count, 1, __ATOMIC_RELEASE);
+	rcu_wait(barrier_done, 0, "rcu_barrier");
+	__atomic_store_n(&barrier_busy, 0, __ATOMIC_RELEASE);
+}
+
+/* kfree_rcu() without an rcu_head: one is allocated beside the object. */
+struct rcu_ptr {
+	struct rcu_head rh;
+	const void *ptr;
+};
+
+static void kfree_rcu_ptr(struct rcu_head *head)
+{
+	struct rcu_ptr *rp = container_of(head, struct rcu_ptr, rh);
+
+	kfree(rp->ptr);
+	kfree(rp);
+}
+
+void kfree_rcu_mightsleep(const void *ptr)
+{
+	bool may_wait = rcu_may_wait("kfree_rcu_mightsleep", _RET_IP_);
+	struct rcu_ptr *rp;
+
+	if (!ptr)
+		return;
+	if (!kmem_valid_obj(ptr)) {
+		__warn(__FILE__, __LINE__, _RET_IP_,
+		       "kfree_rcu() of %px, which no slab holds: not freed\n",
+		       ptr);
+		return;
+	}
+	rp = kmalloc(sizeof(*rp), GFP_ATOMIC | __GFP_NOWARN);
+	if (rp) {
+		rp->ptr = ptr;
+		queue_callback(&rp->rh, kfree_rcu_ptr, _RET_IP_);
+		return;
+	}
+	if (!may_wait)
+		return;		/* reported: it leaks rather than waits */
+	synchronize_rcu();
+	kfree(ptr);
+}
+
+/* --- statistics ----------------------------------------------------------- */
+
+unsigned long rcu_pending_callbacks(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		n += READ_ONCE(rcu_data[cpu].qlen);
+	return n;
+}
+
+void rcu_get_stats(struct rcu_stats *st)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rcu_state.lock, flags);
+	st->gp_seq = rcu_state.gp_seq;
+	st->completed = rcu_state.completed;
+	st->qsmask = rcu_state.qsmask;
+	st->online = rcu_state.online;
+	st->stalls = rcu_state.stalls;
+	spin_unlock_irqrestore(&rcu_state.lock, flags);
+	st->queued = rcu_pending_callbacks();
+	st->invoked = 0;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		st->invoked += READ_ONCE(rcu_data[cpu].invoked);
+}
+
+/* Shell: "rcu", the grace periods and callbacks. */
+static int cmd_rcu(int argc, char **argv)
+{
+	struct rcu_stats st;
+
+	(void)argc;
+	(void)argv;
+	rcu_get_stats(&st);
+	console_printf("rcu: gp %lu completed %lu waiting-for %#lx online %#lx\n",
+		       st.gp_seq, st.completed, st.qsmask, st.online);
+	console_printf("rcu: callbacks queued %lu invoked %lu, stalls %lu (timeout %u s)\n",
+		       st.queued, st.invoked, st.stalls, rcu_stall_timeout_s);
+	return 0;
+}
+SHELL_CMD("rcu", cmd_rcu, "RCU grace periods and callbacks");
