@@ -16,6 +16,7 @@
 #include "kernel/shell.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
+#include "mm/slab_reap.h"
 #include "arch/arch.h"
 
 static bool ktest_requested, bench_requested;
@@ -62,6 +63,7 @@ __noreturn void start_kernel(void)
 	arch_irq_init();	/* interrupts on from here */
 	call_function_init();
 	time_init();		/* every CPU ticks from here */
+	cache_reap_init();	/* caches trim themselves from here */
 
 	if (ktest_requested)
 		run_tests();

@@ -48,6 +48,7 @@ struct per_cpu_pages {
 	int count;
 	int high;
 	int batch;
+	bool touched;		/* used since cache_reap's last pass */
 	struct list_head list;
 };
 
@@ -166,6 +167,8 @@ bool gfp_may_reclaim(gfp_t gfp);
 unsigned long try_to_free_pages(gfp_t gfp, unsigned int order, int priority);
 /* This CPU's per-CPU page lists to the buddy lists; pages moved. */
 unsigned long drain_local_pages(void);
+/* This CPU's lists unused since the last call (cache_reap); pages moved. */
+unsigned long drain_local_pages_idle(void);
 
 /* Events in Linux's /proc/vmstat names (the vmstat shell command). */
 enum vm_event_item {		/* in the order Linux prints them */

@@ -22,7 +22,9 @@
  *    lower lists (expand). Freeing merges a block with its buddy, the
  *    block at pfn ^ (1 << order), for as long as that buddy is free with
  *    the same order (__free_one_page). Order-0 pages go through per-CPU
- *    lists first.
+ *    lists first; a list that nobody used for a whole cache_reap period
+ *    (mm/slab_reap.c) goes back to the buddy lists, as Linux's vmstat
+ *    work drains idle CPUs' lists.
  *
  * 4. Watermarks. min, low and high per zone, from min_free_kbytes like
  *    Linux. An allocation must leave free pages above min (GFP_ATOMIC:
@@ -249,6 +251,7 @@ static struct page *rmqueue_pcplist(struct zone *zone)
 	unsigned long flags;
 
 	spin_lock_irqsave(&pcp->lock, flags);
+	pcp->touched = true;
 	if (!pcp->count)
 		rmqueue_bulk(zone, pcp);
 	if (pcp->count) {
@@ -266,6 +269,7 @@ static void free_unref_page(struct page *page, struct zone *zone)
 	unsigned long flags;
 
 	spin_lock_irqsave(&pcp->lock, flags);
+	pcp->touched = true;
 	list_add(&page->lru, &pcp->list);
 	pcp->count++;
 	if (pcp->count >= pcp->high)
@@ -290,6 +294,32 @@ unsigned long drain_local_pages(void)
 	for_each_zone(zone) {
 		moved += READ_ONCE(this_cpu_pcp(zone)->count);
 		drain_pcp(zone, this_cpu_pcp(zone));
+	}
+	return moved;
+}
+
+/*
+ * cache_reap's pass (mm/slab_reap.c), as Linux's vmstat work: this CPU's
+ * lists that nobody used since the last pass go back to the buddy
+ * lists; a used one is only marked unused. Pages moved.
+ */
+unsigned long drain_local_pages_idle(void)
+{
+	unsigned long moved = 0;
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		struct per_cpu_pages *pcp = this_cpu_pcp(zone);
+		unsigned long flags;
+
+		spin_lock_irqsave(&pcp->lock, flags);
+		if (pcp->touched) {
+			pcp->touched = false;
+		} else {
+			moved += pcp->count;
+			free_pcppages_bulk(zone, pcp->count, pcp);
+		}
+		spin_unlock_irqrestore(&pcp->lock, flags);
 	}
 	return moved;
 }

@@ -33,6 +33,8 @@
  *    moves batchcount objects to the shared array, or back to their
  *    slabs. Slabs move between the node's full, partial and free lists;
  *    free slabs beyond free_limit objects go back to the page allocator.
+ *    cache_reap (the end of this file, driven by mm/slab_reap.c) trims
+ *    idle arrays and free slabs over time.
  *
  * 4. pfmemalloc. A slab made of pages from the page allocator's reserve
  *    (PG_pfmemalloc) is marked on its first page (PG_active), and only
@@ -45,7 +47,9 @@
  *    at the slab. Reserve mode ends on its own: an empty reserve slab
  *    goes back to the page allocator at once, and once memory is back
  *    above the low watermark a reserve slab met by an allocation or a
- *    free becomes an ordinary one.
+ *    free becomes an ordinary one, and so does every reserve slab at
+ *    cache_reap's next pass over its node (mm/slab_reap.c), so the
+ *    reserve state ends even if nobody meets them.
  *
  * 5. Bootstrap (Linux's staged one). The cache of struct kmem_cache is a
  *    static structure; it and the kmalloc caches start with one-entry
@@ -79,7 +83,10 @@
  *         spinlock, hence the name): the cache list. Held while a cache
  *         is made, tuned (slab_tune_cpucache) or destroyed and by every
  *         walk over the caches, which then take the locks below
- *         (shrink_all frees pages). Reclaim takes it by trylock only.
+ *         (shrink_all frees pages). Reclaim takes it by trylock only,
+ *         and so does cache_reap (mm/slab_reap.c): it runs as delayed
+ *         work, which may have interrupted this lock's holder on its
+ *         own CPU (kernel/workqueue.h).
  *      2. validate_lock (mm/slab_debug.c): validation's scratch bitmap.
  *      3. shrinker_lock (mm/vmscan.c): the shrinker list; taken by
  *         reclaim, which any allocation may enter with slab_lock held,
@@ -110,6 +117,9 @@
  *    interrupts on and never in a handler (hardirq-unsafe): legal only
  *    because no lock from 4 on is held when they are taken. The
  *    validator checks both (kernel/lockdep.c, "Interrupt safety").
+ *    A CPU's work list lock (kernel/workqueue.c) and a timer base's
+ *    lock (kernel/time.c) are taken with interrupts off and alone:
+ *    none of the above is held under them, nor they under any.
  *
  * 7. Debugging stays off the fast paths. A debugged cache (mm/slab_debug.c)
  *    has per-CPU arrays of limit 0, so its allocations and frees always
@@ -127,6 +137,7 @@
 #include "lib/prandom.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
+#include "kernel/time.h"
 #include "mm/fault_inject.h"
 #include "mm/internal.h"
 #include "mm/shrinker.h"
@@ -681,8 +692,10 @@ static struct slab *get_first_slab(struct kmem_cache *cachep, bool pfmemalloc)
 		list_for_each_entry(slab, lists[i], slab_list) {
 			if (pfmemalloc || !slab_test_pfmemalloc(slab) ||
 			    slab_unreserve(cachep, slab)) {
-				if (i == 1)
+				if (i == 1) {
 					n->free_slabs--;
+					n->free_touched = 1;
+				}
 				return slab;
 			}
 		}
@@ -733,6 +746,20 @@ static unsigned int transfer_objects(struct array_cache *to,
 	return nr;
 }
 
+/*
+ * This CPU's array is in use (a refill, a free that left the fast
+ * path): tell cache_reap, and put back the limit it took to see the
+ * next free (see struct array_cache). Interrupts off.
+ */
+static inline void ac_in_use(struct array_cache *ac)
+{
+	ac->used = 1;
+	if (unlikely(ac->armed_limit)) {
+		ac->limit = ac->armed_limit;
+		ac->armed_limit = 0;
+	}
+}
+
 /* How many objects a refill moves: fewer while the array is idle. */
 static unsigned int refill_batch(const struct array_cache *ac)
 {
@@ -762,8 +789,10 @@ static bool cache_refill(struct kmem_cache *cachep, struct array_cache *ac)
 		return false;
 	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
+	ac_in_use(ac);
 	if (n->shared && transfer_objects(ac, n->shared, batchcount)) {
 		n->shared->touched = 1;
+		n->shared->used = 1;
 		batchcount = 0;	/* the shared array served it */
 	}
 	while (batchcount && (slab = get_first_slab(cachep, false))) {
@@ -837,6 +866,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 		return stats_node_alloc(cachep, objp);
 	}
 	alloc_block(cachep, ac, slab, refill_batch(ac));
+	ac_in_use(ac);
 	cache_grow_end(cachep, slab);
 pop:
 	ac->touched = 1;
@@ -866,10 +896,12 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	LIST_HEAD(list);
 
 	lockdep_assert_irqs_disabled();
+	ac_in_use(ac);
 	spin_lock(&n->list_lock);
 	if (n->shared && n->shared->avail < n->shared->limit) {
 		struct array_cache *shared = n->shared;
 
+		shared->used = 1;
 		batchcount = min(batchcount, shared->limit - shared->avail);
 		memcpy(&shared->entry[shared->avail], ac->entry,
 		       batchcount * sizeof(void *));
@@ -918,6 +950,7 @@ static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
 {
 	struct array_cache *ac = cpu_cache_get(cachep);
 
+	ac_in_use(ac);
 	if (unlikely(pfmemalloc_active()) &&
 	    slab_test_pfmemalloc(virt_to_slab(objp)) &&
 	    cache_free_pfmemalloc(cachep, objp))
@@ -1048,6 +1081,7 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 		return;
 	}
 	irqflags = arch_irq_save();
+	ac_in_use(cpu_cache_get(cachep));	/* before stats read its limit */
 	if (unlikely(slab_stats_on()))
 		stats_free(cachep);
 	cpu_cache_free(cachep, objp);
@@ -1417,6 +1451,136 @@ void drain_array(struct kmem_cache *cachep, struct array_cache *ac)
 void slab_failslab_changed(void)
 {
 	slab_fastpath_update();
+}
+
+/* --- cache_reap: idle caches give back what they keep ------------------- */
+
+/*
+ * Part of an array not used since the last pass goes back to its slabs
+ * (Linux's drain_array_locked(), not forced): a fifth of its limit, or
+ * half of what it holds if that is less. The bottom of the stack goes,
+ * the oldest objects; the top, which the next allocation pops, stays.
+ * A used array is only marked unused, and this CPU's own array armed
+ * (struct array_cache) so that its next free says it is in use. A
+ * per-CPU array only on its own CPU. n->list_lock held.
+ */
+static unsigned int reap_array(struct kmem_cache *cachep,
+			       struct array_cache *ac, bool arm,
+			       struct list_head *list)
+{
+	unsigned int limit, tofree;
+
+	lockdep_assert_held(&get_node(cachep)->list_lock);
+	lockdep_assert_irqs_disabled();
+	if (!ac || !ac->avail)
+		return 0;
+	if (ac->used) {
+		ac->used = 0;
+		if (arm && ac->limit) {
+			ac->armed_limit = ac->limit;
+			ac->limit = 0;
+		}
+		return 0;
+	}
+	limit = ac->armed_limit ? ac->armed_limit : ac->limit;
+	tofree = (limit + 4) / 5;
+	if (tofree > ac->avail)
+		tofree = (ac->avail + 1) / 2;
+	free_block(cachep, ac->entry, tofree, list);
+	ac->avail -= tofree;
+	memmove(ac->entry, &ac->entry[tofree], ac->avail * sizeof(void *));
+	ac->touched = 0;	/* idle: its next refill is a small one */
+	return tofree;
+}
+
+/*
+ * Free slabs the node has not needed since the last pass: up to a fifth
+ * of free_limit's worth go back to the page allocator, the coldest (the
+ * tail) first (Linux's drain_freelist() from cache_reap). n->list_lock
+ * held; the slabs move to list.
+ */
+static unsigned int reap_free_slabs(struct kmem_cache *cachep,
+				    struct kmem_cache_node *n,
+				    struct list_head *list)
+{
+	unsigned int max = (n->free_limit + 5 * cachep->num - 1) /
+			   (5 * cachep->num);
+	unsigned int nr = 0;
+
+	lockdep_assert_held(&n->list_lock);
+	if (n->free_touched) {
+		n->free_touched = 0;
+		return 0;
+	}
+	while (nr < max && !list_empty(&n->slabs_free)) {
+		struct slab *slab = list_last_entry(&n->slabs_free, struct slab,
+						    slab_list);
+
+		list_move(&slab->slab_list, list);
+		n->free_slabs--;
+		n->total_slabs--;
+		n->free_objects -= cachep->num;
+		if (unlikely(slab_stats_on()))
+			n->stats.reaped++;
+		nr++;
+	}
+	return nr;
+}
+
+/*
+ * Reserve slabs of this node that nobody met since memory came back
+ * become ordinary, so the reserve state ends even when no allocation or
+ * free meets them (section 4). Stops at the first one that must stay
+ * (memory still short: the others must too). n->list_lock held.
+ */
+static unsigned int reap_pfmemalloc(struct kmem_cache *cachep,
+				    struct kmem_cache_node *n)
+{
+	struct list_head *lists[] = { &n->slabs_partial, &n->slabs_full,
+				      &n->slabs_free };
+	unsigned int nr = 0;
+
+	lockdep_assert_held(&n->list_lock);
+	if (likely(!pfmemalloc_active()))
+		return 0;
+	for (int i = 0; i < 3; i++) {
+		struct slab *slab;
+
+		list_for_each_entry(slab, lists[i], slab_list) {
+			if (!slab_test_pfmemalloc(slab))
+				continue;
+			if (!slab_unreserve(cachep, slab))
+				return nr;
+			nr++;
+		}
+	}
+	return nr;
+}
+
+/*
+ * One pass over cachep on this CPU (Linux's cache_reap() body for one
+ * cache): this CPU's array; and, once per node_period jiffies whichever
+ * CPU comes first, the shared array, the free slabs and the reserve
+ * slabs. Interrupts on; the caller holds slab_lock (by trylock).
+ */
+void cache_reap_one(struct kmem_cache *cachep, struct cache_reap_result *r,
+		    unsigned long node_period)
+{
+	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long flags;
+	LIST_HEAD(list);
+
+	spin_lock_irqsave(&n->list_lock, flags);
+	r->objects += reap_array(cachep, cpu_cache_get(cachep), true, &list);
+	if (time_after_eq(jiffies, n->next_reap)) {
+		n->next_reap = jiffies + node_period;
+		r->objects += reap_array(cachep, n->shared, false, &list);
+		r->slabs += reap_free_slabs(cachep, n, &list);
+		r->unreserved += reap_pfmemalloc(cachep, n);
+	}
+	stats_freeable(n);
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	release_slab_list(cachep, &list);
 }
 
 /* --- lock assertions, proven by tests/test_lockdep.c ------------------- */

@@ -257,6 +257,8 @@ static void init_array_cache(struct array_cache *ac, unsigned int limit,
 	ac->limit = limit;
 	ac->batchcount = batch;
 	ac->touched = 0;
+	ac->used = 0;
+	ac->armed_limit = 0;
 }
 
 static void init_kmem_cache_node(struct kmem_cache_node *n)
@@ -267,6 +269,8 @@ static void init_kmem_cache_node(struct kmem_cache_node *n)
 	INIT_LIST_HEAD(&n->slabs_free);
 	n->total_slabs = n->free_slabs = n->free_objects = 0;
 	n->colour_next = 0;
+	n->free_touched = 0;
+	n->next_reap = 0;
 	n->shared = NULL;
 	memset(&n->stats, 0, sizeof(n->stats));
 }

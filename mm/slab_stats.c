@@ -16,8 +16,7 @@
  *      maxobjs      most objects out of slabs at once (arrays included)
  *      grown        slabs made
  *      reaped       free slabs given back by shrinking (kmem_cache_shrink
- *                   and the leak checks' shrink_all; there is no
- *                   cache_reap timer)
+ *                   and the leak checks' shrink_all) and by cache_reap
  *      error        slabs that could not be made (no memory)
  *      maxfreeable  most free slabs the node kept after a flush
  *      nodeallocs   objects taken straight from the node's slabs, with no

@@ -14,7 +14,8 @@
  *
  * Pending vectors run highest first, with the soft flag set and this
  * thread's hardirq count raised, through handle_irq_vector(); a vector
- * raised again before it ran runs once (one bit).
+ * raised again before it ran runs once (one bit). After them, with the
+ * flag clear again, this CPU's queued work runs (kernel/workqueue.h).
  *
  * IPIs to other CPUs: a thread that stands for CPU n (the boot thread
  * for CPU 0, the CPU threads of arch/host/main.c) registers itself with
@@ -41,6 +42,7 @@
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/printk.h"
+#include "kernel/workqueue.h"
 
 #define HOST_IRQ_SIGNAL	SIGUSR1
 #define IRR_WORDS	(NR_VECTORS / 64)
@@ -139,6 +141,8 @@ void host_irq_replay(void)
 		host_irq_off = 0;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	} while (__atomic_load_n(&host_irq_pending, __ATOMIC_RELAXED));
+	/* Interrupts were on and no handler is below: queued work runs. */
+	workqueue_irq_exit();
 }
 
 /*

@@ -8,11 +8,15 @@
  * handler through handle_irq_vector() (kernel/irq.c) and sends the local
  * APIC an EOI, except for the APIC's spurious vector, which is never in
  * service (its handler in apic.c decides). Interrupts come back on with the iretq.
+ * Before that, an interrupt that came in with interrupts on (so not
+ * nested in another handler) runs this CPU's queued work, interrupts on
+ * (kernel/workqueue.h).
  */
 #include "arch/x86_64/x86.h"
 #include "kernel/bug.h"
 #include "kernel/irq.h"
 #include "kernel/printk.h"
+#include "kernel/workqueue.h"
 
 unsigned int x86_hardirq_count[NR_CPUS];
 
@@ -27,6 +31,9 @@ void do_IRQ(struct pt_regs *regs)
 			 __ATOMIC_RELAXED);
 	if (vector != SPURIOUS_APIC_VECTOR)
 		apic_eoi();
+	/* Back to a context with interrupts on, no handler below: work. */
+	if (regs->rflags & X86_EFLAGS_IF)
+		workqueue_irq_exit();
 }
 
 /* After mm_core_init(): the 8259A masked, the local APIC on, sti. */
