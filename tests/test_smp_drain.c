@@ -258,13 +258,15 @@ static void slowpath_worker(void *arg)
 		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
 			kmem_cache_free(dw.cachep, objs[i]);
 		kmem_cache_shrink(dw.cachep);
-		dw.rounds[smp_processor_id()]++;
+		__atomic_fetch_add(&dw.rounds[smp_processor_id()], 1,
+				   __ATOMIC_RELAXED);
 	}
 }
 
 static void test_atomic_ipi_inside_slow_paths(struct ktest *t)
 {
 	unsigned int cpu, calls = 0;
+	u64 deadline;
 	int err;
 
 	other_cpus(t);
@@ -283,6 +285,14 @@ static void test_atomic_ipi_inside_slow_paths(struct ktest *t)
 	for (unsigned int i = 0; i < ATOMIC_CALLS; i++)
 		calls += !smp_call_function_single(cpu, atomic_alloc_free,
 						   NULL, true);
+	/*
+	 * The worker may be slow to get going (TCG's CPU 1, a loaded host):
+	 * let it finish one round, at most 20 s, before it stops.
+	 */
+	deadline = arch_clock_ns() + 20000000000ULL;
+	while (!__atomic_load_n(&dw.rounds[cpu], __ATOMIC_RELAXED) &&
+	       arch_clock_ns() < deadline)
+		arch_cpu_relax();
 	__atomic_store_n(&dw.stop, 1, __ATOMIC_RELEASE);
 	arch_cpu_join(cpu);
 	KTEST_EXPECT_EQ(t, calls, (unsigned int)ATOMIC_CALLS);
