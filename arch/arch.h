@@ -135,10 +135,10 @@ int arch_send_call_function_ipi(unsigned int cpu);
  * not online (x86_64) or >= NR_CPUS (the host). fn runs with interrupts
  * on, and the CPU takes cross-CPU calls meanwhile. On x86_64 an
  * application processor's idle loop picks the work up, woken by
- * RESCHEDULE_VECTOR, and a join that waits more than 120 s panics naming
- * the CPU and fn (arch/x86_64/smpboot.c). On the host each CPU is a
+ * RESCHEDULE_VECTOR (arch/x86_64/smpboot.c). On the host each CPU is a
  * thread that lives as long as the program (arch/host/main.c): fn runs
- * on it, between the interrupts it takes.
+ * on it, between the interrupts it takes. On both, a join that waits
+ * more than 120 s panics naming the CPU and fn.
  */
 int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg);
 void arch_cpu_join(unsigned int cpu);

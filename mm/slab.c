@@ -606,6 +606,20 @@ void release_slab_list(struct kmem_cache *cachep, struct list_head *list)
 
 /* --- moving objects between arrays and slabs ---------------------------- */
 
+/* Move the coldest free slab of n onto list, to be released. */
+static void take_free_slab(struct kmem_cache *cachep, struct kmem_cache_node *n,
+			   struct list_head *list)
+{
+	struct slab *slab = list_last_entry(&n->slabs_free, struct slab,
+					    slab_list);
+
+	lockdep_assert_held(&n->list_lock);
+	list_move(&slab->slab_list, list);
+	n->free_slabs--;
+	n->total_slabs--;
+	n->free_objects -= cachep->num;
+}
+
 /*
  * Return nr objects to their slabs; free slabs beyond the node's limit
  * move to list, for release_slab_list() once the lock is dropped.
@@ -645,13 +659,7 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 		}
 	}
 	while (n->free_objects > n->free_limit && !list_empty(&n->slabs_free)) {
-		struct slab *slab = list_last_entry(&n->slabs_free, struct slab,
-						    slab_list);
-
-		list_move(&slab->slab_list, list);
-		n->free_slabs--;
-		n->total_slabs--;
-		n->free_objects -= cachep->num;
+		take_free_slab(cachep, n, list);
 	}
 }
 
@@ -943,14 +951,14 @@ static __noinline bool cache_free_pfmemalloc(struct kmem_cache *cachep,
 
 /*
  * Push onto the per-CPU array, flushing a batch when it is full, minding
- * reserve objects (the slow path and bulk free). Interrupts off.
+ * reserve objects (the slow path and bulk free, which have marked the
+ * array in use: ac_in_use()). Interrupts off.
  */
 static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
 					   void *objp)
 {
 	struct array_cache *ac = cpu_cache_get(cachep);
 
-	ac_in_use(ac);
 	if (unlikely(pfmemalloc_active()) &&
 	    slab_test_pfmemalloc(virt_to_slab(objp)) &&
 	    cache_free_pfmemalloc(cachep, objp))
@@ -1196,6 +1204,7 @@ void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 		return;
 	}
 	irqflags = arch_irq_save();
+	ac_in_use(cpu_cache_get(cachep));
 	for (size_t i = 0; i < nr; i++)
 		cpu_cache_free(cachep, p[i]);
 	arch_irq_restore(irqflags);
@@ -1513,13 +1522,7 @@ static unsigned int reap_free_slabs(struct kmem_cache *cachep,
 		return 0;
 	}
 	while (nr < max && !list_empty(&n->slabs_free)) {
-		struct slab *slab = list_last_entry(&n->slabs_free, struct slab,
-						    slab_list);
-
-		list_move(&slab->slab_list, list);
-		n->free_slabs--;
-		n->total_slabs--;
-		n->free_objects -= cachep->num;
+		take_free_slab(cachep, n, list);
 		if (unlikely(slab_stats_on()))
 			n->stats.reaped++;
 		nr++;

@@ -8,6 +8,8 @@
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "tests/mm_util.h"
 #include "kernel/rcupdate.h"
+#include "kernel/time.h"
+#include "arch/arch.h"
 
 #define STRESS_HELD	64
 #define STRESS_ORDERS	4
@@ -265,4 +267,37 @@ void slab_stress(struct kmem_cache *cachep, unsigned long ops,
 	for (unsigned int i = 0; i < SLAB_STRESS_LIVE; i++)
 		if (live[i])
 			slab_stress_release(cachep, i, live[i], size[i], s);
+}
+
+bool wait_until(const volatile unsigned long *v, unsigned long want,
+		unsigned int seconds)
+{
+	u64 deadline = ktime_get_ns() + seconds * NSEC_PER_SEC;
+
+	while (*v < want) {
+		if (ktime_get_ns() > deadline)
+			return false;
+		arch_cpu_relax();
+	}
+	return true;
+}
+
+bool wait_flag(const volatile bool *flag, unsigned int seconds)
+{
+	u64 deadline = ktime_get_ns() + seconds * NSEC_PER_SEC;
+
+	while (!*flag) {
+		if (ktime_get_ns() > deadline)
+			return false;
+		arch_cpu_relax();
+	}
+	return true;
+}
+
+void spin_ns(u64 ns)
+{
+	u64 end = ktime_get_ns() + ns;
+
+	while (ktime_get_ns() < end)
+		arch_cpu_relax();
 }

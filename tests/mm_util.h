@@ -79,4 +79,14 @@ struct slab_stress {
 void slab_stress(struct kmem_cache *cachep, unsigned long ops,
 		 size_t kmalloc_max, u64 seed, struct slab_stress *s);
 
+/*
+ * Bounded waits for work on other CPUs, by the monotonic clock: until
+ * *v >= want, or *flag is set, at most seconds; false on timeout.
+ * spin_ns() busy-waits ns nanoseconds with interrupts as they are.
+ */
+bool wait_until(const volatile unsigned long *v, unsigned long want,
+		unsigned int seconds);
+bool wait_flag(const volatile bool *flag, unsigned int seconds);
+void spin_ns(u64 ns);
+
 #endif /* TESTS_MM_UTIL_H */

@@ -40,26 +40,6 @@
 #define ELEM_DEAD		0xdeaddeaddeaddeadUL
 #define RCU_TEST_VECTOR		0x58
 
-static bool wait_flag(const volatile bool *flag, u64 seconds)
-{
-	u64 deadline = ktime_get_ns() + seconds * NSEC_PER_SEC;
-
-	while (!*flag)
-		if (ktime_get_ns() > deadline)
-			return false;
-		else
-			arch_cpu_relax();
-	return true;
-}
-
-static void spin_ns(u64 ns)
-{
-	u64 end = ktime_get_ns() + ns;
-
-	while (ktime_get_ns() < end)
-		arch_cpu_relax();
-}
-
 static int this_nesting(void)
 {
 	return rcu_readers[arch_cpu_id()].nesting;

@@ -34,26 +34,6 @@
 #define WAIT_S		20	/* bound of every wait: TCG is slow */
 #define FAST_PERIOD	5	/* jiffies: 20 ms */
 
-static bool wait_until(const volatile unsigned long *v, unsigned long want)
-{
-	u64 deadline = ktime_get_ns() + WAIT_S * NSEC_PER_SEC;
-
-	while (*v < want)
-		if (ktime_get_ns() > deadline)
-			return false;
-		else
-			arch_cpu_relax();
-	return true;
-}
-
-static void spin_ns(u64 ns)
-{
-	u64 end = ktime_get_ns() + ns;
-
-	while (ktime_get_ns() < end)
-		arch_cpu_relax();
-}
-
 /* --- delayed work ------------------------------------------------------- */
 
 struct probe {
@@ -91,7 +71,7 @@ static void test_work_runs_once(struct ktest *t)
 	/* Pending: a second schedule is refused. */
 	KTEST_EXPECT_FALSE(t, schedule_delayed_work_on(cpu, &p.dwork, 1));
 	/* This CPU spins with interrupts on: it runs the work meanwhile. */
-	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 1));
+	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 1, WAIT_S));
 	KTEST_EXPECT_FALSE(t, delayed_work_pending(&p.dwork));
 	KTEST_EXPECT_TRUE(t, time_after_eq(p.at, start + 3));
 	KTEST_EXPECT_EQ(t, p.cpu, cpu);
@@ -103,7 +83,7 @@ static void test_work_runs_once(struct ktest *t)
 	KTEST_EXPECT_EQ(t, p.runs, 1UL);
 	/* No delay: it runs at this CPU's next interrupt. */
 	KTEST_ASSERT_TRUE(t, schedule_delayed_work_on(cpu, &p.dwork, 0));
-	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 2));
+	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 2, WAIT_S));
 	KTEST_EXPECT_EQ(t, p.cpu, cpu);
 	KTEST_EXPECT_FALSE(t, cancel_delayed_work_sync(&p.dwork));
 }
@@ -126,7 +106,7 @@ static void test_work_on_each_cpu(struct ktest *t)
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
 		if (!p[cpu].dwork.work.func)
 			continue;
-		KTEST_ASSERT_TRUE(t, wait_until(&p[cpu].runs, 1));
+		KTEST_ASSERT_TRUE(t, wait_until(&p[cpu].runs, 1, WAIT_S));
 		KTEST_EXPECT_EQ(t, p[cpu].cpu, cpu);
 		KTEST_EXPECT_FALSE(t, p[cpu].irq_ctx);
 		KTEST_EXPECT_FALSE(t, p[cpu].irqs_off);
@@ -191,7 +171,7 @@ static void test_cancel_sync(struct ktest *t)
 	/* Re-arming itself on this CPU: stopped for good. */
 	INIT_DELAYED_WORK(&r.dwork, rearm_fn);
 	KTEST_ASSERT_TRUE(t, schedule_delayed_work_on(arch_cpu_id(), &r.dwork, 1));
-	KTEST_ASSERT_TRUE(t, wait_until(&r.runs, 3));
+	KTEST_ASSERT_TRUE(t, wait_until(&r.runs, 3, WAIT_S));
 	cancel_delayed_work_sync(&r.dwork);
 	KTEST_EXPECT_FALSE(t, delayed_work_pending(&r.dwork));
 	runs = r.runs;
@@ -199,7 +179,7 @@ static void test_cancel_sync(struct ktest *t)
 	KTEST_EXPECT_EQ(t, r.runs, runs);
 	/* It can be scheduled again after the cancel. */
 	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(arch_cpu_id(), &r.dwork, 1));
-	KTEST_EXPECT_TRUE(t, wait_until(&r.runs, runs + 1));
+	KTEST_EXPECT_TRUE(t, wait_until(&r.runs, runs + 1, WAIT_S));
 	cancel_delayed_work_sync(&r.dwork);
 
 	/* Running on another CPU: the cancel waits for it. */
@@ -207,7 +187,7 @@ static void test_cancel_sync(struct ktest *t)
 		ktest_skip(t, "one CPU online: no work running elsewhere to wait for");
 	INIT_DELAYED_WORK(&s.dwork, slow_fn);
 	KTEST_ASSERT_TRUE(t, schedule_delayed_work_on(cpu, &s.dwork, 1));
-	KTEST_ASSERT_TRUE(t, wait_until(&s.started, 1));
+	KTEST_ASSERT_TRUE(t, wait_until(&s.started, 1, WAIT_S));
 	KTEST_EXPECT_FALSE(t, cancel_delayed_work_sync(&s.dwork));
 	KTEST_EXPECT_EQ(t, READ_ONCE(s.done), 1UL);
 }
@@ -253,7 +233,7 @@ static void test_work_misuse(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, delayed_work_pending(&irq_dwork));
 	/* From the work itself: no wait for itself. */
 	KTEST_ASSERT_TRUE(t, schedule_delayed_work_on(arch_cpu_id(), &self.dwork, 1));
-	KTEST_ASSERT_TRUE(t, wait_until(&self.runs, 1));
+	KTEST_ASSERT_TRUE(t, wait_until(&self.runs, 1, WAIT_S));
 	KTEST_EXPECT_FALSE(t, self_ret);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 4U);
 	KTEST_EXPECT_EQ(t, p.runs, 0UL);

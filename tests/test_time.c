@@ -9,30 +9,11 @@
 #include "kernel/irq.h"
 #include "kernel/time.h"
 #include "lib/ktest/ktest.h"
+#include "tests/mm_util.h"
 #include "arch/arch.h"
 
 #define WAIT_S		20	/* bound of every wait: TCG is slow */
 #define NR_ORDERED	6
-
-static bool wait_until(const volatile unsigned long *v, unsigned long want)
-{
-	u64 deadline = ktime_get_ns() + WAIT_S * NSEC_PER_SEC;
-
-	while (*v < want)
-		if (ktime_get_ns() > deadline)
-			return false;
-		else
-			arch_cpu_relax();
-	return true;
-}
-
-static void spin_ns(u64 ns)
-{
-	u64 end = ktime_get_ns() + ns;
-
-	while (ktime_get_ns() < end)
-		arch_cpu_relax();
-}
 
 /*
  * The tick's timer runs at HZ, within 5%, measured against the
@@ -116,7 +97,7 @@ static void test_timers_in_order(struct ktest *t)
 				msecs_to_jiffies(delay_ms[i])), 0);
 		KTEST_EXPECT_TRUE(t, timer_pending(&p[i].timer));
 	}
-	KTEST_ASSERT_TRUE(t, wait_until(&order, NR_ORDERED));
+	KTEST_ASSERT_TRUE(t, wait_until(&order, NR_ORDERED, WAIT_S));
 	spin_ns(50 * NSEC_PER_MSEC);	/* a second run would show now */
 	for (unsigned int i = 0; i < NR_ORDERED; i++) {
 		unsigned int earlier = 0;
@@ -141,7 +122,7 @@ static void test_mod_del(struct ktest *t)
 	KTEST_EXPECT_EQ(t, del_timer(&p.timer), 0);
 	KTEST_EXPECT_EQ(t, mod_timer(&p.timer, jiffies + HZ), 0);
 	KTEST_EXPECT_EQ(t, mod_timer(&p.timer, jiffies + 2), 1);	/* earlier */
-	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 1));
+	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 1, WAIT_S));
 	KTEST_EXPECT_EQ(t, mod_timer(&p.timer, jiffies + 2), 0);
 	KTEST_EXPECT_EQ(t, del_timer(&p.timer), 1);
 	KTEST_EXPECT_EQ(t, del_timer_sync(&p.timer), 0);
@@ -169,7 +150,7 @@ static void test_rearm_from_function(struct ktest *t)
 
 	timer_setup(&p.timer, periodic_fn, 0);
 	mod_timer(&p.timer, jiffies + 1);
-	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 5));
+	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 5, WAIT_S));
 	spin_ns(40 * NSEC_PER_MSEC);
 	KTEST_EXPECT_EQ(t, p.runs, 5UL);
 	KTEST_EXPECT_FALSE(t, timer_pending(&p.timer));
@@ -203,7 +184,7 @@ static void test_timer_on_each_cpu(struct ktest *t)
 	}
 	if (!ran)
 		ktest_skip(t, "one CPU online");
-	KTEST_ASSERT_TRUE(t, wait_until(&order, ran));
+	KTEST_ASSERT_TRUE(t, wait_until(&order, ran, WAIT_S));
 	for (unsigned int cpu = 1; cpu < nr; cpu++) {
 		KTEST_EXPECT_EQ(t, p[cpu].runs, 1UL);
 		KTEST_EXPECT_EQ(t, p[cpu].cpu, cpu);
@@ -246,7 +227,7 @@ static void test_del_timer_sync_waits(struct ktest *t)
 		ktest_skip(t, "this arch cannot run work on another CPU (arch_cpu_run)");
 	KTEST_ASSERT_EQ(t, err, 0);
 	arch_cpu_join(1);
-	KTEST_ASSERT_TRUE(t, wait_until(&s.started, 1));
+	KTEST_ASSERT_TRUE(t, wait_until(&s.started, 1, WAIT_S));
 	KTEST_EXPECT_EQ(t, del_timer_sync(&s.timer), 0);
 	KTEST_EXPECT_EQ(t, READ_ONCE(s.done), 1UL);
 }
@@ -292,7 +273,7 @@ static void test_misuse_warns(struct ktest *t)
 	set_irq_handler(0x42, NULL);
 	timer_setup(&self.timer, self_sync_fn, 0);
 	mod_timer(&self.timer, jiffies + 1);
-	KTEST_EXPECT_TRUE(t, wait_until(&self.runs, 1));
+	KTEST_EXPECT_TRUE(t, wait_until(&self.runs, 1, WAIT_S));
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 3U);
 	KTEST_EXPECT_TRUE(t, sync_done);
 	KTEST_EXPECT_EQ(t, self.ret, 0);

@@ -31,6 +31,8 @@
 #include "kernel/rcupdate.h"
 
 #define HOST_STACK_SIZE		(8UL << 20)
+#define CPU_JOIN_TIMEOUT_S	120	/* as x86_64's arch_cpu_join() */
+#define CPU_START_TIMEOUT_S	10
 
 const char arch_name[] = "host";
 __thread unsigned int host_cpu_id __attribute__((tls_model("local-exec")));
@@ -232,9 +234,17 @@ static void host_cpus_start(void)
 		}
 	}
 	/* Every CPU takes IPIs before the kernel runs (arch_cpu_online()). */
-	for (unsigned int cpu = 1; cpu < NR_CPUS; cpu++)
-		while (!arch_cpu_online(cpu))
+	for (unsigned int cpu = 1; cpu < NR_CPUS; cpu++) {
+		u64 deadline = monotonic_ns() + CPU_START_TIMEOUT_S * 1000000000ULL;
+
+		while (!arch_cpu_online(cpu)) {
+			if (monotonic_ns() > deadline) {
+				fprintf(stderr, "host: CPU %u did not start\n", cpu);
+				exit(2);
+			}
 			sched_yield();
+		}
+	}
 }
 
 int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
@@ -260,14 +270,20 @@ int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
 
 void arch_cpu_join(unsigned int cpu)
 {
+	struct timespec deadline;
 	struct host_cpu *c;
 
 	if (cpu == 0 || cpu >= NR_CPUS)
 		return;
 	c = &host_cpus[cpu];
+	clock_gettime(CLOCK_REALTIME, &deadline);	/* the condvar's clock */
+	deadline.tv_sec += CPU_JOIN_TIMEOUT_S;
 	pthread_mutex_lock(&c->lock);
 	while (c->fn)
-		pthread_cond_wait(&c->cond, &c->lock);
+		if (pthread_cond_timedwait(&c->cond, &c->lock, &deadline) ==
+		    ETIMEDOUT && c->fn)
+			panic("CPU %u still runs %pS after %u s (arch_cpu_join)",
+			      cpu, c->fn, CPU_JOIN_TIMEOUT_S);
 	c->busy = false;
 	pthread_mutex_unlock(&c->lock);
 }
