@@ -9,6 +9,7 @@
 #include "tests/mm_util.h"
 #include "kernel/rcupdate.h"
 #include "kernel/time.h"
+#include "mm/slab_reap.h"
 #include "arch/arch.h"
 
 #define STRESS_HELD	64
@@ -300,4 +301,20 @@ void spin_ns(u64 ns)
 
 	while (ktime_get_ns() < end)
 		arch_cpu_relax();
+}
+
+static void restore_reap_period(void *period)
+{
+	cache_reap_set_period((unsigned long)period);
+}
+
+void hold_off_cache_reap(struct ktest *t)
+{
+	unsigned long old;
+
+	if (!cache_reap_running())
+		return;
+	old = cache_reap_set_period(60 * HZ);
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, restore_reap_period,
+						     (void *)old), 0);
 }

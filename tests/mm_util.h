@@ -80,6 +80,13 @@ void slab_stress(struct kmem_cache *cachep, unsigned long ops,
 		 size_t kmalloc_max, u64 seed, struct slab_stress *s);
 
 /*
+ * For a case that counts what a cache keeps: cache_reap's passes (which
+ * trim idle caches in the background) wait a minute, until the case
+ * ends. Nothing if the reaper does not run.
+ */
+void hold_off_cache_reap(struct ktest *t);
+
+/*
  * Bounded waits for work on other CPUs, by the monotonic clock: until
  * *v >= want, or *flag is set, at most seconds; false on timeout.
  * spin_ns() busy-waits ns nanoseconds with interrupts as they are.
