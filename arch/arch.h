@@ -116,6 +116,16 @@ unsigned long arch_tick_rate_mhz(void);
 void arch_tick_start(void);
 
 /*
+ * Tickless idle (kernel/time.c), on this CPU, interrupts off:
+ * arch_tick_stop(delta_ns) stops the periodic tick and arms a single
+ * tick interrupt delta_ns from now (none if 0); false if this arch or
+ * CPU cannot, and then nothing changed. arch_tick_resume() starts the
+ * periodic tick again.
+ */
+bool arch_tick_stop(u64 delta_ns);
+void arch_tick_resume(void);
+
+/*
  * Cross-CPU calls (kernel/smp.c). arch_cpu_online(cpu): CPU cpu
  * (< arch_nr_cpus()) runs and takes interrupts from other CPUs (x86_64:
  * its bit in the online mask; the host: a thread of this program stands
@@ -123,9 +133,12 @@ void arch_tick_start(void);
  * application's threads). arch_send_call_function_ipi(cpu) raises
  * CALL_FUNCTION_VECTOR on that online CPU, never on this one: 0, or
  * -ETIMEDOUT (x86_64: the APIC did not send it), -ENXIO (not online).
+ * arch_send_reschedule_ipi(cpu) raises RESCHEDULE_VECTOR there in the
+ * same way, whose handler does nothing: it wakes an idle CPU.
  */
 bool arch_cpu_online(unsigned int cpu);
 int arch_send_call_function_ipi(unsigned int cpu);
+int arch_send_reschedule_ipi(unsigned int cpu);
 
 /*
  * Run fn(arg) on another CPU (1 .. arch_nr_cpus() - 1) while the caller

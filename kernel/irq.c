@@ -13,6 +13,7 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
+#include "kernel/time.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 
@@ -67,6 +68,7 @@ void handle_irq_vector(unsigned int vector)
 
 	BUG_ON(vector >= NR_VECTORS);
 	WARN_ON_ONCE(!irqs_disabled() || !in_hardirq());
+	tick_nohz_irq_enter();	/* a tickless idle CPU ticks again */
 	__atomic_fetch_add(&vector_count[vector], 1, __ATOMIC_RELAXED);
 	handler = __atomic_load_n(&handlers[vector], __ATOMIC_ACQUIRE);
 	if (handler)

@@ -39,8 +39,16 @@
  *     lookup loop is, would pass a QS only when a tick hit the gap
  *     between two readers (Linux's classic RCU relied on a context
  *     switch there; no scheduler here). The fast path pays one load.
- * The tick never stops here (no NOHZ): an idle CPU wakes for each one
- * and reports within a tick, so an idle CPU never holds a GP up.
+ * An idle CPU that stops its tick (tickless idle, kernel/time.c) leaves
+ * the GPs first (rcu_idle_enter(), Linux's dyntick-idle extended QS):
+ * its bit goes from online, and from qsmask, which may end the GP.
+ * Nothing runs on it until its next interrupt, whose first step
+ * (rcu_idle_exit()) joins it again as a newcomer: the running GP does
+ * not wait for it, the next one does. That is safe for the same reason
+ * as joining at the first tick: the GP running then started before the
+ * CPU came back, so anything the GP's updater unpublished was gone
+ * before the CPU's readers could start (the lock orders the two). An
+ * idle CPU with callbacks queued keeps its tick (rcu_needs_cpu()).
  *
  * A CPU takes part from its first tick (rcu_sched_clock_irq joins it to
  * online); before that it runs only its boot and idle code, no readers.
@@ -95,8 +103,9 @@
  * waits for a tick or an idle pass on every CPU, a few ms), callback
  * offloading to kthreads (callbacks run in the tick, interrupts off),
  * a combining tree for the QS reports (one lock and one qsmask word: fine
- * for NR_CPUS = 8, a contended line past a few dozen CPUs), dyntick-idle
- * (idle CPUs keep ticking), preemptible readers, CPU hotplug, and
+ * for NR_CPUS = 8, a contended line past a few dozen CPUs), dyntick
+ * counters (an idle CPU leaves and rejoins under the global lock),
+ * preemptible readers, CPU hotplug, and
  * kfree_rcu() batching into page-sized arrays.
  */
 #include "kernel/rcupdate.h"
@@ -131,6 +140,7 @@ struct rcu_data {
 	unsigned long invoked;
 	struct rcu_head barrier_head;
 	bool joined;
+	bool idle;			/* out of the GPs: tick stopped */
 } __aligned(64);
 
 static struct {
@@ -426,6 +436,53 @@ void rcu_idle(void)
 		rcu_advance(rdp);
 		rcu_do_batch(rdp);
 	}
+}
+
+/* --- tickless idle (kernel/time.c) ---------------------------------------- */
+
+/* Callbacks wait on this CPU: it must keep ticking to run them. */
+bool rcu_needs_cpu(void)
+{
+	return READ_ONCE(this_rdp()->qlen) != 0;
+}
+
+/*
+ * This CPU's tick stops in its idle loop: it leaves the GPs, passing
+ * the QS the running one waits for. Interrupts off, no reader.
+ */
+void rcu_idle_enter(void)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct rcu_data *rdp = &rcu_data[cpu];
+	unsigned long bit = 1UL << cpu;
+
+	lockdep_assert_irqs_disabled();
+	if (WARN_ON_ONCE(this_nesting()) || !READ_ONCE(rdp->joined) ||
+	    rdp->idle)
+		return;
+	spin_lock(&rcu_state.lock);
+	rcu_state.online &= ~bit;
+	if (gp_in_progress() && (rcu_state.qsmask & bit)) {
+		rcu_state.qsmask &= ~bit;
+		if (!rcu_state.qsmask)
+			end_gp();
+	}
+	spin_unlock(&rcu_state.lock);
+	WRITE_ONCE(rcu_readers[cpu].need_qs, false);
+	rdp->idle = true;
+}
+
+/* Its first interrupt after that: it takes part again. Interrupts off. */
+void rcu_idle_exit(void)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct rcu_data *rdp = &rcu_data[cpu];
+
+	lockdep_assert_irqs_disabled();
+	if (!rdp->idle)
+		return;
+	rdp->idle = false;
+	rcu_join(rdp, cpu);
 }
 
 /* --- the API -------------------------------------------------------------- */

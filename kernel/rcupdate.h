@@ -132,6 +132,15 @@ void kfree_rcu_mightsleep(const void *ptr);
 void rcu_sched_clock_irq(void);
 void rcu_idle(void);
 
+/*
+ * Tickless idle (kernel/time.c), interrupts off: whether this CPU has
+ * callbacks to run (then it keeps ticking); it stops its tick in idle
+ * and leaves the grace periods; its next interrupt brings it back.
+ */
+bool rcu_needs_cpu(void);
+void rcu_idle_enter(void);
+void rcu_idle_exit(void);
+
 /* For the tests and the shell. */
 struct rcu_stats {
 	unsigned long gp_seq;		/* grace periods started */

@@ -21,19 +21,40 @@
  * (hardirq; Linux runs it from the timer softirq, interrupts on), and
  * base->running_timer set, which del_timer_sync() waits on.
  *
+ * Tickless idle (Linux's NO_HZ_IDLE, kernel/time/tick-sched.c, reduced
+ * to what an idle loop needs). Just before an idle loop halts,
+ * tick_nohz_idle_enter() stops the periodic tick unless something needs
+ * it: RCU callbacks queued on this CPU (rcu_needs_cpu()), or a timer due
+ * within a tick. It arms one interrupt for the earliest pending timer
+ * of the CPU's base (none if the base is empty), and the CPU leaves
+ * RCU's grace periods (rcu_idle_enter(): an idle loop holds no reader).
+ * Nothing runs on the CPU until its next interrupt, and that
+ * interrupt's first step, before any handler (tick_nohz_irq_enter(),
+ * from handle_irq_vector()), undoes it all: jiffies caught up with the
+ * clock, RCU rejoined, the periodic tick restarted. So every handler,
+ * timer function and queued work runs on a ticking CPU that RCU waits
+ * for, and whatever timer they arm is seen by the idle loop's next
+ * tick_nohz_idle_enter(). A CPU that is not in an idle loop never stops
+ * its tick (Linux's NO_HZ_FULL is not done). jiffies moves on while
+ * some CPU ticks; one coming back catches it up. "nohz=off" turns this
+ * off.
+ *
  * Lock order: a timer base's lock is taken alone; a timer function may
  * take any lock a hardirq handler may (irq-safe ones) and may re-arm its
  * own timer.
  */
 #include "kernel/time.h"
 #include "kernel/bug.h"
+#include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
+#include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/rcupdate.h"
 #include "kernel/shell.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
+#include "lib/string.h"
 #include "arch/arch.h"
 
 #define TIMER_SYNC_TIMEOUT_S	20	/* TCG with 4 vCPUs on 2 host cores */
@@ -44,11 +65,26 @@ struct timer_base {
 	struct list_head pending;	/* sorted by expires, earliest first */
 	struct timer_list *running_timer;
 	unsigned long ticks;		/* tick interrupts taken */
+	unsigned long idle_stops;	/* times the tick stopped in idle */
+	bool tick_stopped;		/* tickless idle now */
 	bool ready;
 } __aligned(64);
 
 volatile unsigned long jiffies;
 static struct timer_base timer_bases[NR_CPUS];
+static bool nohz_enabled = true;
+
+static int nohz_setup(char *val)
+{
+	if (val && !strcmp(val, "on"))
+		nohz_enabled = true;
+	else if (val && !strcmp(val, "off"))
+		nohz_enabled = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+kernel_param("nohz", nohz_setup);
 
 u64 ktime_get_ns(void)
 {
@@ -262,6 +298,85 @@ void tick_handle_periodic(void)
 	rcu_sched_clock_irq();
 }
 
+/* --- tickless idle -------------------------------------------------------- */
+
+bool tick_nohz_enabled(void)
+{
+	return READ_ONCE(nohz_enabled);
+}
+
+bool tick_stopped(unsigned int cpu)
+{
+	BUG_ON(cpu >= NR_CPUS);
+	return READ_ONCE(timer_bases[cpu].tick_stopped);
+}
+
+unsigned long tick_idle_stops(unsigned int cpu)
+{
+	BUG_ON(cpu >= NR_CPUS);
+	return READ_ONCE(timer_bases[cpu].idle_stops);
+}
+
+/*
+ * When the earliest timer of base is due, in nanoseconds from now in
+ * *delta (at least 1); false if the base has none.
+ */
+static bool next_timer_delta(struct timer_base *base, u64 *delta)
+{
+	unsigned long expires;
+	u64 now, at;
+
+	spin_lock(&base->lock);
+	if (list_empty(&base->pending)) {
+		spin_unlock(&base->lock);
+		return false;
+	}
+	expires = list_first_entry(&base->pending, struct timer_list,
+				   entry)->expires;
+	spin_unlock(&base->lock);
+	now = ktime_get_ns();
+	at = (u64)expires * TICK_NSEC;
+	*delta = at > now ? at - now : 1;
+	return true;
+}
+
+void tick_nohz_idle_enter(void)
+{
+	struct timer_base *base = &timer_bases[arch_cpu_id()];
+	u64 delta = 0;
+
+	lockdep_assert_irqs_disabled();
+	if (!base->ready || base->tick_stopped || !tick_nohz_enabled() ||
+	    rcu_needs_cpu())
+		return;
+	if (next_timer_delta(base, &delta) && delta <= TICK_NSEC)
+		return;		/* the tick serves it as well */
+	if (!arch_tick_stop(delta))
+		return;
+	rcu_idle_enter();
+	WRITE_ONCE(base->tick_stopped, true);
+	WRITE_ONCE(base->idle_stops, base->idle_stops + 1);
+}
+
+void tick_nohz_idle_exit(void)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct timer_base *base = &timer_bases[cpu];
+
+	lockdep_assert_irqs_disabled();
+	if (likely(!base->tick_stopped))
+		return;
+	WRITE_ONCE(base->tick_stopped, false);
+	update_jiffies();
+	rcu_idle_exit();
+	arch_tick_resume();
+}
+
+void tick_nohz_irq_enter(void)
+{
+	tick_nohz_idle_exit();
+}
+
 static void tick_start_ipi(void *info)
 {
 	arch_tick_start();
@@ -285,7 +400,9 @@ static int cmd_uptime(int argc, char **argv)
 	       (unsigned long long)(ns / NSEC_PER_SEC),
 	       (unsigned long long)(ns % NSEC_PER_SEC / 10000000), jiffies, HZ);
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
-		console_printf("CPU%u: %lu ticks\n", cpu, tick_count(cpu));
+		console_printf("CPU%u: %lu ticks, %lu idle stops%s\n", cpu,
+			       tick_count(cpu), tick_idle_stops(cpu),
+			       tick_stopped(cpu) ? " (tick stopped)" : "");
 	return 0;
 }
 SHELL_CMD("uptime", cmd_uptime, "time since boot, jiffies, ticks per CPU");

@@ -11,6 +11,10 @@
  *
  * Timers run their function in interrupt context, on the CPU that armed
  * them, from the first tick at or after their expiry.
+ *
+ * Tickless idle (Linux's NO_HZ_IDLE): a CPU in its idle loop stops its
+ * tick until its next timer, and the first interrupt after that starts
+ * it again (kernel/time.c, "Tickless idle"). "nohz=off" keeps it ticking.
  */
 #ifndef KERNEL_TIME_H
 #define KERNEL_TIME_H
@@ -54,6 +58,20 @@ void time_init(void);
 
 /* From the arch's timer interrupt, in hardirq context. */
 void tick_handle_periodic(void);
+
+/*
+ * Tickless idle, interrupts off. An idle loop calls
+ * tick_nohz_idle_enter() just before it halts and tick_nohz_idle_exit()
+ * when it finds work; handle_irq_vector() calls tick_nohz_irq_enter()
+ * before any handler. tick_stopped(cpu): that CPU's tick is stopped now;
+ * tick_idle_stops(cpu): how many times it stopped (tests, "uptime").
+ */
+void tick_nohz_idle_enter(void);
+void tick_nohz_idle_exit(void);
+void tick_nohz_irq_enter(void);
+bool tick_stopped(unsigned int cpu);
+unsigned long tick_idle_stops(unsigned int cpu);
+bool tick_nohz_enabled(void);
 
 struct timer_list {
 	struct list_head entry;		/* on its base's list while pending */

@@ -106,7 +106,11 @@ static bool cpu_takes_work(unsigned int cpu)
 	       (cpu == arch_cpu_id() || cpu_online(cpu));
 }
 
-/* Put the (PENDING) work on cpu's list. */
+/*
+ * Put the (PENDING) work on cpu's list. Another CPU may be idle with its
+ * tick stopped (kernel/time.c): an interrupt wakes it, and the work runs
+ * on that interrupt's way out.
+ */
 static void insert_work(unsigned int cpu, struct work_struct *work)
 {
 	struct worker_pool *pool = get_pool(cpu);
@@ -116,6 +120,8 @@ static void insert_work(unsigned int cpu, struct work_struct *work)
 	WRITE_ONCE(work->cpu, cpu);
 	list_add_tail(&work->entry, &pool->worklist);
 	spin_unlock_irqrestore(&pool->lock, flags);
+	if (cpu != arch_cpu_id())
+		arch_send_reschedule_ipi(cpu);
 }
 
 bool schedule_work_on(unsigned int cpu, struct work_struct *work)

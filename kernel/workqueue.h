@@ -15,9 +15,10 @@
  * runs its queued work on the way out of an interrupt that returns to a
  * context with interrupts on and no handler below it (x86_64: do_IRQ();
  * the host: the end of host_irq_replay()), the place Linux runs softirqs.
- * Idle CPUs (x86_64: sti; hlt; the host: pthread_cond_wait) are woken by
- * their tick, so they run it there, and so does a CPU busy in a loop with
- * interrupts on. A work function runs with interrupts on, outside
+ * Work queued for another CPU comes with a RESCHEDULE_VECTOR interrupt,
+ * which wakes it if it idles (x86_64: sti; hlt; the host:
+ * host_safe_halt(), its tick maybe stopped), and a CPU busy in a loop
+ * with interrupts on runs it there too. A work function runs with interrupts on, outside
  * interrupt context (in_interrupt() false), on the CPU it was queued
  * for; never nested in another work function on the same CPU.
  *
@@ -30,7 +31,7 @@
  *
  * The delay timer runs on the CPU that called schedule_delayed_work_on()
  * (timers run where they are armed, kernel/time.h) and queues the work
- * on the CPU named; that CPU runs it at its next tick at the latest.
+ * on the CPU named, which runs it on the way out of that interrupt.
  * Linux arms the timer on the target CPU (add_timer_on()); the work runs
  * on the same CPU either way.
  */

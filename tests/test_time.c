@@ -3,10 +3,14 @@
  * The tick and timers (kernel/time.h): the tick rate against the clock,
  * jiffies, timers that fire once, in order, in interrupt context on the
  * CPU that armed them (every online CPU), del_timer_sync() waiting for a
- * function that runs on another CPU, and the misuses that must warn.
+ * function that runs on another CPU, the misuses that must warn, and
+ * tickless idle: an idle CPU stops ticking, an interrupt or its next
+ * timer wakes it, and RCU's grace periods do not wait for it.
  */
 #include "kernel/errno.h"
 #include "kernel/irq.h"
+#include "kernel/rcupdate.h"
+#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "lib/ktest/ktest.h"
 #include "tests/mm_util.h"
@@ -70,6 +74,7 @@ struct probe {
 	unsigned long runs;
 	unsigned long *order;		/* shared sequence counter */
 	unsigned long seq;		/* its place in that sequence */
+	unsigned long ran_at;		/* jiffies when it ran */
 };
 
 static void probe_fn(struct timer_list *timer)
@@ -77,6 +82,7 @@ static void probe_fn(struct timer_list *timer)
 	struct probe *p = from_timer(p, timer, timer);
 
 	p->cpu = arch_cpu_id();
+	p->ran_at = jiffies;
 	p->hardirq = in_hardirq() && irqs_disabled();
 	p->seq = __atomic_fetch_add(p->order, 1, __ATOMIC_SEQ_CST);
 	__atomic_fetch_add(&p->runs, 1, __ATOMIC_SEQ_CST);
@@ -280,6 +286,132 @@ static void test_misuse_warns(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, timer_pending(&self.timer));
 }
 
+/*
+ * Tickless idle. An online CPU other than this one, idle (no test gives
+ * it work here), whose tick stops within WAIT_S; else the case skips.
+ */
+#define IDLE_MS		300
+#define IDLE_TRIES	5	/* a cache_reap pass (every 2 s) may wake it */
+
+static bool wait_tick_stopped(unsigned int cpu)
+{
+	u64 end = ktime_get_ns() + WAIT_S * NSEC_PER_SEC;
+
+	while (!tick_stopped(cpu)) {
+		if (ktime_get_ns() > end)
+			return false;
+		arch_cpu_relax();
+	}
+	return true;
+}
+
+static unsigned int idle_cpu(struct ktest *t)
+{
+	if (!tick_nohz_enabled())
+		ktest_skip(t, "booted with nohz=off");
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		if (cpu != arch_cpu_id() && cpu_online(cpu))
+			return cpu;
+	ktest_skip(t, "one CPU online");
+}
+
+/* In a call-function interrupt on the idle CPU: is its tick back? */
+static void note_tick(void *arg)
+{
+	bool *stopped = arg;
+
+	*stopped = tick_stopped(arch_cpu_id());
+}
+
+/*
+ * An idle CPU takes a few ticks at most in IDLE_MS (HZ would give 75);
+ * an interrupt restarts its tick before the handler runs, and it stops
+ * again once the CPU is idle again.
+ */
+static void test_idle_cpu_stops_tick(struct ktest *t)
+{
+	unsigned int cpu = idle_cpu(t);
+	unsigned long ticks, stops;
+	bool stopped = true;
+
+	KTEST_ASSERT_TRUE(t, wait_tick_stopped(cpu));
+	ticks = tick_count(cpu);
+	spin_ns(IDLE_MS * NSEC_PER_MSEC);
+	ticks = tick_count(cpu) - ticks;
+	ktest_info(t, "CPU %u idle: %lu ticks in %u ms (%u at HZ)", cpu, ticks,
+		   IDLE_MS, IDLE_MS * HZ / 1000);
+	KTEST_EXPECT_LE(t, ticks, 4UL);
+	stops = tick_idle_stops(cpu);
+	KTEST_ASSERT_EQ(t, smp_call_function_single(cpu, note_tick, &stopped,
+						    true), 0);
+	KTEST_EXPECT_FALSE(t, stopped);
+	KTEST_EXPECT_TRUE(t, wait_tick_stopped(cpu));
+	KTEST_EXPECT_GT(t, tick_idle_stops(cpu), stops);
+}
+
+/* Armed in an interrupt on the idle CPU: it must wake it on time. */
+static void arm_in_ipi(void *arg)
+{
+	struct probe *p = arg;
+
+	timer_setup(&p->timer, probe_fn, 0);
+	mod_timer(&p->timer, jiffies + HZ);
+}
+
+static void test_timer_wakes_idle_cpu(struct ktest *t)
+{
+	unsigned int cpu = idle_cpu(t);
+	unsigned long order = 0, late;
+	struct probe p = { .order = &order };
+
+	KTEST_ASSERT_EQ(t, smp_call_function_single(cpu, arm_in_ipi, &p, true),
+			0);
+	/* It idles with the timer pending, its tick stopped... */
+	KTEST_ASSERT_TRUE(t, wait_tick_stopped(cpu));
+	KTEST_EXPECT_EQ(t, READ_ONCE(p.runs), 0UL);
+	/* ... and wakes for it: never early, once, there, in hardirq. */
+	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 1, WAIT_S));
+	late = p.ran_at - p.timer.expires;
+	ktest_info(t, "ran %lu jiffies after its expiry", late);
+	KTEST_EXPECT_TRUE(t, time_after_eq(p.ran_at, p.timer.expires));
+	KTEST_EXPECT_LE(t, late, (unsigned long)HZ);
+	KTEST_EXPECT_EQ(t, p.cpu, cpu);
+	KTEST_EXPECT_TRUE(t, p.hardirq);
+	spin_ns(50 * NSEC_PER_MSEC);
+	KTEST_EXPECT_EQ(t, p.runs, 1UL);
+}
+
+/*
+ * A CPU whose tick stayed stopped through a whole synchronize_rcu()
+ * (the same count of stops before and after, stopped at both ends) is
+ * out of RCU's online mask and the grace period ended without it.
+ */
+static void test_rcu_ignores_idle_cpu(struct ktest *t)
+{
+	unsigned int cpu = idle_cpu(t);
+
+	for (unsigned int i = 0; i < IDLE_TRIES; i++) {
+		struct rcu_stats before, after;
+		unsigned long stops;
+
+		KTEST_ASSERT_TRUE(t, wait_tick_stopped(cpu));
+		stops = tick_idle_stops(cpu);
+		rcu_get_stats(&before);
+		synchronize_rcu();
+		rcu_get_stats(&after);
+		if (!tick_stopped(cpu) || tick_idle_stops(cpu) != stops)
+			continue;	/* it woke meanwhile: again */
+		ktest_info(t, "grace periods %lu..%lu with CPU %u asleep",
+			   before.completed, after.completed, cpu);
+		KTEST_EXPECT_FALSE(t, before.online & (1UL << cpu));
+		KTEST_EXPECT_FALSE(t, after.online & (1UL << cpu));
+		KTEST_EXPECT_GT(t, after.completed, before.completed);
+		return;
+	}
+	KTEST_FAIL(t, "CPU %u woke during each of %u grace periods", cpu,
+		   IDLE_TRIES);
+}
+
 static const struct ktest_case time_cases[] = {
 	KTEST_CASE(test_tick_rate),
 	KTEST_CASE(test_timers_in_order),
@@ -288,6 +420,9 @@ static const struct ktest_case time_cases[] = {
 	KTEST_CASE(test_timer_on_each_cpu),
 	KTEST_CASE(test_del_timer_sync_waits),
 	KTEST_CASE(test_misuse_warns),
+	KTEST_CASE(test_idle_cpu_stops_tick),
+	KTEST_CASE(test_timer_wakes_idle_cpu),
+	KTEST_CASE(test_rcu_ignores_idle_cpu),
 	{}
 };
 KTEST_SUITE(time, time_cases);

@@ -90,17 +90,60 @@ bool arch_cpu_online(unsigned int cpu)
 	       __atomic_load_n(&host_irq_cpus[cpu].online, __ATOMIC_ACQUIRE);
 }
 
-int arch_send_call_function_ipi(unsigned int cpu)
+/* Raise vector on another online CPU. */
+static int send_ipi(unsigned int cpu, unsigned int vector)
 {
 	struct host_irq_cpu *c;
 
 	if (!arch_cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
 		return -ENXIO;
 	c = &host_irq_cpus[cpu];
-	__atomic_fetch_or(&c->irr[CALL_FUNCTION_VECTOR / 64],
-			  1UL << (CALL_FUNCTION_VECTOR % 64), __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&c->irr[vector / 64], 1UL << (vector % 64),
+			  __ATOMIC_SEQ_CST);
 	__atomic_store_n(c->pending, 1, __ATOMIC_SEQ_CST);
 	return pthread_kill(c->thread, HOST_IRQ_SIGNAL) ? -ENXIO : 0;
+}
+
+int arch_send_call_function_ipi(unsigned int cpu)
+{
+	return send_ipi(cpu, CALL_FUNCTION_VECTOR);
+}
+
+int arch_send_reschedule_ipi(unsigned int cpu)
+{
+	return send_ipi(cpu, RESCHEDULE_VECTOR);
+}
+
+/* RESCHEDULE_VECTOR: the interrupt itself ended the wait; nothing to do. */
+static void reschedule_interrupt(unsigned int vector)
+{
+	(void)vector;
+}
+
+/*
+ * The host's "sti; hlt", for an idle CPU thread (arch/host/main.c):
+ * interrupts on, and wait for one, leaving no window where one could
+ * come and the thread still go to sleep. The two interrupt signals are
+ * blocked while the flag clears and the pending word is read, and
+ * sigsuspend() unblocks them and waits in one step. Returns with
+ * interrupts on, once a handler ran (or one was pending already).
+ */
+void host_safe_halt(void)
+{
+	sigset_t block, old;
+
+	sigemptyset(&block);
+	sigaddset(&block, HOST_IRQ_SIGNAL);
+	sigaddset(&block, HOST_TICK_SIGNAL);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	host_irq_off = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&host_irq_pending, __ATOMIC_RELAXED))
+		sigsuspend(&old);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (__atomic_load_n(&host_irq_pending, __ATOMIC_RELAXED))
+		host_irq_replay();	/* raised while interrupts were off */
 }
 
 /* This word of the requests: the thread's own and its CPU's. */
@@ -218,6 +261,7 @@ void arch_irq_init(void)
 		perror("host: sigaction");
 		exit(2);
 	}
+	BUG_ON(arch_set_irq_handler(RESCHEDULE_VECTOR, reschedule_interrupt));
 	arch_irq_enable();
 	pr_info("irq: interrupts are SIGUSR1 behind a soft flag, interrupts on\n");
 	host_tick_init();

@@ -13,9 +13,11 @@
  * knows its number through host_cpu_id. Each registers as its CPU's
  * interrupt target (host_irq_cpu_online(), arch/host/irq.c), so every
  * CPU takes cross-CPU calls at any time, whether a test gives it work or
- * not. A CPU thread idles in pthread_cond_wait() with interrupts on (an
- * IPI's signal runs its handler there) until arch_cpu_run() hands it a
- * function; it runs it and idles again; arch_cpu_join() waits for that.
+ * not. A CPU thread idles as an x86_64 AP does: host_safe_halt() is its
+ * "sti; hlt" (an interrupt's signal runs its handler there), and the
+ * tick stops while it idles (kernel/time.c). arch_cpu_run() hands it a
+ * function and wakes it with RESCHEDULE_VECTOR; it runs the function
+ * and idles again; arch_cpu_join() waits for that.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -29,6 +31,7 @@
 #include "arch/arch.h"
 #include "kernel/kernel.h"
 #include "kernel/rcupdate.h"
+#include "kernel/time.h"
 
 #define HOST_STACK_SIZE		(8UL << 20)
 #define CPU_JOIN_TIMEOUT_S	120	/* as x86_64's arch_cpu_join() */
@@ -181,40 +184,44 @@ struct host_cpu {
 
 static struct host_cpu host_cpus[NR_CPUS];
 
-/*
- * About to idle: an RCU quiescent state, and this CPU's ready callbacks
- * run (interrupts off, as on x86_64). The tick's signal wakes the wait's
- * handler every tick, which reports again from the tick.
- */
-static void host_cpu_idle(void)
+/* Run the function arch_cpu_run() handed over; arch_cpu_join() waits. */
+static void host_cpu_run_work(struct host_cpu *c, void (*fn)(void *arg))
 {
-	unsigned long flags = arch_irq_save();
-
-	rcu_idle();
-	arch_irq_restore(flags);
+	tick_nohz_idle_exit();
+	arch_irq_enable();
+	fn(c->arg);
+	arch_irq_save();
+	pthread_mutex_lock(&c->lock);
+	c->fn = NULL;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
 }
 
+/*
+ * A CPU thread's idle loop, as x86_64's: look for work with interrupts
+ * off, else pass an RCU quiescent state (running this CPU's ready
+ * callbacks), stop the tick if nothing needs it (kernel/time.c), and
+ * wait for an interrupt with interrupts on (host_safe_halt()).
+ */
 static void *host_cpu_main(void *data)
 {
 	struct host_cpu *c = data;
 
 	host_cpu_id = c->id;
-	host_irq_off = 0;	/* an idle CPU takes interrupts */
+	host_irq_off = 1;
 	host_irq_cpu_online(c->id);
-	pthread_mutex_lock(&c->lock);
 	for (;;) {
-		void (*fn)(void *arg);
+		void (*fn)(void *arg) = __atomic_load_n(&c->fn,
+							__ATOMIC_ACQUIRE);
 
-		while (!c->fn) {
-			host_cpu_idle();
-			pthread_cond_wait(&c->cond, &c->lock);
+		if (fn) {
+			host_cpu_run_work(c, fn);
+			continue;
 		}
-		fn = c->fn;
-		pthread_mutex_unlock(&c->lock);
-		fn(c->arg);
-		pthread_mutex_lock(&c->lock);
-		c->fn = NULL;
-		pthread_cond_broadcast(&c->cond);
+		rcu_idle();
+		tick_nohz_idle_enter();
+		host_safe_halt();
+		arch_irq_save();
 	}
 	return NULL;
 }
@@ -261,10 +268,11 @@ int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
 	} else {
 		c->busy = true;
 		c->arg = arg;
-		c->fn = fn;
-		pthread_cond_broadcast(&c->cond);
+		__atomic_store_n(&c->fn, fn, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&c->lock);
+	if (!err)
+		err = arch_send_reschedule_ipi(cpu);
 	return err;
 }
 

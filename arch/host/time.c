@@ -11,6 +11,8 @@
  * where tick_handle_periodic() (kernel/time.c) takes it. The two signals
  * block each other while one's handler runs. Ticks the host did not
  * deliver in time merge, as on a real timer; jiffies follows the clock.
+ * In tickless idle the same timer is set to fire once, at the CPU's
+ * next timer, or disarmed (arch_tick_stop()).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -71,6 +73,33 @@ void host_tick_init(void)
 	BUG_ON(arch_set_irq_handler(LOCAL_TIMER_VECTOR, tick_interrupt));
 	start_tick(arch_cpu_id());
 	pr_info("time: tick %u Hz, a POSIX timer per CPU thread\n", HZ);
+}
+
+/* Tickless idle (kernel/time.c): one expiry delta_ns from now, or none. */
+bool arch_tick_stop(u64 delta_ns)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct itimerspec its = {
+		.it_value = { (time_t)(delta_ns / NSEC_PER_SEC),
+			      (long)(delta_ns % NSEC_PER_SEC) },
+	};
+
+	if (cpu >= NR_CPUS || !tick_running[cpu])
+		return false;
+	BUG_ON(timer_settime(tick_timer[cpu], 0, &its, NULL));
+	return true;
+}
+
+void arch_tick_resume(void)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct itimerspec its = {
+		.it_value = { 0, TICK_NSEC },
+		.it_interval = { 0, TICK_NSEC },
+	};
+
+	BUG_ON(cpu >= NR_CPUS || !tick_running[cpu]);
+	BUG_ON(timer_settime(tick_timer[cpu], 0, &its, NULL));
 }
 
 /* On each other CPU, from time_init() (kernel/time.c). */

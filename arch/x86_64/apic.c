@@ -305,6 +305,13 @@ int arch_send_call_function_ipi(unsigned int cpu)
 				   CALL_FUNCTION_VECTOR);
 }
 
+int arch_send_reschedule_ipi(unsigned int cpu)
+{
+	if (!arch_cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
+		return -ENXIO;
+	return apic_send_IPI_fixed(x86_percpu[cpu].apic_id, RESCHEDULE_VECTOR);
+}
+
 /*
  * Intel's INIT-SIPI-SIPI (SDM vol. 3, "MP initialization"): INIT
  * (assert, then deassert), 10 ms, then STARTUP twice, 200 us after
@@ -445,6 +452,35 @@ void arch_tick_start(void)
 	if (!(apic_read(APIC_LVTT) & APIC_LVT_TIMER_PERIODIC) ||
 	    apic_read(APIC_LVTT) & APIC_LVT_MASKED)
 		start_apic_timer();
+}
+
+/*
+ * Tickless idle (kernel/time.c): the timer in one-shot mode, to fire once
+ * delta_ns from now (at most about a minute at divide 16, then it fires
+ * early and the idle loop stops it again), or masked.
+ */
+bool arch_tick_stop(u64 delta_ns)
+{
+	u64 count;
+
+	if (!lapic_timer_period)
+		return false;
+	if (!delta_ns) {
+		apic_write(APIC_LVTT, APIC_LVT_MASKED | LOCAL_TIMER_VECTOR);
+		apic_write(APIC_TMICT, 0);
+		return true;
+	}
+	delta_ns = min(delta_ns, 60 * NSEC_PER_SEC);
+	count = delta_ns * lapic_timer_period / TICK_NSEC;
+	count = clamp_val(count, 1ULL, 0xffffffffULL);
+	apic_write(APIC_LVTT, LOCAL_TIMER_VECTOR);	/* one-shot */
+	apic_write(APIC_TMICT, (u32)count);
+	return true;
+}
+
+void arch_tick_resume(void)
+{
+	start_apic_timer();
 }
 
 /*

@@ -34,8 +34,9 @@
  * sent after the check is taken in the hlt and wakes it, never lost
  * between the check and the halt. Before halting, still with interrupts
  * off, it reports an RCU quiescent state and runs its ready RCU
- * callbacks (rcu_idle(), kernel/rcu.c). Queued work runs with interrupts on
- * (RUNNING); when fn returns the slot goes back to IDLE (release) and
+ * callbacks (rcu_idle(), kernel/rcu.c), and stops its tick if nothing
+ * needs it (tick_nohz_idle_enter(), kernel/time.c). Queued work runs
+ * with interrupts on (RUNNING); when fn returns the slot goes back to IDLE (release) and
  * arch_cpu_join(), which waits for IDLE, sees everything fn wrote. A
  * join that waits longer than CPU_JOIN_TIMEOUT_S of TSC time panics,
  * naming the CPU and the function: a hung CPU is a clear failure.
@@ -61,6 +62,7 @@
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/rcupdate.h"
+#include "kernel/time.h"
 #include "lib/string.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
@@ -159,9 +161,11 @@ static __noreturn void cpu_idle_loop(struct x86_percpu *pc)
 		arch_irq_save();
 		if (__atomic_load_n(&pc->work_state, __ATOMIC_ACQUIRE) ==
 		    CPU_WORK_QUEUED) {
+			tick_nohz_idle_exit();
 			cpu_run_work(pc);
 		} else {
 			rcu_idle();
+			tick_nohz_idle_enter();
 			__asm__ __volatile__("sti; hlt" : : : "memory");
 		}
 	}

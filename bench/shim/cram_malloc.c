@@ -140,6 +140,15 @@ void arch_tick_start(void)
 {
 }
 
+bool arch_tick_stop(u64 delta_ns)
+{
+	return false;
+}
+
+void arch_tick_resume(void)
+{
+}
+
 /* arch_irq_init() (arch/host/irq.c) is never called in the shim. */
 void host_tick_init(void)
 {

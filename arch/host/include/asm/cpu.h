@@ -37,6 +37,8 @@ void host_irq_replay(void);
 
 /* The calling thread stands for CPU cpu and takes its IPIs (irq.c). */
 void host_irq_cpu_online(unsigned int cpu);
+/* Interrupts on and wait for one: an idle CPU's "sti; hlt" (irq.c). */
+void host_safe_halt(void);
 /* The console bypasses stdio from now on (a panic stopped the others). */
 void host_console_raw(void);
 /* The tick (arch/host/time.c): its signal, and its start in arch_irq_init(). */
