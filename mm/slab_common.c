@@ -258,6 +258,7 @@ static void init_array_cache(struct array_cache *ac, unsigned int limit,
 	ac->batchcount = batch;
 	ac->touched = 0;
 	ac->used = 0;
+	ac->idle = 0;
 	ac->armed_limit = 0;
 }
 
@@ -270,6 +271,7 @@ static void init_kmem_cache_node(struct kmem_cache_node *n)
 	n->total_slabs = n->free_slabs = n->free_objects = 0;
 	n->colour_next = 0;
 	n->free_touched = 0;
+	n->free_idle = 0;
 	n->next_reap = 0;
 	n->shared = NULL;
 	memset(&n->stats, 0, sizeof(n->stats));

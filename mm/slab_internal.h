@@ -35,14 +35,16 @@
  * armed_limit and limit to 0, so the next free leaves the fast path and
  * the slow path (or a refill) puts the limit back and sets used. An
  * array still armed at the next pass saw no free and no refill for a
- * whole period: it is idle (mm/slab_reap.c).
+ * whole period: it is idle (mm/slab_reap.c). idle says the last pass
+ * found it idle too: this one empties it.
  */
 struct array_cache {
 	unsigned int avail;
 	unsigned int limit;
 	unsigned int batchcount;
-	unsigned int touched;
-	unsigned int used;
+	unsigned char touched;
+	unsigned char used;
+	unsigned short idle;		/* idle at cache_reap's last pass */
 	unsigned int armed_limit;	/* nonzero: armed, the real limit */
 	void *entry[];
 };
@@ -58,6 +60,7 @@ struct kmem_cache_node {
 	unsigned int free_limit;	/* above this, free slabs go back */
 	unsigned int colour_next;
 	unsigned int free_touched;	/* a free slab was taken (cache_reap) */
+	unsigned int free_idle;		/* none taken before the last pass */
 	unsigned long next_reap;	/* jiffies: cache_reap's next node pass */
 	struct array_cache *shared;
 	struct slab_node_stats stats;	/* slab_stats (mm/slab_stats.h) */

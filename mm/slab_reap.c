@@ -9,17 +9,19 @@
  *
  *   - every cache (cache_reap_one(), mm/slab.c): this CPU's array, if it
  *     exchanged nothing with the node since the last pass, gives a fifth
- *     of its limit (at most half of what it holds) back to the slabs,
- *     oldest objects first; once per REAPTIMEOUT_NODE (4 s) per node,
- *     whichever CPU comes first, the shared array likewise, free slabs
- *     the node did not need since its last pass go back to the page
- *     allocator (a fifth of free_limit's worth), and reserve slabs
+ *     of its limit back to the slabs, oldest objects first, and all it
+ *     holds if it was idle at the last pass too; once per
+ *     REAPTIMEOUT_NODE (4 s) per node, whichever CPU comes first, the
+ *     shared array likewise, free slabs the node did not need since its
+ *     last pass go back to the page allocator (a fifth of free_limit's
+ *     worth, all of them the second time in a row), and reserve slabs
  *     become ordinary once memory is back, which ends the reserve state
  *     (the fast paths return) with no allocation or free meeting them;
  *   - the page allocator: this CPU's per-CPU page lists, if unused since
  *     the last pass, go back to the buddy lists (Linux's vmstat work).
  *
- * An idle cache thus drains in a few passes; a busy one keeps its hot
+ * An idle cache thus drains in three passes or so (Linux's SLAB, which
+ * halves what is left instead, takes a dozen); a busy one keeps its hot
  * objects: an array that refills or flushes is left alone, and one that
  * does neither loses only its bottom, never the top the next allocation
  * pops.

@@ -334,6 +334,8 @@ static void test_reap_idle_cache(struct ktest *t)
 	ktest_info(t, "%u passes of this CPU (limit %u, %lu objects freed)",
 		   took, c->limit, n);
 	KTEST_EXPECT_TRUE(t, cache_empty(c));
+	/* A few: the arm, a fifth, the rest; node passes every other one. */
+	KTEST_EXPECT_LE(t, took, 5U);
 	KTEST_EXPECT_EQ(t, c->node[0]->free_slabs, 0UL);
 	/* Node passes may be any CPU's: the sums over all of them. */
 	reap_total(&after);
@@ -345,7 +347,8 @@ static void test_reap_idle_cache(struct ktest *t)
 /*
  * One pass by the rule: a used array is only armed (its limit taken
  * until the next free), an armed one that saw nothing loses
- * (limit + 4) / 5 objects from its bottom, the top staying in order.
+ * (limit + 4) / 5 objects from its bottom, the top staying in order,
+ * and one idle a second pass in a row loses the rest.
  */
 static void test_reap_pass_rule(struct ktest *t)
 {
@@ -398,6 +401,14 @@ static void test_reap_pass_rule(struct ktest *t)
 	avail = ac->avail;
 	KTEST_ASSERT_TRUE(t, wait_passes(cpu, 1));
 	KTEST_EXPECT_EQ(t, ac->avail, avail);
+	KTEST_EXPECT_EQ(t, ac->idle, 0U);
+
+	/* Idle again: a fifth, then, idle a second pass in a row, all. */
+	KTEST_ASSERT_TRUE(t, wait_passes(cpu, 1));
+	KTEST_EXPECT_EQ(t, ac->avail, avail - tofree);
+	KTEST_EXPECT_EQ(t, ac->idle, 1U);
+	KTEST_ASSERT_TRUE(t, wait_passes(cpu, 1));
+	KTEST_EXPECT_EQ(t, ac->avail, 0U);
 	for (unsigned int i = limit + 1; i < limit + 8; i++)
 		kmem_cache_free(c, reap_objs[i]);
 	kmem_cache_destroy(c);
