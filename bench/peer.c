@@ -19,6 +19,7 @@
 #include <time.h>
 
 #define BENCH_ALLOC(size)	malloc(size)
+#define BENCH_ZALLOC(size)	calloc(1, size)
 #define BENCH_FREE(ptr, size)	free(ptr)
 #define BENCH_SCRATCH(bytes)	malloc(bytes)
 #define BENCH_MEM_KB()		rss_kb()
@@ -106,6 +107,12 @@ static unsigned long hot_256(void) { return hot(256); }
 static unsigned long hot_1024(void) { return hot(1024); }
 static unsigned long hot_4096(void) { return hot(4096); }
 static unsigned long hot_8192(void) { return hot(8192); }
+static unsigned long zero_256(void)
+{
+	wl_zero_pair(HOT_ITERS, 256);
+	return HOT_ITERS;
+}
+
 static unsigned long batch_random(void) { return wl_batch(true); }
 static unsigned long batch_fifo(void) { return wl_batch(false); }
 
@@ -164,6 +171,7 @@ static const struct peer_bench benches[] = {
 	{ "hot_pair_8", hot_8 }, { "hot_pair_16", hot_16 },
 	{ "hot_pair_64", hot_64 }, { "hot_pair_96", hot_96 },
 	{ "hot_pair_256", hot_256 }, { "hot_pair_1024", hot_1024 },
+	{ "zero_pair_256", zero_256 },
 	{ "hot_pair_4096", hot_4096 }, { "hot_pair_8192", hot_8192 },
 	{ "batch_random_free", batch_random }, { "batch_fifo_free", batch_fifo },
 	{ "producer_consumer_2cpu", producer_consumer },

@@ -14,6 +14,7 @@
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 
 #define BENCH_ALLOC(size)	kmalloc(size, GFP_KERNEL)
+#define BENCH_ZALLOC(size)	kzalloc(size, GFP_KERNEL)
 #define BENCH_FREE(ptr, size)	kfree(ptr)
 #define BENCH_SCRATCH(bytes)	alloc_pages_exact(bytes, GFP_KERNEL)
 #define BENCH_MEM_KB()		bench_mem_kb()
@@ -47,6 +48,13 @@ BENCH_ALL_CPUS("hot_pair_256", hot_256);
 BENCH_ALL_CPUS("hot_pair_1024", hot_1024);
 BENCH_ALL_CPUS("hot_pair_4096", hot_4096);
 BENCH_ALL_CPUS("hot_pair_8192", hot_8192);
+
+static unsigned long zero_256(void)
+{
+	wl_zero_pair(HOT_ITERS, 256);
+	return HOT_ITERS;
+}
+BENCH_ALL_CPUS("zero_pair_256", zero_256);
 
 static unsigned long batch_random(void) { return wl_batch(true); }
 static unsigned long batch_fifo(void) { return wl_batch(false); }

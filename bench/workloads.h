@@ -6,6 +6,7 @@
  * and tcmalloc. The includer defines:
  *
  *	BENCH_ALLOC(size)	allocate size bytes
+ *	BENCH_ZALLOC(size)	allocate size zeroed bytes (kzalloc, calloc)
  *	BENCH_FREE(ptr, size)	free them
  *	BENCH_SCRATCH(bytes)	memory for the workloads' own tables,
  *				taken once and kept
@@ -63,6 +64,17 @@ static inline void wl_hot_pair(unsigned long iters, unsigned long size)
 {
 	for (unsigned long i = 0; i < iters; i++) {
 		void *p = BENCH_ALLOC(size);
+
+		bench_touch(p);
+		BENCH_FREE(p, size);
+	}
+}
+
+/* The same with zeroed memory: what kzalloc and calloc cost. */
+static inline void wl_zero_pair(unsigned long iters, unsigned long size)
+{
+	for (unsigned long i = 0; i < iters; i++) {
+		void *p = BENCH_ZALLOC(size);
 
 		bench_touch(p);
 		BENCH_FREE(p, size);
