@@ -52,6 +52,15 @@ void *memset(void *s, int c, size_t n)
 		*p++ = (unsigned char)c;
 		n--;
 	}
+	/* Four words a turn: kzalloc of a few hundred bytes zeroes here. */
+	for (; n >= 4 * WORD_SIZE; n -= 4 * WORD_SIZE, p += 4 * WORD_SIZE) {
+		unsigned long *w = (unsigned long *)p;
+
+		w[0] = word;
+		w[1] = word;
+		w[2] = word;
+		w[3] = word;
+	}
 	for (; n >= WORD_SIZE; n -= WORD_SIZE, p += WORD_SIZE)
 		*(unsigned long *)p = word;
 	while (n--)

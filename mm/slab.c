@@ -152,10 +152,11 @@
 #define SLAB_GFP_ANY		0x80000000u
 
 /*
- * What always takes the slow path: zeroing, and zone modifiers (checked
- * against the cache's zone there, see slab_fix_zone()).
+ * What always takes the slow path: zone modifiers (checked against the
+ * cache's zone there, see slab_fix_zone()). __GFP_ZERO does not: the
+ * fast path zeroes after its pop, as Linux does.
  */
-#define SLAB_SLOWPATH_ALWAYS	(__GFP_ZERO | GFP_ZONEMASK)
+#define SLAB_SLOWPATH_ALWAYS	GFP_ZONEMASK
 
 /*
  * Slabs made of reserve pages. While one exists, kfree steps aside for
@@ -182,7 +183,7 @@ static inline bool pfmemalloc_active(void)
  * slow path). kmem_cache_free's fast path tests it too.
  *
  * slab_slowpath_gfp: the GFP bits that send an allocation to the slow
- * path. Zeroing and zone modifiers always; every bit, SLAB_GFP_ANY
+ * path. Zone modifiers always; every bit, SLAB_GFP_ANY
  * included, while failslab is on (its decision is made there) or
  * statistics are on (counted in the slow path). Reserve slabs need no
  * slow allocations: the arrays never hold their objects.
@@ -1026,9 +1027,10 @@ static inline bool slab_zone_ok(const struct kmem_cache *cachep, gfp_t flags)
 }
 
 /*
- * Everything but the plain pop: refills, reserve objects, zeroing,
- * zone modifiers, failslab, debugged caches. orig_size is what kmalloc was asked for
- * (0: the object size).
+ * Everything but the plain pop: refills, reserve objects, zone
+ * modifiers, failslab, debugged caches, statistics (and the zeroing of
+ * what comes this way). orig_size is what kmalloc was asked for (0: the
+ * object size).
  */
 static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
 					size_t orig_size, unsigned long caller)
@@ -1054,8 +1056,9 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
 
 /*
  * The fast path, kept free of calls so it needs no stack frame: pop the
- * top of the per-CPU array if there is one and nothing else (zeroing,
- * failslab, the reserve) is in play; anything else takes the slow path.
+ * top of the per-CPU array if there is one and nothing else (failslab,
+ * statistics, a zone modifier) is in play, then zero it if asked (a
+ * tail call to memset); anything else takes the slow path.
  */
 static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 					size_t orig_size, unsigned long caller)
@@ -1073,6 +1076,8 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 
 		ac->avail = avail - 1;
 		arch_irq_restore(irqflags);
+		if (unlikely(flags & __GFP_ZERO))	/* a tail call */
+			return memset(objp, 0, cachep->object_size);
 		return objp;
 	}
 	arch_irq_restore(irqflags);
@@ -1145,7 +1150,7 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 
 /*
  * Bulk allocation, one at a time through the slow path: failslab,
- * debugging, zeroing, the reserve.
+ * debugging, zone modifiers, the reserve.
  */
 static size_t alloc_bulk_checked(struct kmem_cache *cachep, gfp_t flags,
 				 size_t nr, void **p, unsigned long caller)
@@ -1172,6 +1177,9 @@ static size_t alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
 			break;
 	}
 	arch_irq_restore(irqflags);
+	if (unlikely(flags & __GFP_ZERO))
+		for (size_t j = 0; j < i; j++)
+			memset(p[j], 0, cachep->object_size);
 	return i;
 }
 

@@ -15,7 +15,7 @@
 #include "lib/string.h"
 
 #define FILL		0xa5	/* bytes a function must not touch */
-#define AREA		64	/* bytes in each test area */
+#define AREA		128	/* bytes in each test area */
 #define GUARD		16	/* guard bytes on each side of an area */
 
 /* A pattern byte that differs from FILL and from its neighbours. */
@@ -134,7 +134,9 @@ static void test_memmove(struct ktest *t)
 static void test_memset(struct ktest *t)
 {
 	static u8 buf[GUARD + AREA + GUARD] __aligned(8);
-	static const size_t lens[] = { 0, 1, 2, 7, 8, 9, 15, 16, 17, 24, 33 };
+	/* Up to AREA - 8 (off goes to 8): one to three 32-byte turns. */
+	static const size_t lens[] = { 0, 1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 32,
+				       33, 40, 63, 64, 71, 100, 120 };
 	unsigned int bad = 0;
 
 	for (size_t off = 0; off < 9; off++) {
