@@ -308,7 +308,7 @@ bool tick_nohz_enabled(void)
 bool tick_stopped(unsigned int cpu)
 {
 	BUG_ON(cpu >= NR_CPUS);
-	return READ_ONCE(timer_bases[cpu].tick_stopped);
+	return __atomic_load_n(&timer_bases[cpu].tick_stopped, __ATOMIC_ACQUIRE);
 }
 
 unsigned long tick_idle_stops(unsigned int cpu)
@@ -354,8 +354,9 @@ void tick_nohz_idle_enter(void)
 	if (!arch_tick_stop(delta))
 		return;
 	rcu_idle_enter();
-	WRITE_ONCE(base->tick_stopped, true);
+	/* Counted first: whoever sees it stopped sees this stop counted. */
 	WRITE_ONCE(base->idle_stops, base->idle_stops + 1);
+	__atomic_store_n(&base->tick_stopped, true, __ATOMIC_RELEASE);
 }
 
 void tick_nohz_idle_exit(void)
