@@ -1420,6 +1420,20 @@ void kfree_sensitive(const void *objp)
 	__kfree(objp, _RET_IP_);
 }
 
+/*
+ * Whether krealloc() keeps an object of this capacity for new_size:
+ * when it fits and moving would save less than half of it (or at most
+ * KREALLOC_KEEP bytes). Linux's krealloc() never shrinks; here a large
+ * buffer cut down to a small one moves to a class its size.
+ */
+#define KREALLOC_KEEP	64
+
+static bool krealloc_keeps(size_t capacity, size_t new_size)
+{
+	return capacity >= new_size &&
+	       (new_size > capacity / 2 || capacity <= KREALLOC_KEEP);
+}
+
 void *krealloc(const void *p, size_t new_size, gfp_t flags)
 {
 	struct kmem_cache *cachep = NULL;
@@ -1435,17 +1449,24 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 			return NULL;
 		capacity = alloc_capacity(p, &cachep);
 	}
-	if (capacity >= new_size) {
-		if (cachep && cache_debug(cachep))
-			slab_debug_set_orig_size(cachep, (void *)p, new_size);
-		return (void *)p;
+	if (krealloc_keeps(capacity, new_size))
+		goto keep;
+	/* Shrinking may fail to move: then the object stays as it is. */
+	ret = kmalloc(new_size, capacity >= new_size ? flags | __GFP_NOWARN :
+						       flags);
+	if (!ret) {
+		if (capacity >= new_size)
+			goto keep;
+		return NULL;
 	}
-	ret = kmalloc(new_size, flags);
-	if (ret && capacity)
-		memcpy(ret, p, alloc_in_use(p, capacity, cachep));
-	if (ret)
-		__kfree(p, _RET_IP_);
+	if (capacity)
+		memcpy(ret, p, min(alloc_in_use(p, capacity, cachep), new_size));
+	__kfree(p, _RET_IP_);
 	return ret;
+keep:
+	if (cachep && cache_debug(cachep))
+		slab_debug_set_orig_size(cachep, (void *)p, new_size);
+	return (void *)p;
 }
 
 /* Give everything in ac back to the slabs. */

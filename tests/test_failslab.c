@@ -109,6 +109,16 @@ static void test_krealloc_and_bulk(struct ktest *t)
 	fault_attr_disable(&failslab);
 	KTEST_EXPECT_NULL(t, memchr_inv(p, 0x3c, 20));
 	kfree(p);
+	/* A shrink that cannot move keeps the object where it is. */
+	p = kmalloc(1000, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	memset(p, 0x3c, 1000);
+	KTEST_ASSERT_EQ(t, fault_attr_set(&failslab, "1,100,0,-1", 5), 0);
+	KTEST_EXPECT_PTR_EQ(t, krealloc(p, 100, GFP_KERNEL), p);
+	fault_attr_disable(&failslab);
+	/* (slab_debug guards the bytes past the new size now) */
+	KTEST_EXPECT_NULL(t, memchr_inv(p, 0x3c, 100));
+	kfree(p);
 	KTEST_EXPECT_EQ(t, kmem_cache_alloc_bulk(c, GFP_KERNEL, 16, v), 16);
 	kmem_cache_free_bulk(c, 16, v);
 	kmem_cache_destroy(c);

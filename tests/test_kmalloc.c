@@ -291,7 +291,8 @@ static void test_krealloc(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ksize(p), 32UL);
 	fill(p, 20, 3);
 
-	/* Within ksize (32): same pointer, whether growing or shrinking. */
+	/* Within ksize (32): same pointer, whether growing or shrinking
+	 * (64 bytes and under never move). */
 	KTEST_EXPECT_PTR_EQ(t, krealloc(p, 32, GFP_KERNEL), p);
 	KTEST_EXPECT_PTR_EQ(t, krealloc(p, 5, GFP_KERNEL), p);
 	KTEST_EXPECT_TRUE(t, filled(p, 20, 3));
@@ -309,13 +310,23 @@ static void test_krealloc(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ksize(p), 8192UL);
 	KTEST_EXPECT_TRUE(t, filled(p, 128, 5));
 	fill(p, 8192, 9);
-	/* Into a large allocation and back down: shrinking stays put. */
+	/* Into a large allocation; shrinking by less than half stays put. */
 	q = krealloc(p, 20000, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, q);
 	KTEST_EXPECT_EQ(t, ksize(q), 32768UL);
 	KTEST_EXPECT_TRUE(t, filled(q, 8192, 9));
-	KTEST_EXPECT_PTR_EQ(t, krealloc(q, 100, GFP_KERNEL), q);
+	KTEST_EXPECT_PTR_EQ(t, krealloc(q, 16385, GFP_KERNEL), q);
 	KTEST_EXPECT_TRUE(t, filled(q, 8192, 9));
+	/* By half or more it moves to a class its size, keeping the prefix. */
+	p = krealloc(q, 100, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_PTR_NE(t, p, q);
+	KTEST_EXPECT_EQ(t, ksize(p), 128UL);
+	KTEST_EXPECT_TRUE(t, filled(p, 100, 9));
+	q = krealloc(p, 40, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, q);
+	KTEST_EXPECT_EQ(t, ksize(q), 64UL);
+	KTEST_EXPECT_TRUE(t, filled(q, 40, 9));
 
 	/* Size 0 frees and gives ZERO_SIZE_PTR. */
 	KTEST_EXPECT_PTR_EQ(t, krealloc(q, 0, GFP_KERNEL), ZERO_SIZE_PTR);
