@@ -108,11 +108,14 @@ void apic_send_IPI_self(unsigned int vector);
  * HZ on the boot CPU; time_init() has every other CPU call
  * arch_tick_start(), which starts its own (nothing if it runs already).
  * Each tick calls tick_handle_periodic() in interrupt context, on
- * LOCAL_TIMER_VECTOR. arch_tick_rate_mhz() is
- * the rate this CPU's timer runs at, measured now against the clock, in
- * millihertz (0 if it does not run): the time tests compare it with HZ.
+ * LOCAL_TIMER_VECTOR. arch_tick_rate_mhz(ref) is the rate this CPU's
+ * timer runs at, measured now, in millihertz (0 if it does not run):
+ * against the calibration reference (TICK_REF_CALIBRATION; x86_64: the
+ * PIT) or the TSC (TICK_REF_TSC). The time tests compare it with HZ.
+ * The host's timer is exact by construction: both give its period.
  */
-unsigned long arch_tick_rate_mhz(void);
+enum tick_ref { TICK_REF_CALIBRATION, TICK_REF_TSC };
+unsigned long arch_tick_rate_mhz(enum tick_ref ref);
 void arch_tick_start(void);
 
 /*

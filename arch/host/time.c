@@ -111,8 +111,11 @@ void arch_tick_start(void)
 		start_tick(cpu);
 }
 
-/* The period this CPU's timer was given, as a rate in millihertz. */
-unsigned long arch_tick_rate_mhz(void)
+/*
+ * The period this CPU's timer was given, as a rate in millihertz, for
+ * either reference: the host's timer runs off the clock itself.
+ */
+unsigned long arch_tick_rate_mhz(enum tick_ref ref)
 {
 	unsigned int cpu = arch_cpu_id();
 	struct itimerspec its;

@@ -484,19 +484,20 @@ void arch_tick_resume(void)
 }
 
 /*
- * The tick's rate as programmed, in millihertz, measured against the
- * calibration reference, the PIT: the APIC timer's current count at the
- * start and the end of a 2 ms PIT window (less than a tick period, so it
- * reloads at most once in between). The median of RATE_SAMPLES windows:
- * under TCG a vCPU may be held up between the PIT's end and the read.
- * Not against the TSC: under TCG on a loaded host QEMU's TSC and its
- * virtual clock (which drives the APIC timer and the PIT alike) drift
- * apart by several percent.
+ * The tick's rate as programmed, in millihertz: the APIC timer's current
+ * count at the start and the end of a 2 ms PIT window (less than a tick
+ * period, so it reloads at most once in between), against the window's
+ * PIT counts (the calibration reference) or its TSC cycles at the boot
+ * measure of tsc_khz. The median of RATE_SAMPLES windows: under TCG a
+ * vCPU may be held up between the PIT's end and the read. On a very
+ * loaded host QEMU's TSC (the host's) and its virtual clock (the APIC
+ * timer's and the PIT's) have been seen to drift apart by a few percent.
  */
 #define RATE_SAMPLES		9
 #define RATE_WINDOW_MS		2
 
-static unsigned long tick_rate_once(void)
+/* One window: the rate against the PIT, or against the TSC if tsc. */
+static unsigned long tick_rate_once(bool tsc)
 {
 	unsigned long flags = arch_irq_save();
 	struct pit_window w;
@@ -507,18 +508,22 @@ static unsigned long tick_rate_once(void)
 	counts = w.other_end <= w.other_start ?
 		 w.other_start - w.other_end :
 		 (u64)w.other_start + lapic_timer_period - w.other_end;
+	if (tsc)
+		return (unsigned long)(counts * tsc_khz * 1000000 /
+				       ((w.tsc_end - w.tsc_start) *
+					lapic_timer_period));
 	return (unsigned long)(counts * PIT_HZ * 1000 /
 			       ((u64)w.pit_counts * lapic_timer_period));
 }
 
-unsigned long arch_tick_rate_mhz(void)
+static unsigned long tick_rate_median(bool tsc)
 {
 	unsigned long r[RATE_SAMPLES];
 
 	if (!lapic_timer_period)
 		return 0;
 	for (int i = 0; i < RATE_SAMPLES; i++) {
-		unsigned long v = tick_rate_once();
+		unsigned long v = tick_rate_once(tsc);
 		int k = i;
 
 		for (; k > 0 && r[k - 1] > v; k--)	/* insertion sort */
@@ -526,4 +531,9 @@ unsigned long arch_tick_rate_mhz(void)
 		r[k] = v;
 	}
 	return r[RATE_SAMPLES / 2];
+}
+
+unsigned long arch_tick_rate_mhz(enum tick_ref ref)
+{
+	return tick_rate_median(ref == TICK_REF_TSC);
 }

@@ -131,7 +131,7 @@ __noreturn void arch_emergency_restart(void)
 }
 
 /* No tick in the shim: its CPUs are the application's threads. */
-unsigned long arch_tick_rate_mhz(void)
+unsigned long arch_tick_rate_mhz(enum tick_ref ref)
 {
 	return 0;
 }
