@@ -19,6 +19,7 @@
 #define KERNEL_IRQ_H
 
 #include "kernel/types.h"
+#include "kernel/lockdep.h"
 #include "arch/arch.h"
 
 #define NR_VECTORS		256
@@ -65,16 +66,29 @@ static inline bool irqs_disabled(void)
 	return arch_irqs_disabled();
 }
 
+/*
+ * Interrupts on again: the lock validator marks the locks still held
+ * (kernel/lockdep.h); the hooks take their call site from their return
+ * address, so these are always inline.
+ */
 #define local_irq_save(flags)	((flags) = arch_irq_save())
-#define local_irq_restore(flags)	arch_irq_restore(flags)
+
+static __always_inline void local_irq_restore(unsigned long flags)
+{
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING) && !arch_irqs_disabled_flags(flags))
+		lockdep_hardirqs_on();
+	arch_irq_restore(flags);
+}
 
 static inline void local_irq_disable(void)
 {
 	arch_irq_save();
 }
 
-static inline void local_irq_enable(void)
+static __always_inline void local_irq_enable(void)
 {
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
+		lockdep_hardirqs_on();
 	arch_irq_enable();
 }
 

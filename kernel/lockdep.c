@@ -56,10 +56,13 @@
  * once, at least one sees both.
  * Dependencies are recorded only between locks taken in the same
  * context: a handler's locks do not depend on those of the code it
- * interrupted (the usage bits cover that case), as in Linux. Not
- * tracked: interrupts turned on while a lock is held (Linux marks the
- * held locks ENABLED_HARDIRQ then; here only acquisitions count), and
- * softirqs (the kernel has none).
+ * interrupted (the usage bits cover that case), as in Linux. Turning
+ * interrupts on while holding locks (local_irq_enable(),
+ * local_irq_restore() or spin_unlock_irqrestore() to "on") marks every
+ * held lock ENABLED_HARDIRQ there (lockdep_hardirqs_on()), as Linux
+ * does. Not tracked: softirqs (the kernel has none), and interrupts
+ * turned on through the arch_irq_*() calls themselves (the allocators'
+ * fast paths, which hold no lock there, and the idle loops).
  *
  * The call site of every hook is its return address: the hooks are
  * called from inline lock functions, so that is the line taking the lock.
@@ -682,6 +685,26 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock)
 			check_acquire(lc, class, map, ip, hardirq);
 		push_held(lc, class, map, ip, hardirq);
 	}
+	lc->running = false;
+}
+
+/*
+ * Interrupts are about to go on outside any handler: every lock this CPU
+ * holds is then held with interrupts on (Linux's mark_held_locks() from
+ * lockdep_hardirqs_on()), its class hardirq-unsafe, first seen at the
+ * caller.
+ */
+void lockdep_hardirqs_on(void)
+{
+	unsigned long ip = _RET_IP_;
+	struct lockdep_cpu *lc = this_lockdep_cpu();
+
+	if (!READ_ONCE(debug_locks) || lc->running || arch_hardirq_count())
+		return;
+	lc->running = true;
+	for (unsigned int i = 0; i < lc->depth; i++)
+		mark_usage(lc->held[i].class, LOCK_ENABLED_HARDIRQ,
+			   lc->held[i].instance, ip);
 	lc->running = false;
 }
 

@@ -98,6 +98,8 @@ void lockdep_init_map(struct lockdep_map *map, const char *name,
 		      const struct lock_class_key *key);
 void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock);
 void lock_release(struct lockdep_map *map);
+/* Interrupts go on (outside a handler): the held locks become unsafe. */
+void lockdep_hardirqs_on(void);
 void lock_assert_held(struct lockdep_map *map);
 /* Report a lockdep_assert_irqs_disabled() that failed (kernel/spinlock.h). */
 void lock_assert_irqs_disabled_failed(void);

@@ -118,6 +118,8 @@ static __spin_inline void spin_unlock_irqrestore(spinlock_t *lock,
 						   unsigned long flags)
 {
 	spin_unlock(lock);
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING) && !arch_irqs_disabled_flags(flags))
+		lockdep_hardirqs_on();
 	arch_irq_restore(flags);
 }
 

@@ -10,7 +10,8 @@
  * dependency from such a hardirq-safe class to a hardirq-unsafe one is
  * reported whichever half comes first, and locks taken with interrupts
  * off everywhere outside the handler give no report, nor does a trylock
- * in the handler.
+ * in the handler. Interrupts turned on while such a lock is held are the
+ * same inconsistency, named where they went on.
  *
  * The locks here are this file's own, so their classes are too. Each
  * case starts from a clean dependency graph (lockdep_reset_for_test());
@@ -30,6 +31,9 @@ static DEFINE_SPINLOCK(ld_lock_c);
 static DEFINE_SPINLOCK(ld_lock_d);
 static DEFINE_SPINLOCK(ld_irq_lock);
 static DEFINE_SPINLOCK(ld_irq_lock2);
+static DEFINE_SPINLOCK(ld_on_lock);
+static DEFINE_SPINLOCK(ld_on_lock2);
+static DEFINE_SPINLOCK(ld_on_inner);
 
 /* One spin_lock_init() site: every lock initialised here is one class. */
 static void ld_init_same_class(spinlock_t *lock)
@@ -437,6 +441,65 @@ static void test_irq_inconsistent_state(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
 }
 
+/* local_irq_enable() while holding lock (interrupts off around it). */
+static __noinline void ld_enable_holding(spinlock_t *lock)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	spin_lock(lock);
+	local_irq_enable();
+	local_irq_disable();
+	spin_unlock(lock);
+	local_irq_restore(flags);
+}
+
+/* spin_unlock_irqrestore() of ld_on_inner back to "on", outer held. */
+static __noinline void ld_restore_holding(spinlock_t *outer)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ld_on_inner, flags);
+	spin_lock(outer);
+	spin_unlock_irqrestore(&ld_on_inner, flags);
+	local_irq_disable();
+	spin_unlock(outer);
+	local_irq_enable();
+}
+
+/*
+ * Interrupts turned on while a hardirq-safe lock is held: one report,
+ * naming where they went on (local_irq_enable(), or a
+ * spin_unlock_irqrestore() of another lock); a lock released before
+ * they go on gives none.
+ */
+static void test_irqs_on_while_held(struct ktest *t)
+{
+	ld_irq_setup(t);
+	ld_irq_take(t, &ld_on_lock, NULL);
+	ld_irq_take(t, &ld_on_lock2, NULL);
+	ktest_capture_start(t, "WARNING:");
+	ld_take_irqsave(&ld_on_lock, NULL);
+	ld_take_irqsave(&ld_on_lock2, NULL);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+
+	ktest_capture_start(t, "WARNING:");
+	ld_enable_holding(&ld_on_lock);
+	ld_enable_holding(&ld_on_lock);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "WARNING: inconsistent lock state");
+	KTEST_EXPECT_CAPTURED(t, "inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage.");
+	KTEST_EXPECT_CAPTURED(t, "{IN-HARDIRQ-W} state was registered at ld_irq_handler+");
+	KTEST_EXPECT_CAPTURED(t, "{HARDIRQ-ON-W} state was registered at ld_enable_holding+");
+
+	ktest_capture_start(t, "WARNING:");
+	ld_restore_holding(&ld_on_lock2);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "takes ld_on_lock2 (");
+	KTEST_EXPECT_CAPTURED(t, "{HARDIRQ-ON-W} state was registered at ld_restore_holding+");
+	KTEST_EXPECT_EQ(t, lockdep_depth(), 0U);
+}
+
 /*
  * A trylock in a handler fails instead of spinning: it leaves its class
  * as it was. Outside one, with interrupts on, it makes the class unsafe.
@@ -657,6 +720,7 @@ static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(test_kernel_asserts_fire),
 	KTEST_CASE(test_assert_irqs_disabled),
 	KTEST_CASE(test_irq_inconsistent_state),
+	KTEST_CASE(test_irqs_on_while_held),
 	KTEST_CASE(test_irq_trylock),
 	KTEST_CASE(test_irq_inconsistent_smp),
 	KTEST_CASE(test_irq_safe_usage_quiet),

@@ -97,6 +97,12 @@ static inline void arch_irq_enable(void)
 	arch_irq_restore(0);
 }
 
+/* Would arch_irq_restore(flags) leave interrupts off? */
+static inline bool arch_irqs_disabled_flags(unsigned long flags)
+{
+	return flags != 0;
+}
+
 static inline bool arch_irqs_disabled(void)
 {
 	return host_irq_off;

@@ -27,6 +27,12 @@ static inline void arch_irq_enable(void)
 	__asm__ __volatile__("sti" : : : "memory");
 }
 
+/* Would arch_irq_restore(flags) leave interrupts off? */
+static inline bool arch_irqs_disabled_flags(unsigned long flags)
+{
+	return !(flags & X86_EFLAGS_IF);
+}
+
 static inline bool arch_irqs_disabled(void)
 {
 	unsigned long flags;
