@@ -224,38 +224,70 @@ static void run_one(const struct bench_case *b)
 	print_bench_line(b->name, res.ns, res.cycles, res.ops, res.peak_kb);
 }
 
+/* A ratio in percent with one decimal ("-" without a base). */
+struct percent {
+	char s[16];
+};
+
+static struct percent percent_of(u64 part, u64 whole)
+{
+	struct percent p;
+	u64 tenths = whole ? part * 1000 / whole : 0;
+
+	if (whole)
+		snprintf(p.s, sizeof(p.s), "%llu.%llu",
+			 (unsigned long long)(tenths / 10),
+			 (unsigned long long)(tenths % 10));
+	else
+		strscpy(p.s, "-", sizeof(p.s));
+	return p;
+}
+
+/* A scaling case's throughput on one CPU: what efficiency is against. */
+struct scale_base {
+	u64 total;		/* ops/s over the wall time */
+	u64 per_cpu_s;		/* ops per second of CPU time */
+};
+
 /*
- * One CPU count of a scaling case: its lines, and its total ops/s (0 if
- * it could not run). base is the total on one CPU (0: not known yet).
+ * One CPU count of a scaling case: its lines; the base is set by the
+ * one-CPU run (0 if it could not run: no efficiency then).
  */
-static u64 run_scale_cpus(const struct bench_case *b, unsigned int nr,
-			  unsigned long work, u64 base)
+static void run_scale_cpus(const struct bench_case *b, unsigned int nr,
+			  unsigned long work, struct scale_base *base)
 {
 	struct bench_all_result res;
 	char name[48];
-	u64 total, eff;
+	u64 total, per_cpu_s;
 
 	snprintf(name, sizeof(name), "%s_t%u", b->name, nr);
 	bench_measure_scale(b, nr, work, bench_reps, &res);
 	if (!res.nr_cpus || !res.ops) {
 		console_printf("# %s: could not run on %u CPUs at once\n",
 			       name, nr);
-		return 0;
+		return;
 	}
 	print_bench_line(name, res.wall_ns, res.cycles, res.ops, 0);
-	for (unsigned int cpu = 0; cpu < nr; cpu++)
-		console_printf("BENCH_SCALE_CPU %-28s %2u %12llu\n", name, cpu,
-			       (unsigned long long)bench_ops_per_sec(
-				       res.cpu[cpu].ops, res.cpu[cpu].ns));
+	for (unsigned int cpu = 0; cpu < nr; cpu++) {
+		const struct bench_cpu_result *c = &res.cpu[cpu];
+
+		console_printf("BENCH_SCALE_CPU %-28s %2u %12llu %12llu\n",
+			       name, cpu,
+			       (unsigned long long)bench_ops_per_sec(c->ops, c->ns),
+			       (unsigned long long)bench_ops_per_sec(c->ops,
+								     c->cpu_ns));
+	}
 	total = bench_ops_per_sec(res.ops, res.wall_ns);
-	if (nr == 1)
-		base = total;
-	/* In tenths of a percent: total / (nr * base). */
-	eff = base ? total * 1000 / (nr * base) : 0;
-	console_printf("BENCH_SCALE %-28s %2u %12llu %4llu.%llu%%\n", name, nr,
-		       (unsigned long long)total, (unsigned long long)(eff / 10),
-		       (unsigned long long)(eff % 10));
-	return total;
+	per_cpu_s = bench_ops_per_sec(res.ops, res.cpu_ns);
+	if (nr == 1) {
+		base->total = total;
+		base->per_cpu_s = per_cpu_s;
+	}
+	console_printf("BENCH_SCALE %-28s %2u %12llu %5s%% %12llu %5s%%\n",
+		       name, nr, (unsigned long long)total,
+		       percent_of(total, nr * base->total).s,
+		       (unsigned long long)per_cpu_s,
+		       percent_of(per_cpu_s, base->per_cpu_s).s);
 }
 
 /* 1, 2 and all CPUs; fewer where there are fewer, each count once. */
@@ -264,18 +296,14 @@ static void run_scale(const struct bench_case *b, unsigned long work_div)
 	const unsigned int all = bench_scale_cpus();
 	const unsigned int counts[] = { 1, 2, all };
 	unsigned long work = max(b->work / work_div, 1UL);
+	struct scale_base base = { 0, 0 };
 	unsigned int last = 0;
-	u64 base = 0;
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(counts); i++) {
-		u64 total;
-
 		if (counts[i] <= last || counts[i] > all)
 			continue;
 		last = counts[i];
-		total = run_scale_cpus(b, last, work, base);
-		if (last == 1)
-			base = total;
+		run_scale_cpus(b, last, work, &base);
 	}
 	if (all <= 2)
 		console_printf("# %s: %u CPU%s, so the all-CPU row is _t%u\n",
@@ -284,7 +312,7 @@ static void run_scale(const struct bench_case *b, unsigned long work_div)
 
 static void print_scale_header(void)
 {
-	console_printf("# bench scaling on 1, 2 and %u CPUs at once, each doing the same work: BENCH_SCALE_CPU name, CPU, ops/s in its own time; BENCH_SCALE name, CPUs, ops/s of all over the wall time, efficiency = ops/s / (CPUs x ops/s on 1 CPU)\n",
+	console_printf("# bench scaling on 1, 2 and all (here %u) CPUs at once, each doing the same work: BENCH_SCALE_CPU name, CPU, ops/s in its own time, ops per second of its CPU time; BENCH_SCALE name, CPUs, ops/s of all over the wall time, efficiency = ops/s / (CPUs x ops/s on 1 CPU), ops per CPU-second of all, efficiency = that / the same on 1 CPU\n",
 		       bench_scale_cpus());
 	if (strcmp(arch_name, "host"))
 		console_printf("# these figures are emulated under TCG: the vCPUs are host threads sharing the host's cores, so they are not comparable to host numbers\n");

@@ -23,11 +23,14 @@
  * (bench_cpus= lowers "all"), every CPU doing the same work, and print
  * per CPU count K the usual line (ns/op over the wall time, all CPUs'
  * operations), each CPU's throughput, and the total with the scaling
- * efficiency, ops/s(K) / (K * ops/s(1)):
+ * efficiency, ops/s(K) / (K * ops/s(1)); then the same per second of
+ * CPU time (arch_cpu_time_ns(): on a shared host, without the time other
+ * work held the CPUs), whose efficiency is ops/cpu-s(K) / ops/cpu-s(1):
  *
  *	BENCH <name>_t<K> <ns per op> <cycles per op> 0
- *	BENCH_SCALE_CPU <name>_t<K> <cpu> <ops/s of that CPU, in its own time>
+ *	BENCH_SCALE_CPU <name>_t<K> <cpu> <ops/s in its own time> <ops/cpu-s>
  *	BENCH_SCALE <name>_t<K> <K> <ops/s of all, over the wall time> <eff>%
+ *		<ops/cpu-s of all> <eff>%
  */
 #ifndef BENCH_BENCH_H
 #define BENCH_BENCH_H
@@ -99,6 +102,7 @@ void bench_measure(const struct bench_case *b, unsigned long reps,
 struct bench_cpu_result {
 	unsigned long ops;	/* 0: the CPU did not run it */
 	u64 ns;
+	u64 cpu_ns;		/* arch_cpu_time_ns() it took (scaling cases) */
 };
 
 struct bench_all_result {
@@ -106,6 +110,7 @@ struct bench_all_result {
 	unsigned long ops;	/* all of them */
 	u64 wall_ns;
 	u64 cycles;		/* of this CPU over the run (scaling cases) */
+	u64 cpu_ns;		/* all CPUs' arch_cpu_time_ns() (scaling cases) */
 	struct bench_cpu_result cpu[NR_CPUS];
 };
 

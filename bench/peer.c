@@ -27,12 +27,14 @@
 #define BENCH_SPAWN(cpu, fn, arg)	spawn(cpu, fn, arg)
 #define BENCH_JOIN(cpu)		join(cpu)
 #define BENCH_NOW_NS()		now_ns()
+#define BENCH_CPU_NS()		thread_cpu_ns()
 #define BENCH_RELAX()		__builtin_ia32_pause()
 
 static long bench_peak_kb, bench_base_kb;
 
 static long rss_kb(void);
 static uint64_t now_ns(void);
+static uint64_t thread_cpu_ns(void);
 static int spawn(unsigned int cpu, void (*fn)(void *), void *arg);
 static void join(unsigned int cpu);
 #include "bench/workloads.h"
@@ -99,6 +101,14 @@ static uint64_t now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
@@ -248,10 +258,25 @@ static void run_one(const struct peer_bench *b, long reps)
 	print_line(b->name, best_ns, best_cyc, ops, peak);
 }
 
-/* The same on nr threads at once: ns/op over the wall time of all. */
-static void run_scale_threads(const struct peer_bench *b, unsigned int nr,
-			      long reps)
+/* A scaling case's throughput on one thread: what efficiency is against. */
+struct scale_base {
+	double total;		/* ops/s over the wall time */
+	double per_cpu_s;	/* ops per second of CPU time */
+};
+
+static double ops_per_sec(unsigned long ops, uint64_t ns)
 {
+	return ns ? ops * 1e9 / ns : 0;
+}
+
+/*
+ * The same on nr threads at once: ns/op over the wall time of all, then
+ * the kernel runner's BENCH_SCALE line (its per-thread lines left out).
+ */
+static void run_scale_threads(const struct peer_bench *b, unsigned int nr,
+			      long reps, struct scale_base *base)
+{
+	double total, per_cpu_s;
 	struct scale_result res, best = { 0 };
 	uint64_t best_cyc = 0;
 	char name[64];
@@ -273,19 +298,29 @@ static void run_scale_threads(const struct peer_bench *b, unsigned int nr,
 		}
 	}
 	print_line(name, best.wall_ns, best_cyc, best.ops, 0);
+	total = ops_per_sec(best.ops, best.wall_ns);
+	per_cpu_s = ops_per_sec(best.ops, best.cpu_ns);
+	if (nr == 1) {
+		base->total = total;
+		base->per_cpu_s = per_cpu_s;
+	}
+	printf("BENCH_SCALE %-28s %2u %12.0f %5.1f%% %12.0f %5.1f%%\n", name, nr,
+	       total, base->total ? total * 100 / (nr * base->total) : 0,
+	       per_cpu_s, base->per_cpu_s ? per_cpu_s * 100 / base->per_cpu_s : 0);
 }
 
 /* 1, 2 and all threads; fewer where there are fewer, each count once. */
 static void run_scale(const struct peer_bench *b, unsigned int all, long reps)
 {
 	const unsigned int counts[] = { 1, 2, all };
+	struct scale_base base = { 0, 0 };
 	unsigned int last = 0;
 
 	for (unsigned int i = 0; i < 3; i++) {
 		if (counts[i] <= last || counts[i] > all)
 			continue;
 		last = counts[i];
-		run_scale_threads(b, last, reps);
+		run_scale_threads(b, last, reps, &base);
 	}
 }
 

@@ -22,6 +22,7 @@
 #define BENCH_SPAWN(cpu, fn, arg)	arch_cpu_run(cpu, fn, arg)
 #define BENCH_JOIN(cpu)		arch_cpu_join(cpu)
 #define BENCH_NOW_NS()		arch_clock_ns()
+#define BENCH_CPU_NS()		arch_cpu_time_ns()
 #define BENCH_RELAX()		arch_cpu_relax()
 #include "bench/workloads.h"
 
@@ -199,9 +200,11 @@ static void scale_report(const struct scale_result *sr,
 	res->nr_cpus = sr->nr;
 	res->ops = sr->ops;
 	res->wall_ns = sr->wall_ns;
+	res->cpu_ns = sr->cpu_ns;
 	for (unsigned int cpu = 0; cpu < sr->nr; cpu++) {
 		res->cpu[cpu].ops = scale_threads[cpu].ops;
 		res->cpu[cpu].ns = scale_threads[cpu].ns;
+		res->cpu[cpu].cpu_ns = scale_threads[cpu].cpu_ns;
 	}
 }
 

@@ -17,6 +17,7 @@
  *				nonzero if it cannot
  *	BENCH_JOIN(cpu)		wait for it
  *	BENCH_NOW_NS()		a monotonic clock in nanoseconds
+ *	BENCH_CPU_NS()		the CPU time this thread has used, in ns
  *	BENCH_RELAX()		what a spinning wait does each turn
  *
  * Every allocation is touched (one byte written through a volatile
@@ -305,8 +306,10 @@ static inline unsigned long wl_larson(void)
  * doing the same work, so with perfect scaling N threads get N times the
  * one thread's throughput. Thread 0 is the caller; the others start with
  * BENCH_SPAWN() and all wait for one go, so they run together. Each
- * records its operations and its own time; the wall time runs from the
- * go until the last thread ended.
+ * records its operations, its own time and the CPU time it used; the
+ * wall time runs from the go until the last thread ended. On a shared
+ * machine the wall time also counts the time other work held the CPUs;
+ * the CPU time leaves that out.
  *
  *	hot pair	each thread: alloc/touch/free of 256 bytes, its own
  *	producer/	threads 2p and 2p+1 are a pair: 2p allocates, hands
@@ -328,7 +331,7 @@ struct scale_thread {
 	unsigned long work;	/* iterations (objects, steps per round) */
 	unsigned long (*fn)(struct scale_thread *t);
 	unsigned long ops;	/* done, and in what time of its own */
-	unsigned long long start_ns, ns;
+	unsigned long long start_ns, ns, cpu_ns;
 	unsigned long seed;	/* larson */
 } __attribute__((aligned(BENCH_LINE_PAIR)));
 
@@ -336,6 +339,7 @@ struct scale_result {
 	unsigned int nr;		/* threads that ran (0: could not start) */
 	unsigned long ops;		/* all of them */
 	unsigned long long wall_ns;	/* from the go until the last ended */
+	unsigned long long cpu_ns;	/* all threads' CPU time */
 };
 
 static struct scale_thread scale_threads[SCALE_MAX_THREADS];
@@ -348,15 +352,18 @@ static unsigned long scale_rounds_done __attribute__((aligned(BENCH_LINE_PAIR)))
 static void scale_thread_main(void *arg)
 {
 	struct scale_thread *t = arg;
+	unsigned long long cpu_ns;
 	unsigned long go;
 
 	while (!(go = __atomic_load_n(&scale_go, __ATOMIC_ACQUIRE)))
 		BENCH_RELAX();
 	if (go != 1)
 		return;
+	cpu_ns = BENCH_CPU_NS();
 	t->start_ns = BENCH_NOW_NS();
 	t->ops = t->fn(t);
 	t->ns = BENCH_NOW_NS() - t->start_ns;
+	t->cpu_ns = BENCH_CPU_NS() - cpu_ns;
 }
 
 /* Run fn on nr threads at once, each with work; res->nr = 0 if it could not. */
@@ -370,6 +377,7 @@ static void wl_scale(unsigned int nr, unsigned long work,
 	res->nr = 0;
 	res->ops = 0;
 	res->wall_ns = 0;
+	res->cpu_ns = 0;
 	if (!nr || nr > SCALE_MAX_THREADS)
 		return;
 	__atomic_store_n(&scale_go, 0, __ATOMIC_RELEASE);
@@ -382,6 +390,7 @@ static void wl_scale(unsigned int nr, unsigned long work,
 		t->fn = fn;
 		t->ops = 0;
 		t->ns = 0;
+		t->cpu_ns = 0;
 		t->start_ns = 0;
 		t->seed = 0x2545f4914f6cdd1dUL * (i + 1UL);
 	}
@@ -401,6 +410,7 @@ static void wl_scale(unsigned int nr, unsigned long work,
 		struct scale_thread *t = &scale_threads[i];
 
 		res->ops += t->ops;
+		res->cpu_ns += t->cpu_ns;
 		if (t->start_ns + t->ns > end_ns)
 			end_ns = t->start_ns + t->ns;
 	}
