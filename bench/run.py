@@ -50,14 +50,17 @@ def find_lib(name):
 
 
 def parse(output):
-    """BENCH lines: name -> (ns per op, peak KiB or 0)."""
-    results = {}
+    """BENCH lines: name -> (ns per op, peak KiB or 0); BENCH_SCALE
+    lines: name -> ops per CPU-second."""
+    results, per_cpu_s = {}, {}
     for line in output.splitlines():
         parts = line.split()
         if len(parts) >= 3 and parts[0] == "BENCH":
             peak = int(parts[4]) if len(parts) >= 5 else 0
             results[parts[1]] = (float(parts[2]), peak)
-    return results
+        elif len(parts) >= 6 and parts[0] == "BENCH_SCALE":
+            per_cpu_s[parts[1]] = float(parts[5])
+    return results, per_cpu_s
 
 
 def scale_threads():
@@ -83,43 +86,62 @@ def run_impl(name, cram, peer, reps, threads):
     return parse(out.stdout)
 
 
-def add_scaling(table, impls):
-    """Throughput and efficiency of the scale_*_tK rows, into table."""
+def add_scaling(table, cpu_samples, impls):
+    """Throughput and efficiency of the scale_*_tK rows, into table:
+    over the wall time from the median ns/op, and per CPU-second from the
+    median of the rounds' BENCH_SCALE figures."""
     rows = []
     for b in table:
         m = SCALE_ROW.match(b)
         if m:
             rows.append((b, m.group(1), int(m.group(2))))
     for b, family, k in rows:
-        base = table.get("%s_t1" % family, {}).get("results", {})
-        ops, eff = {}, {}
+        t1 = "%s_t1" % family
+        base = table.get(t1, {}).get("results", {})
+        sc = {"workload": family, "threads": k, "ops_per_s": {},
+              "efficiency": {}, "ops_per_cpu_s": {}, "cpu_efficiency": {}}
         for i, r in table[b]["results"].items():
-            if not r["median_ns"]:
-                continue
-            ops[i] = 1e9 / r["median_ns"]
-            if i in base and base[i]["median_ns"]:
-                eff[i] = ops[i] / (k * 1e9 / base[i]["median_ns"])
-        table[b]["scaling"] = {"workload": family, "threads": k,
-                               "ops_per_s": ops, "efficiency": eff}
+            if r["median_ns"]:
+                sc["ops_per_s"][i] = 1e9 / r["median_ns"]
+                if i in base and base[i]["median_ns"]:
+                    sc["efficiency"][i] = (sc["ops_per_s"][i] /
+                                           (k * 1e9 / base[i]["median_ns"]))
+            cpu = cpu_samples.get(i, {})
+            if cpu.get(b):
+                sc["ops_per_cpu_s"][i] = statistics.median(cpu[b])
+                if cpu.get(t1):
+                    sc["cpu_efficiency"][i] = (sc["ops_per_cpu_s"][i] /
+                                               statistics.median(cpu[t1]))
+        table[b]["scaling"] = sc
     return [b for b, _, _ in rows]
 
 
-def print_scaling(table, impls, threads):
-    rows = add_scaling(table, impls)
+def print_scaling(table, cpu_samples, impls, threads):
+    rows = add_scaling(table, cpu_samples, impls)
     if not rows:
         return
     print()
-    print("%-30s" % "scaling: Mops/s, efficiency" +
-          "".join("%16s" % i for i in impls))
+    print("%-28s" % "scaling: Mops/s eff cpu-eff" +
+          "".join("%20s" % i for i in impls))
     for b in rows:
         sc = table[b]["scaling"]
-        print("%-30s" % b + "".join(
-            "%16s" % ("%.1f %4.0f%%" % (sc["ops_per_s"][i] / 1e6,
-                                        sc["efficiency"][i] * 100)
-                      if i in sc["efficiency"] else "-") for i in impls))
-    print("(all threads' operations over the wall time; efficiency = "
-          "ops/s(tK) / (K x ops/s(t1)):")
-    print(" 100% is perfect scaling, 50% at K = 2 is no gain from the second CPU)")
+        cells = []
+        for i in impls:
+            if i not in sc["efficiency"]:
+                cells.append("-")
+                continue
+            cpu_eff = sc["cpu_efficiency"].get(i)
+            cells.append("%.1f %3.0f%% %s" % (
+                sc["ops_per_s"][i] / 1e6, sc["efficiency"][i] * 100,
+                "%3.0f%%" % (cpu_eff * 100) if cpu_eff else "-"))
+        print("%-28s" % b + "".join("%20s" % c for c in cells))
+    print("(Mops/s: all threads' operations over the wall time; eff = "
+          "ops/s(tK) / (K x ops/s(t1)),")
+    print(" 100% is perfect scaling, 50% at K = 2 no gain from the second CPU;"
+          " cpu-eff = operations")
+    print(" per CPU-second of tK / those of t1, which leaves out the time other"
+          " work held the CPUs;")
+    print(" spinning waits for the other thread count as CPU time)")
     if threads <= 2:
         print("this process may use %d CPU%s (nproc), so the all-CPU rows are "
               "the t%d rows" % (threads, "" if threads == 1 else "s", threads))
@@ -138,12 +160,16 @@ def main():
     impls = ["cram", "glibc"] + [p for p in PEER_LIBS if find_lib(PEER_LIBS[p])]
     missing = [p for p in PEER_LIBS if p not in impls]
     samples = {i: {} for i in impls}
+    cpu_samples = {i: {} for i in impls}
     peaks = {i: {} for i in impls}
     for r in range(args.rounds):
         order = impls[r % len(impls):] + impls[:r % len(impls)]
         for impl in order:
-            for bench, (ns, peak) in run_impl(impl, args.cram, args.peer, args.reps,
-                                                threads).items():
+            results, per_cpu_s = run_impl(impl, args.cram, args.peer,
+                                          args.reps, threads)
+            for bench, ops in per_cpu_s.items():
+                cpu_samples[impl].setdefault(bench, []).append(ops)
+            for bench, (ns, peak) in results.items():
                 samples[impl].setdefault(bench, []).append(ns)
                 if peak:
                     peaks[impl][bench] = max(peaks[impl].get(bench, 0), peak)
@@ -184,7 +210,7 @@ def main():
             table[b]["peak_kib"] = {i: peaks[i].get(b) for i in impls}
         print("(memory held at the workload's peak above what the program held at start:")
         print(" pages in use for cram, resident set size for the peers)")
-    print_scaling(table, impls, threads)
+    print_scaling(table, cpu_samples, impls, threads)
     if missing:
         print("not installed (make deps installs them): " + ", ".join(missing))
     os.makedirs(os.path.dirname(args.json), exist_ok=True)

@@ -344,7 +344,7 @@ struct scale_result {
 
 static struct scale_thread scale_threads[SCALE_MAX_THREADS];
 static struct pc_ring scale_rings[SCALE_MAX_THREADS / 2];
-static void **scale_tables[SCALE_MAX_THREADS];
+static void **scale_tables[SCALE_MAX_THREADS];	/* larson, during a run */
 /* 1: go; 2: a thread could not start, return at once */
 static unsigned long scale_go __attribute__((aligned(BENCH_LINE_PAIR)));
 static unsigned long scale_rounds_done __attribute__((aligned(BENCH_LINE_PAIR)));
@@ -507,7 +507,20 @@ static void wl_scale_producer_consumer(unsigned int nr, unsigned long work,
 	wl_scale(nr, work, scale_pc_fn, res);
 }
 
-/* The tables are filled and emptied outside the threads' time. */
+static void scale_larson_put(unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		for (unsigned int k = 0; k < LARSON_SLOTS && scale_tables[i]; k++)
+			BENCH_FREE(scale_tables[i][k], 0);
+		BENCH_FREE(scale_tables[i], 0);
+		scale_tables[i] = NULL;
+	}
+}
+
+/*
+ * The tables are made, filled and freed outside the threads' time, and
+ * none is kept (a run leaves the allocators as it found them).
+ */
 static void wl_scale_larson(unsigned int nr, unsigned long work,
 			    struct scale_result *res)
 {
@@ -515,12 +528,11 @@ static void wl_scale_larson(unsigned int nr, unsigned long work,
 	if (!nr || nr > SCALE_MAX_THREADS)
 		return;
 	for (unsigned int i = 0; i < nr; i++) {
-		if (!scale_tables[i])
-			scale_tables[i] = BENCH_SCRATCH(LARSON_SLOTS * sizeof(void *));
-		if (!scale_tables[i])
+		scale_tables[i] = BENCH_ZALLOC(LARSON_SLOTS * sizeof(void *));
+		if (!scale_tables[i]) {
+			scale_larson_put(i);
 			return;
-	}
-	for (unsigned int i = 0; i < nr; i++) {
+		}
 		for (unsigned int k = 0; k < LARSON_SLOTS; k++) {
 			scale_tables[i][k] = BENCH_ALLOC(64);
 			bench_touch(scale_tables[i][k]);
@@ -528,9 +540,7 @@ static void wl_scale_larson(unsigned int nr, unsigned long work,
 	}
 	scale_rounds_done = 0;
 	wl_scale(nr, work, scale_larson_fn, res);
-	for (unsigned int i = 0; i < nr; i++)
-		for (unsigned int k = 0; k < LARSON_SLOTS; k++)
-			BENCH_FREE(scale_tables[i][k], 0);
+	scale_larson_put(nr);
 }
 
 #endif /* BENCH_WORKLOADS_H */
