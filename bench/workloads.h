@@ -381,19 +381,11 @@ static void wl_scale(unsigned int nr, unsigned long work,
 	if (!nr || nr > SCALE_MAX_THREADS)
 		return;
 	__atomic_store_n(&scale_go, 0, __ATOMIC_RELEASE);
-	for (unsigned int i = 0; i < nr; i++) {
-		struct scale_thread *t = &scale_threads[i];
-
-		t->id = i;
-		t->nr = nr;
-		t->work = work;
-		t->fn = fn;
-		t->ops = 0;
-		t->ns = 0;
-		t->cpu_ns = 0;
-		t->start_ns = 0;
-		t->seed = 0x2545f4914f6cdd1dUL * (i + 1UL);
-	}
+	for (unsigned int i = 0; i < nr; i++)
+		scale_threads[i] = (struct scale_thread){
+			.id = i, .nr = nr, .work = work, .fn = fn,
+			.seed = 0x2545f4914f6cdd1dUL * (i + 1UL),
+		};
 	for (; started < nr; started++)
 		if (BENCH_SPAWN(started, scale_thread_main, &scale_threads[started]))
 			break;
