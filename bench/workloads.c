@@ -24,9 +24,8 @@
 #define BENCH_NOW_NS()		arch_clock_ns()
 #define BENCH_CPU_NS()		arch_cpu_time_ns()
 #define BENCH_RELAX()		arch_cpu_relax()
+#define SCALE_MAX_THREADS	NR_CPUS
 #include "bench/workloads.h"
-
-_Static_assert(NR_CPUS <= SCALE_MAX_THREADS, "a scaling thread per CPU");
 
 #define HOT_ITERS	1000000UL
 #define BULK_ITERS	20000UL

@@ -20,6 +20,9 @@
  *	BENCH_CPU_NS()		the CPU time this thread has used, in ns
  *	BENCH_RELAX()		what a spinning wait does each turn
  *
+ * and may define SCALE_MAX_THREADS, the most threads a scaling run takes
+ * (64 if not).
+ *
  * Every allocation is touched (one byte written through a volatile
  * pointer) so neither side can skip it, and results go to bench_sink.
  * Workloads that hold many objects at once record in bench_peak_kb the
@@ -321,7 +324,9 @@ static inline unsigned long wl_larson(void)
  *			table; after every round the tables rotate (thread i
  *			takes table i+1's), so the objects die on another CPU
  */
+#ifndef SCALE_MAX_THREADS		/* the includer may have fewer CPUs */
 #define SCALE_MAX_THREADS	64
+#endif
 #define SCALE_PC_OBJECTS	500000UL	/* per pair, or thread alone */
 #define SCALE_LARSON_ROUNDS	10
 #define SCALE_LARSON_STEPS	50000UL		/* per thread and round */
@@ -374,10 +379,7 @@ static void wl_scale(unsigned int nr, unsigned long work,
 	unsigned int started = 1;
 	unsigned long long go_ns, end_ns;
 
-	res->nr = 0;
-	res->ops = 0;
-	res->wall_ns = 0;
-	res->cpu_ns = 0;
+	*res = (struct scale_result){ 0 };
 	if (!nr || nr > SCALE_MAX_THREADS)
 		return;
 	__atomic_store_n(&scale_go, 0, __ATOMIC_RELEASE);
