@@ -24,14 +24,21 @@ extern const struct bench_case *const __stop_benches[] __weak;
 long bench_peak_kb, bench_base_kb;
 static unsigned long bench_reps = 1;
 
+/* A parameter's count, 1 to max; *count changes only if it is one. */
+static int parse_count(const char *val, unsigned long max,
+		       unsigned long *count)
+{
+	unsigned long n;
+
+	if (!val || kstrtoul(val, 10, &n) || !n || n > max)
+		return -EINVAL;
+	*count = n;
+	return 0;
+}
+
 int bench_set_reps(char *val)
 {
-	unsigned long reps;
-
-	if (!val || kstrtoul(val, 10, &reps) || !reps || reps > BENCH_MAX_REPS)
-		return -EINVAL;
-	bench_reps = reps;
-	return 0;
+	return parse_count(val, BENCH_MAX_REPS, &bench_reps);
 }
 kernel_param("bench_reps", bench_set_reps);
 
@@ -56,16 +63,11 @@ int bench_set_smp(char *val)
 }
 kernel_param("bench_smp", bench_set_smp);
 
-static unsigned int bench_cpus;		/* 0: every online CPU */
+static unsigned long bench_cpus;	/* 0: every online CPU */
 
 int bench_set_cpus(char *val)
 {
-	unsigned long cpus;
-
-	if (!val || kstrtoul(val, 10, &cpus) || !cpus || cpus > NR_CPUS)
-		return -EINVAL;
-	bench_cpus = cpus;
-	return 0;
+	return parse_count(val, NR_CPUS, &bench_cpus);
 }
 kernel_param("bench_cpus", bench_set_cpus);
 
