@@ -6,7 +6,9 @@
  * Same workloads (bench/workloads.h), same names, same output lines as
  * the kernel's bench runner: "BENCH <name> <ns/op> <cycles/op>". The
  * kmem_cache rows map to malloc(256), the page rows to aligned_alloc of
- * 4 KiB and 32 KiB and, labelled _mmap, to mmap/munmap.
+ * 4 KiB and 32 KiB and, labelled _mmap, to mmap/munmap. The scaling rows
+ * run on 1, 2 and THREADS pthreads and add the kernel's BENCH_SCALE line
+ * (CPU time from CLOCK_THREAD_CPUTIME_ID), without its per-CPU lines.
  */
 #include <fnmatch.h>
 #include <pthread.h>
