@@ -40,7 +40,7 @@ static unsigned int pcp_count(unsigned int cpu)
 	unsigned int n = 0;
 
 	for_each_zone(zone)
-		n += READ_ONCE(zone->pcp[cpu].count);
+		n += pcp_pages(&zone->pcp[cpu]);
 	return n;
 }
 
