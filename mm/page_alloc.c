@@ -488,8 +488,12 @@ static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order)
 	return page;
 }
 
-/* A prepared block (refcount 0) onto this CPU's list; drain if full. */
-static void free_unref_page(struct page *page, struct zone *zone,
+/*
+ * A prepared block (refcount 0) onto this CPU's list; drain if full. Out
+ * of line: inlined, its drain loop would cost the free fast path a
+ * stack frame.
+ */
+static __noinline void free_unref_page(struct page *page, struct zone *zone,
 			    unsigned int order)
 {
 	struct per_cpu_pages *pcp;
@@ -760,7 +764,9 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
 	pcp = this_cpu_pcp(zone);
+	OPTIMIZER_HIDE_VAR(pcp);	/* addresses kept, not rebuilt per use */
 	l = &pcp->lists[order];
+	OPTIMIZER_HIDE_VAR(l);
 	if (unlikely(!l->count || pcp->drain_pending)) {
 		arch_irq_restore(flags);
 		return alloc_pages_slow(gfp, order);
@@ -846,7 +852,9 @@ void __free_pages(struct page *page, unsigned int order)
 	zone = page_zone(page);
 	flags = arch_irq_save();
 	pcp = this_cpu_pcp(zone);
+	OPTIMIZER_HIDE_VAR(pcp);	/* addresses kept, not rebuilt per use */
 	l = &pcp->lists[order];
+	OPTIMIZER_HIDE_VAR(l);
 	if (unlikely(pcp->drain_pending || l->count >= l->high - 1)) {
 		arch_irq_restore(flags);
 		free_unref_page(page, zone, order);
