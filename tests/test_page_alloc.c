@@ -1535,6 +1535,75 @@ static void bad_double_free_pcp(struct ktest *t)
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
 }
 
+/* The same for a block of a higher per-CPU order. */
+static void bad_double_free_pcp_order3(struct ktest *t)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, 3), copy;
+	struct pcp_list *l;
+	struct report r;
+	int count;
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	__free_pages(page, 3);
+	l = &my_pcp(page_zone(page))->lists[3];
+	count = l->count;
+	KTEST_EXPECT_GT(t, count, 0);
+	copy = *page;
+	report_begin(t, &r, REPORT_BAD_PAGE_REFCOUNT);
+	__free_pages(page, 3);
+	report_end(t, &r);
+	expect_sentence(t, "pfn:%#lx order:3: " REFCOUNT_0, page_to_pfn(page));
+	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
+	KTEST_EXPECT_EQ(t, l->count, count);
+}
+
+/*
+ * A block on a per-CPU list that someone took a reference to after
+ * freeing it (a use after free): the drain finds it in use, reports it
+ * and keeps it off the buddy lists; its holder can then free it.
+ */
+static void bad_use_after_free_pcp(struct ktest *t)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, 1);
+	unsigned long free, pcp;
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	__free_pages(page, 1);
+	set_page_count(page, 1);
+	free = nr_free_pages();
+	pcp = nr_pcp_pages();
+	ktest_capture_start(t, "BUG: Bad page state: ");
+	drain_all_pages();
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_REPORTS(t, REPORT_BAD_PAGE_NEW_IN_USE, 1);
+	/* Every other page went back; the two in use did not. */
+	KTEST_EXPECT_EQ(t, nr_pcp_pages(), 0UL);
+	KTEST_EXPECT_EQ(t, nr_free_pages(), free + pcp - 2);
+	expect_sentence(t, "pfn:%#lx order:1: free page in use or with flags set",
+			page_to_pfn(page));
+	KTEST_EXPECT_FALSE(t, PageBuddy(page));
+	KTEST_EXPECT_EQ(t, page_ref_count(page), 1);
+	page->alloc_order = 1;
+	__free_pages(page, 1);
+}
+
+/* A compound block freed at another order than its own. */
+static void bad_free_compound_wrong_order(struct ktest *t)
+{
+	struct page *page = alloc_pages(GFP_KERNEL | __GFP_COMP, 2), copy;
+	struct report r;
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	copy = *page;
+	report_begin(t, &r, REPORT_BAD_PAGE_WRONG_ORDER);
+	__free_pages(page, 1);
+	report_end(t, &r);
+	expect_sentence(t, "pfn:%#lx order:1: " WRONG_ORDER, page_to_pfn(page));
+	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
+	KTEST_EXPECT_TRUE(t, PageHead(page));
+	__free_pages(page, 2);
+}
+
 /* Freed twice: the second time the block is on the buddy lists. */
 static void bad_double_free_buddy(struct ktest *t)
 {
@@ -1750,6 +1819,9 @@ struct bad_free {
 
 static const struct bad_free bad_frees[] = {
 	{ "double free, on a per-CPU list", bad_double_free_pcp },
+	{ "double free, on the order-3 per-CPU list", bad_double_free_pcp_order3 },
+	{ "reference taken on a per-CPU list", bad_use_after_free_pcp },
+	{ "compound block, wrong order", bad_free_compound_wrong_order },
 	{ "double free, on the buddy lists", bad_double_free_buddy },
 	{ "reserved page", bad_free_reserved },
 	{ "pointer outside mem_map", bad_free_not_a_page },
