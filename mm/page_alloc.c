@@ -12,7 +12,8 @@
  *      reserved    PG_reserved: never given to the allocator (boot)
  *      free        first page of a free block: PG_buddy; other pages of
  *                  the block: refcount 0, no flags
- *      per-CPU     order-0 page on a per-CPU list: refcount 0, no flags
+ *      per-CPU     block of order 0-3 on a per-CPU list: refcount 0,
+ *                  no flags, not compound
  *      allocated   first page: refcount >= 1, alloc_order = its order;
  *                  a compound block also has PG_head and its tails point
  *                  to the head (mm/page-flags.h)
@@ -21,10 +22,11 @@
  *    the order asked and splits it, returning the upper halves to the
  *    lower lists (expand). Freeing merges a block with its buddy, the
  *    block at pfn ^ (1 << order), for as long as that buddy is free with
- *    the same order (__free_one_page). Order-0 pages go through per-CPU
- *    lists first; a list that nobody used for a whole cache_reap period
- *    (mm/slab_reap.c) goes back to the buddy lists, as Linux's vmstat
- *    work drains idle CPUs' lists.
+ *    the same order (__free_one_page). Blocks of orders 0 to
+ *    PAGE_ALLOC_COSTLY_ORDER go through per-CPU lists first, one list
+ *    per order (section 6); a list that nobody used for a whole
+ *    cache_reap period (mm/slab_reap.c) goes back to the buddy lists, as
+ *    Linux's vmstat work drains idle CPUs' lists.
  *
  * 4. Watermarks. min, low and high per zone, from min_free_kbytes like
  *    Linux. An allocation must leave free pages above min (GFP_ATOMIC:
@@ -38,24 +40,63 @@
  *    reason and caller, and then ignored: the allocator's state is not
  *    touched.
  *
- * 6. Locking. zone->lock guards the free lists and counters; each
- *    per-CPU list has its own lock (uncontended but for drains), taken
- *    with interrupts off. Lock order (the end of the one in mm/slab.c,
- *    whose locks may all be held by a caller; kernel/lockdep.c checks):
+ * 6. Per-CPU lists and locking. zone->lock guards the free lists and
+ *    counters. Each CPU keeps, per zone, one list per order 0-3 with its
+ *    own high and batch (mm/internal.h); a refill or drain of batch
+ *    blocks holds zone->lock once. The lists have no lock: only their
+ *    CPU touches them, with interrupts off (pushf/cli and popf on
+ *    x86_64, a thread-local flag on the host: no locked instruction).
+ *    So the fast paths, alloc_pages() and
+ *    __free_pages() for an ordinary request that the list can serve,
+ *    make no locked instruction and no call: interrupts off, a pop or a
+ *    push, interrupts back on; the last reference is dropped with a
+ *    plain store (the only reference is ours, nobody can take another).
+ *
+ *    Another CPU never touches a list. drain_all_pages() (reclaim,
+ *    tests) has every CPU drain its own in its call-function interrupt,
+ *    which cannot land inside that CPU's fast path. Where no IPI may be
+ *    sent (interrupts off, or an interrupt handler: kernel/smp.h), it
+ *    drains this CPU's lists and sets the others' drain_pending, which
+ *    the owner honours at its next slow-path pcp operation (the fast
+ *    paths test it and step aside) or cache_reap pass; so do CPUs that
+ *    take no interrupts (the malloc shim's, application threads).
+ *
+ *    Why not a lock: Linux since 5.14 guards each CPU's lists with a
+ *    spinlock that remote drainers take and the owner trylocks, so that
+ *    drains need no IPI and PREEMPT_RT can keep interrupts on. Its
+ *    locked instructions (the lock on both sides of an alloc+free pair,
+ *    with the refcount's, three) were most of the pair's cost here. This
+ *    kernel has no preemption and cheap, bounded IPIs, so the older
+ *    design (Linux before 5.14, and SLAB's arrays in mm/slab.c) is both
+ *    correct and fastest: interrupts off for the owner, IPIs or a
+ *    request flag for everyone else. The price: a drain from interrupt
+ *    context or with interrupts off is deferred on the other CPUs.
+ *
+ *    Lock order (the end of the one in mm/slab.c, whose locks may all be
+ *    held by a caller; kernel/lockdep.c checks):
  *
  *      ... slab_lock, validate_lock, shrinker_lock, n->list_lock,
  *          fastpath_lock, fault_lock (a fail_page_alloc decision,
  *          before any below)
- *      7. pcp->lock: one CPU's list (its own; another's only where
- *         drain_all_pages() cannot send IPIs: interrupts off, or a CPU
- *         that takes none)
- *      8. zone->lock: never two zones' at once, nor two pcp locks
+ *      7. (none: the per-CPU lists are their CPU's, interrupts off)
+ *      8. zone->lock: never two zones' at once
  *      ... pool->lock, 10. logbuf_lock (kernel/printk.c): a report
  *          under either
  *
- * 7. Debugging (mm/page_debug.c, mm/fault_inject.c). A block about to go
- *    to the free lists or a per-CPU list, and a block about to be handed
- *    out (before __GFP_ZERO), pass one test of page_debug_flags: page
+ * 7. Checks and debugging (mm/page_debug.c, mm/fault_inject.c). Every
+ *    free is checked for the bad frees of section 5; the fast path does
+ *    it as one test of the flags word (and the tail bit), the refcount
+ *    (exactly 1: a block already on a per-CPU list has 0, so a double
+ *    free is caught there) and the order, and leaves reporting to
+ *    free_pages_prepare. A block is checked to look free (check_new_page)
+ *    where it leaves the buddy lists and where a per-CPU list gives it
+ *    back to them, not each time the fast path hands it out: a
+ *    reference taken on a freed block is found at the latest by the
+ *    drain, reported, and the block kept out of the free lists. While
+ *    page_debug_flags or fail_page_alloc is on, every allocation and
+ *    free takes the slow paths, and a block about to go to the free
+ *    lists or a per-CPU list, and a block about to be handed out
+ *    (before __GFP_ZERO), pass one test of page_debug_flags: page
  *    poisoning and debug_pagealloc hook in behind it. fail_page_alloc is
  *    one test of its ->enabled in alloc_pages(); an injected failure
  *    returns NULL before the free lists are looked at, without the
