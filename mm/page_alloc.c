@@ -506,6 +506,19 @@ static void pcp_drain_if_asked(struct zone *zone, struct per_cpu_pages *pcp)
 		drain_pages_zone(zone, pcp);
 }
 
+/*
+ * This CPU's lists, for a slow-path operation: a pending drain done
+ * first, the lists marked used. Interrupts off.
+ */
+static struct per_cpu_pages *this_cpu_pcp_slow(struct zone *zone)
+{
+	struct per_cpu_pages *pcp = this_cpu_pcp(zone);
+
+	pcp_drain_if_asked(zone, pcp);
+	pcp->touched = true;
+	return pcp;
+}
+
 static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order)
 {
 	struct per_cpu_pages *pcp;
@@ -514,9 +527,7 @@ static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pcp = this_cpu_pcp(zone);
-	pcp_drain_if_asked(zone, pcp);
-	pcp->touched = true;
+	pcp = this_cpu_pcp_slow(zone);
 	l = &pcp->lists[order];
 	if (!l->count)
 		rmqueue_bulk(zone, pcp, order);
@@ -535,16 +546,14 @@ static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order)
  * stack frame.
  */
 static __noinline void free_unref_page(struct page *page, struct zone *zone,
-			    unsigned int order)
+				       unsigned int order)
 {
 	struct per_cpu_pages *pcp;
 	struct pcp_list *l;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pcp = this_cpu_pcp(zone);
-	pcp_drain_if_asked(zone, pcp);
-	pcp->touched = true;
+	pcp = this_cpu_pcp_slow(zone);
 	l = &pcp->lists[order];
 	list_add(&page->lru, &l->list);
 	if (++l->count >= l->high)

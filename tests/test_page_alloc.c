@@ -1519,42 +1519,40 @@ static unsigned long hole_pfn(void)
 	return max_pfn;
 }
 
-/* Freed twice: the second time the page is on a per-CPU list. */
-static void bad_double_free_pcp(struct ktest *t)
+/*
+ * Freed twice: the second time the block is on this CPU's list for its
+ * order, with refcount 0. The list is left as it was.
+ */
+static void double_free_pcp(struct ktest *t, unsigned int order)
 {
-	struct page *page = alloc_page(GFP_KERNEL), copy;
-	struct report r;
-
-	KTEST_ASSERT_NOT_NULL(t, page);
-	__free_page(page);
-	copy = *page;
-	report_begin(t, &r, REPORT_BAD_PAGE_REFCOUNT);
-	__free_page(page);
-	report_end(t, &r);
-	expect_sentence(t, "pfn:%#lx order:0: " REFCOUNT_0, page_to_pfn(page));
-	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
-}
-
-/* The same for a block of a higher per-CPU order. */
-static void bad_double_free_pcp_order3(struct ktest *t)
-{
-	struct page *page = alloc_pages(GFP_KERNEL, 3), copy;
+	struct page *page = alloc_pages(GFP_KERNEL, order), copy;
 	struct pcp_list *l;
 	struct report r;
 	int count;
 
 	KTEST_ASSERT_NOT_NULL(t, page);
-	__free_pages(page, 3);
-	l = &my_pcp(page_zone(page))->lists[3];
+	__free_pages(page, order);
+	l = &my_pcp(page_zone(page))->lists[order];
 	count = l->count;
 	KTEST_EXPECT_GT(t, count, 0);
 	copy = *page;
 	report_begin(t, &r, REPORT_BAD_PAGE_REFCOUNT);
-	__free_pages(page, 3);
+	__free_pages(page, order);
 	report_end(t, &r);
-	expect_sentence(t, "pfn:%#lx order:3: " REFCOUNT_0, page_to_pfn(page));
+	expect_sentence(t, "pfn:%#lx order:%u: " REFCOUNT_0, page_to_pfn(page),
+			order);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
 	KTEST_EXPECT_EQ(t, l->count, count);
+}
+
+static void bad_double_free_pcp(struct ktest *t)
+{
+	double_free_pcp(t, 0);
+}
+
+static void bad_double_free_pcp_order3(struct ktest *t)
+{
+	double_free_pcp(t, 3);
 }
 
 /*
@@ -1585,23 +1583,6 @@ static void bad_use_after_free_pcp(struct ktest *t)
 	KTEST_EXPECT_EQ(t, page_ref_count(page), 1);
 	page->alloc_order = 1;
 	__free_pages(page, 1);
-}
-
-/* A compound block freed at another order than its own. */
-static void bad_free_compound_wrong_order(struct ktest *t)
-{
-	struct page *page = alloc_pages(GFP_KERNEL | __GFP_COMP, 2), copy;
-	struct report r;
-
-	KTEST_ASSERT_NOT_NULL(t, page);
-	copy = *page;
-	report_begin(t, &r, REPORT_BAD_PAGE_WRONG_ORDER);
-	__free_pages(page, 1);
-	report_end(t, &r);
-	expect_sentence(t, "pfn:%#lx order:1: " WRONG_ORDER, page_to_pfn(page));
-	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
-	KTEST_EXPECT_TRUE(t, PageHead(page));
-	__free_pages(page, 2);
 }
 
 /* Freed twice: the second time the block is on the buddy lists. */
@@ -1730,10 +1711,10 @@ static void bad_free_unaligned_address(struct ktest *t)
 	free_pages(addr, 2);
 }
 
-/* Allocated with order 2, freed with order 1 or 3. */
-static void bad_free_wrong_order(struct ktest *t)
+/* Allocated with order 2, freed with order 1, 3 or 0. */
+static void bad_free_wrong_order_gfp(struct ktest *t, gfp_t gfp)
 {
-	struct page *page = alloc_pages(GFP_KERNEL, 2), copy;
+	struct page *page = alloc_pages(gfp, 2), copy;
 	struct report r;
 
 	KTEST_ASSERT_NOT_NULL(t, page);
@@ -1750,6 +1731,17 @@ static void bad_free_wrong_order(struct ktest *t)
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
 	__free_pages(page, 2);
+}
+
+static void bad_free_wrong_order(struct ktest *t)
+{
+	bad_free_wrong_order_gfp(t, GFP_KERNEL);
+}
+
+/* The same for a compound block: its order is in its second page. */
+static void bad_free_compound_wrong_order(struct ktest *t)
+{
+	bad_free_wrong_order_gfp(t, GFP_KERNEL | __GFP_COMP);
 }
 
 /* The second (and last) page of a non-compound order-2 block. */
