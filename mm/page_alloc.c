@@ -492,7 +492,8 @@ static unsigned long drain_pages_zone(struct zone *zone,
 {
 	unsigned long moved = pcp_pages(pcp);
 
-	WRITE_ONCE(pcp->drain_pending, false);	/* before: a later ask stays */
+	/* Cleared before the drain: a request made during it stays. */
+	WRITE_ONCE(pcp->drain_pending, false);
 	barrier();
 	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
 		free_pcppages_bulk(zone, pcp, o, pcp->lists[o].count);
@@ -814,7 +815,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
 	pcp = this_cpu_pcp(zone);
-	OPTIMIZER_HIDE_VAR(pcp);	/* addresses kept, not rebuilt per use */
+	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
 	l = &pcp->lists[order];
 	OPTIMIZER_HIDE_VAR(l);
 	if (unlikely(!l->count || pcp->drain_pending)) {
@@ -902,7 +903,7 @@ void __free_pages(struct page *page, unsigned int order)
 	zone = page_zone(page);
 	flags = arch_irq_save();
 	pcp = this_cpu_pcp(zone);
-	OPTIMIZER_HIDE_VAR(pcp);	/* addresses kept, not rebuilt per use */
+	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
 	l = &pcp->lists[order];
 	OPTIMIZER_HIDE_VAR(l);
 	if (unlikely(pcp->drain_pending || l->count >= l->high - 1)) {

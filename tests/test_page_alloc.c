@@ -1365,7 +1365,8 @@ static bool stress_alloc(struct stress_block *b, u64 *map, u64 r,
 	}
 	s->allocs++;
 	pfn = page_to_pfn(page);
-	s->below_min += page_zone(page)->free_pages + refill_slack(page, order) <
+	s->below_min += page_zone(page)->free_pages +
+			refill_slack(page, order) <
 			min_wmark_pages(page_zone(page));
 	limit = gfp_zone(gfp) == ZONE_DMA ? MAX_DMA_PFN :
 		gfp_zone(gfp) == ZONE_DMA32 ? MAX_DMA32_PFN : max_pfn;
@@ -1811,7 +1812,7 @@ struct bad_free {
 
 static const struct bad_free bad_frees[] = {
 	{ "double free, on a per-CPU list", bad_double_free_pcp },
-	{ "double free, on the order-3 per-CPU list", bad_double_free_pcp_order3 },
+	{ "double free, on the order-3 list", bad_double_free_pcp_order3 },
 	{ "reference taken on a per-CPU list", bad_use_after_free_pcp },
 	{ "compound block, wrong order", bad_free_compound_wrong_order },
 	{ "double free, on the buddy lists", bad_double_free_buddy },

@@ -681,7 +681,9 @@ static void atomic_case(struct ktest *t, gfp_t gfp)
 		struct zone *zone;
 
 		for_each_zone(zone)
-			KTEST_EXPECT_EQ(t, pcp_pages(&zone->pcp[arch_cpu_id()]), 0UL);
+			KTEST_EXPECT_EQ(t,
+					pcp_pages(&zone->pcp[arch_cpu_id()]),
+					0UL);
 	}
 	if (page)
 		__free_page(page);
