@@ -38,19 +38,43 @@ struct free_area {
 };
 
 /*
- * Per-CPU list of free order-0 pages: freed pages collect here and
- * allocations take from here without the zone lock; it is refilled from
- * and drained to the buddy lists batch pages at a time, and never holds
- * more than high. Its pages are not counted in zone->free_pages.
+ * Per-CPU lists of free blocks, one list per order up to
+ * PAGE_ALLOC_COSTLY_ORDER (Linux keeps them per order since 5.14). Freed
+ * blocks collect here and allocations take from here without the zone
+ * lock. Each list is refilled from and drained to the buddy lists batch
+ * blocks at a time under one hold of zone->lock, and never holds high
+ * blocks after an operation. Their pages are not counted in
+ * zone->free_pages.
+ *
+ * Only the owning CPU touches a per_cpu_pages, with interrupts off;
+ * another CPU only reads the counts and sets drain_pending (see
+ * mm/page_alloc.c, section 6).
  */
-struct per_cpu_pages {
-	spinlock_t lock;
-	int count;
-	int high;
-	int batch;
-	bool touched;		/* used since cache_reap's last pass */
-	struct list_head list;
+#define PAGE_ALLOC_COSTLY_ORDER	3
+#define NR_PCP_ORDERS		(PAGE_ALLOC_COSTLY_ORDER + 1)
+
+struct pcp_list {
+	struct list_head list;	/* blocks of one order, hottest first */
+	int count;		/* blocks on list */
+	int high;		/* a free that reaches it drains batch */
+	int batch;		/* blocks moved per refill or drain */
 };
+
+struct per_cpu_pages {
+	bool touched;		/* used since cache_reap's last pass */
+	bool drain_pending;	/* another CPU asked for a drain */
+	struct pcp_list lists[NR_PCP_ORDERS];
+} __aligned(64);
+
+/* Pages (not blocks) on pcp's lists; any CPU may ask, without a lock. */
+static inline unsigned long pcp_pages(const struct per_cpu_pages *pcp)
+{
+	unsigned long n = 0;
+
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		n += (unsigned long)READ_ONCE(pcp->lists[o].count) << o;
+	return n;
+}
 
 struct pglist_data;
 
@@ -133,6 +157,23 @@ static inline void set_page_count(struct page *page, int v)
  */
 void page_debug_free(struct page *page, unsigned int order);
 void page_debug_alloc(struct page *page, unsigned int order);
+
+/*
+ * pfn_valid()'s fast answer (mm/mm_init.c): a bitmap of the 2 MiB chunks
+ * that are RAM through and through. True: pfn (below max_pfn) has a
+ * struct page of RAM; false: ask pfn_valid().
+ */
+#define PFN_CHUNK_SHIFT		(21 - PAGE_SHIFT)
+extern unsigned long *ram_chunks;
+
+static inline bool pfn_in_ram_chunk(unsigned long pfn)
+{
+	unsigned long chunk = pfn >> PFN_CHUNK_SHIFT;
+	unsigned long *map = READ_ONCE(ram_chunks);
+
+	return map && (map[chunk / (8 * sizeof(long))] >>
+		       (chunk % (8 * sizeof(long)))) & 1;
+}
 
 /* Hand every free memblock range to the buddy allocator (boot, once). */
 void memblock_free_all(void);

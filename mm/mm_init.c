@@ -99,23 +99,15 @@ phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)
  * through and through (nearly all of them), and only pfns in the other
  * chunks ask memblock.
  */
-#define PFN_CHUNK_SHIFT		(21 - PAGE_SHIFT)
 #define BITS_PER_LONG		(8 * sizeof(long))
 
-static unsigned long *ram_chunks;
-
-static bool chunk_is_ram(unsigned long chunk)
-{
-	return ram_chunks &&
-	       (ram_chunks[chunk / BITS_PER_LONG] >> (chunk % BITS_PER_LONG)) & 1;
-}
+unsigned long *ram_chunks;
 
 bool pfn_valid(unsigned long pfn)
 {
 	if (pfn >= max_pfn)
 		return false;
-	return chunk_is_ram(pfn >> PFN_CHUNK_SHIFT) ||
-	       memblock_is_memory(PFN_PHYS(pfn));
+	return pfn_in_ram_chunk(pfn) || memblock_is_memory(PFN_PHYS(pfn));
 }
 
 static void init_ram_chunks(void)

@@ -12,7 +12,8 @@
  *      reserved    PG_reserved: never given to the allocator (boot)
  *      free        first page of a free block: PG_buddy; other pages of
  *                  the block: refcount 0, no flags
- *      per-CPU     order-0 page on a per-CPU list: refcount 0, no flags
+ *      per-CPU     block of order 0-3 on a per-CPU list: refcount 0,
+ *                  no flags, not compound
  *      allocated   first page: refcount >= 1, alloc_order = its order;
  *                  a compound block also has PG_head and its tails point
  *                  to the head (mm/page-flags.h)
@@ -21,10 +22,11 @@
  *    the order asked and splits it, returning the upper halves to the
  *    lower lists (expand). Freeing merges a block with its buddy, the
  *    block at pfn ^ (1 << order), for as long as that buddy is free with
- *    the same order (__free_one_page). Order-0 pages go through per-CPU
- *    lists first; a list that nobody used for a whole cache_reap period
- *    (mm/slab_reap.c) goes back to the buddy lists, as Linux's vmstat
- *    work drains idle CPUs' lists.
+ *    the same order (__free_one_page). Blocks of orders 0 to
+ *    PAGE_ALLOC_COSTLY_ORDER go through per-CPU lists first, one list
+ *    per order (section 6); a list that nobody used for a whole
+ *    cache_reap period (mm/slab_reap.c) goes back to the buddy lists, as
+ *    Linux's vmstat work drains idle CPUs' lists.
  *
  * 4. Watermarks. min, low and high per zone, from min_free_kbytes like
  *    Linux. An allocation must leave free pages above min (GFP_ATOMIC:
@@ -38,24 +40,63 @@
  *    reason and caller, and then ignored: the allocator's state is not
  *    touched.
  *
- * 6. Locking. zone->lock guards the free lists and counters; each
- *    per-CPU list has its own lock (uncontended but for drains), taken
- *    with interrupts off. Lock order (the end of the one in mm/slab.c,
- *    whose locks may all be held by a caller; kernel/lockdep.c checks):
+ * 6. Per-CPU lists and locking. zone->lock guards the free lists and
+ *    counters. Each CPU keeps, per zone, one list per order 0-3 with its
+ *    own high and batch (mm/internal.h); a refill or drain of batch
+ *    blocks holds zone->lock once. The lists have no lock: only their
+ *    CPU touches them, with interrupts off (pushf/cli and popf on
+ *    x86_64, a thread-local flag on the host: no locked instruction).
+ *    So the fast paths, alloc_pages() and
+ *    __free_pages() for an ordinary request that the list can serve,
+ *    make no locked instruction and no call: interrupts off, a pop or a
+ *    push, interrupts back on; the last reference is dropped with a
+ *    plain store (the only reference is ours, nobody can take another).
+ *
+ *    Another CPU never touches a list. drain_all_pages() (reclaim,
+ *    tests) has every CPU drain its own in its call-function interrupt,
+ *    which cannot land inside that CPU's fast path. Where no IPI may be
+ *    sent (interrupts off, or an interrupt handler: kernel/smp.h), it
+ *    drains this CPU's lists and sets the others' drain_pending, which
+ *    the owner honours at its next slow-path pcp operation (the fast
+ *    paths test it and step aside) or cache_reap pass; so do CPUs that
+ *    take no interrupts (the malloc shim's, application threads).
+ *
+ *    Why not a lock: Linux since 5.14 guards each CPU's lists with a
+ *    spinlock that remote drainers take and the owner trylocks, so that
+ *    drains need no IPI and PREEMPT_RT can keep interrupts on. Its
+ *    locked instructions (the lock on both sides of an alloc+free pair,
+ *    with the refcount's, three) were most of the pair's cost here. This
+ *    kernel has no preemption and cheap, bounded IPIs, so the older
+ *    design (Linux before 5.14, and SLAB's arrays in mm/slab.c) is both
+ *    correct and fastest: interrupts off for the owner, IPIs or a
+ *    request flag for everyone else. The price: a drain from interrupt
+ *    context or with interrupts off is deferred on the other CPUs.
+ *
+ *    Lock order (the end of the one in mm/slab.c, whose locks may all be
+ *    held by a caller; kernel/lockdep.c checks):
  *
  *      ... slab_lock, validate_lock, shrinker_lock, n->list_lock,
  *          fastpath_lock, fault_lock (a fail_page_alloc decision,
  *          before any below)
- *      7. pcp->lock: one CPU's list (its own; another's only where
- *         drain_all_pages() cannot send IPIs: interrupts off, or a CPU
- *         that takes none)
- *      8. zone->lock: never two zones' at once, nor two pcp locks
+ *      7. (none: the per-CPU lists are their CPU's, interrupts off)
+ *      8. zone->lock: never two zones' at once
  *      ... pool->lock, 10. logbuf_lock (kernel/printk.c): a report
  *          under either
  *
- * 7. Debugging (mm/page_debug.c, mm/fault_inject.c). A block about to go
- *    to the free lists or a per-CPU list, and a block about to be handed
- *    out (before __GFP_ZERO), pass one test of page_debug_flags: page
+ * 7. Checks and debugging (mm/page_debug.c, mm/fault_inject.c). Every
+ *    free is checked for the bad frees of section 5; the fast path does
+ *    it as one test of the flags word (and the tail bit), the refcount
+ *    (exactly 1: a block already on a per-CPU list has 0, so a double
+ *    free is caught there) and the order, and leaves reporting to
+ *    free_pages_prepare. A block is checked to look free (check_new_page)
+ *    where it leaves the buddy lists and where a per-CPU list gives it
+ *    back to them, not each time the fast path hands it out: a
+ *    reference taken on a freed block is found at the latest by the
+ *    drain, reported, and the block kept out of the free lists. While
+ *    page_debug_flags or fail_page_alloc is on, every allocation and
+ *    free takes the slow paths, and a block about to go to the free
+ *    lists or a per-CPU list, and a block about to be handed out
+ *    (before __GFP_ZERO), pass one test of page_debug_flags: page
  *    poisoning and debug_pagealloc hook in behind it. fail_page_alloc is
  *    one test of its ->enabled in alloc_pages(); an injected failure
  *    returns NULL before the free lists are looked at, without the
@@ -203,156 +244,6 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
 	return NULL;
 }
 
-/* --- per-CPU lists ---------------------------------------------------- */
-
-static struct per_cpu_pages *this_cpu_pcp(struct zone *zone)
-{
-	return &zone->pcp[arch_cpu_id()];
-}
-
-/* Move up to count pages from pcp to the buddy lists. pcp->lock held. */
-static void free_pcppages_bulk(struct zone *zone, int count,
-			       struct per_cpu_pages *pcp)
-{
-	lockdep_assert_held(&pcp->lock);
-	lockdep_assert_irqs_disabled();
-	spin_lock(&zone->lock);
-	while (count-- > 0 && pcp->count) {
-		struct page *page = list_last_entry(&pcp->list, struct page, lru);
-
-		list_del(&page->lru);
-		pcp->count--;
-		__free_one_page(page, page_to_pfn(page), zone, 0);
-	}
-	spin_unlock(&zone->lock);
-}
-
-/* Refill pcp with up to batch order-0 pages. pcp->lock held. */
-static void rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
-{
-	lockdep_assert_held(&pcp->lock);
-	lockdep_assert_irqs_disabled();
-	spin_lock(&zone->lock);
-	for (int i = 0; i < pcp->batch; i++) {
-		struct page *page = __rmqueue_smallest(zone, 0);
-
-		if (!page)
-			break;
-		list_add_tail(&page->lru, &pcp->list);
-		pcp->count++;
-	}
-	spin_unlock(&zone->lock);
-}
-
-static struct page *rmqueue_pcplist(struct zone *zone)
-{
-	struct per_cpu_pages *pcp = this_cpu_pcp(zone);
-	struct page *page = NULL;
-	unsigned long flags;
-
-	spin_lock_irqsave(&pcp->lock, flags);
-	pcp->touched = true;
-	if (!pcp->count)
-		rmqueue_bulk(zone, pcp);
-	if (pcp->count) {
-		page = list_first_entry(&pcp->list, struct page, lru);
-		list_del(&page->lru);
-		pcp->count--;
-	}
-	spin_unlock_irqrestore(&pcp->lock, flags);
-	return page;
-}
-
-static void free_unref_page(struct page *page, struct zone *zone)
-{
-	struct per_cpu_pages *pcp = this_cpu_pcp(zone);
-	unsigned long flags;
-
-	spin_lock_irqsave(&pcp->lock, flags);
-	pcp->touched = true;
-	list_add(&page->lru, &pcp->list);
-	pcp->count++;
-	if (pcp->count >= pcp->high)
-		free_pcppages_bulk(zone, pcp->batch, pcp);
-	spin_unlock_irqrestore(&pcp->lock, flags);
-}
-
-static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&pcp->lock, flags);
-	free_pcppages_bulk(zone, pcp->count, pcp);
-	spin_unlock_irqrestore(&pcp->lock, flags);
-}
-
-unsigned long drain_local_pages(void)
-{
-	unsigned long moved = 0;
-	struct zone *zone;
-
-	for_each_zone(zone) {
-		moved += READ_ONCE(this_cpu_pcp(zone)->count);
-		drain_pcp(zone, this_cpu_pcp(zone));
-	}
-	return moved;
-}
-
-/*
- * cache_reap's pass (mm/slab_reap.c), as Linux's vmstat work: this CPU's
- * lists that nobody used since the last pass go back to the buddy
- * lists; a used one is only marked unused. Pages moved.
- */
-unsigned long drain_local_pages_idle(void)
-{
-	unsigned long moved = 0;
-	struct zone *zone;
-
-	for_each_zone(zone) {
-		struct per_cpu_pages *pcp = this_cpu_pcp(zone);
-		unsigned long flags;
-
-		spin_lock_irqsave(&pcp->lock, flags);
-		if (pcp->touched) {
-			pcp->touched = false;
-		} else {
-			moved += pcp->count;
-			free_pcppages_bulk(zone, pcp->count, pcp);
-		}
-		spin_unlock_irqrestore(&pcp->lock, flags);
-	}
-	return moved;
-}
-
-static void drain_local_pages_ipi(void *info)
-{
-	(void)info;
-	drain_local_pages();
-}
-
-/*
- * Every CPU drains its own lists, in its call-function interrupt, as
- * Linux's drain_all_pages() has each CPU do it. Lists of CPUs that take
- * no interrupts (not online: the malloc shim's, whose CPUs are the
- * application's threads) are drained from here under their pcp->lock.
- * Direct reclaim may run with interrupts off (SLAB grows a cache with
- * them off): there no IPI may be sent, and every list is drained from
- * here under its lock, which is as safe, only not on the owning CPU.
- */
-void drain_all_pages(void)
-{
-	bool ipi = !irqs_disabled() && !in_interrupt();
-	struct zone *zone;
-
-	if (ipi)
-		WARN_ON_ONCE(on_each_cpu(drain_local_pages_ipi, NULL, true));
-	for_each_zone(zone) {
-		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-			if (!ipi || !on_each_cpu_reaches(cpu))
-				drain_pcp(zone, &zone->pcp[cpu]);
-	}
-}
-
 /* --- checks and reports ------------------------------------------------ */
 
 /* The sentence a person reads for each kind of bad page state. */
@@ -473,7 +364,13 @@ static bool free_pages_prepare(struct page *page, unsigned int order,
 		bad_page(page, 0, order, problem, caller);
 		return false;
 	}
-	if (!atomic_dec_and_test(&page->_refcount))
+	/*
+	 * The only reference is ours: nobody else may take one now, so a
+	 * plain store ends it, no locked decrement.
+	 */
+	if (page_ref_count(page) == 1)
+		set_page_count(page, 0);
+	else if (!atomic_dec_and_test(&page->_refcount))
 		return false;	/* someone else still holds it */
 	if (PageHead(page))
 		destroy_compound_page(page, order);
@@ -524,6 +421,229 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 		__SetPagePfmemalloc(page);
 }
 
+/* --- per-CPU lists (section 6) ---------------------------------------- */
+
+/*
+ * The fast paths serve ordinary requests (no zone modifier, no
+ * __GFP_HIGH, no __GFP_COMP) from the first zone GFP_KERNEL may use:
+ * the highest one with memory, set at boot.
+ */
+#define PCP_SLOW_GFP	(GFP_ZONEMASK | __GFP_HIGH | __GFP_COMP)
+
+static struct zone *pcp_fast_zone = &contig_page_data.node_zones[ZONE_NORMAL];
+
+static struct per_cpu_pages *this_cpu_pcp(struct zone *zone)
+{
+	return &zone->pcp[arch_cpu_id()];
+}
+
+/*
+ * Move up to count blocks from the cold end of one list to the buddy
+ * lists, under one hold of zone->lock. A block that does not look free
+ * (someone wrote to its struct page after freeing it) is reported and
+ * left out. Interrupts off, on the list's own CPU.
+ */
+static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp,
+			       unsigned int order, int count)
+{
+	struct pcp_list *l = &pcp->lists[order];
+
+	lockdep_assert_irqs_disabled();
+	spin_lock(&zone->lock);
+	while (count-- > 0 && l->count) {
+		struct page *page = list_last_entry(&l->list, struct page, lru);
+
+		list_del(&page->lru);
+		l->count--;
+		if (check_new_page(page, order))
+			__free_one_page(page, page_to_pfn(page), zone, order);
+	}
+	spin_unlock(&zone->lock);
+}
+
+/*
+ * Refill one list with up to batch blocks, under one hold of
+ * zone->lock. The blocks are checked here, as they leave the buddy
+ * lists, and not again when the fast path hands them out.
+ */
+static void rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp,
+			 unsigned int order)
+{
+	struct pcp_list *l = &pcp->lists[order];
+
+	lockdep_assert_irqs_disabled();
+	spin_lock(&zone->lock);
+	for (int i = 0; i < l->batch; i++) {
+		struct page *page = __rmqueue_smallest(zone, order);
+
+		if (!page)
+			break;
+		if (!check_new_page(page, order))
+			continue;	/* reported; never handed out */
+		list_add_tail(&page->lru, &l->list);
+		l->count++;
+	}
+	spin_unlock(&zone->lock);
+}
+
+/* Everything on pcp's lists to the buddy lists; pages moved. */
+static unsigned long drain_pages_zone(struct zone *zone,
+				      struct per_cpu_pages *pcp)
+{
+	unsigned long moved = pcp_pages(pcp);
+
+	/* Cleared before the drain: a request made during it stays. */
+	WRITE_ONCE(pcp->drain_pending, false);
+	barrier();
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		free_pcppages_bulk(zone, pcp, o, pcp->lists[o].count);
+	return moved;
+}
+
+/* Honour another CPU's drain request, on this CPU's next pcp operation. */
+static void pcp_drain_if_asked(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	if (unlikely(READ_ONCE(pcp->drain_pending)))
+		drain_pages_zone(zone, pcp);
+}
+
+/*
+ * This CPU's lists, for a slow-path operation: a pending drain done
+ * first, the lists marked used. Interrupts off.
+ */
+static struct per_cpu_pages *this_cpu_pcp_slow(struct zone *zone)
+{
+	struct per_cpu_pages *pcp = this_cpu_pcp(zone);
+
+	pcp_drain_if_asked(zone, pcp);
+	pcp->touched = true;
+	return pcp;
+}
+
+static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order)
+{
+	struct per_cpu_pages *pcp;
+	struct pcp_list *l;
+	struct page *page = NULL;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pcp = this_cpu_pcp_slow(zone);
+	l = &pcp->lists[order];
+	if (!l->count)
+		rmqueue_bulk(zone, pcp, order);
+	if (l->count) {
+		page = list_first_entry(&l->list, struct page, lru);
+		list_del(&page->lru);
+		l->count--;
+	}
+	local_irq_restore(flags);
+	return page;
+}
+
+/*
+ * A prepared block (refcount 0) onto this CPU's list; drain if full. Out
+ * of line: inlined, its drain loop would cost the free fast path a
+ * stack frame.
+ */
+static __noinline void free_unref_page(struct page *page, struct zone *zone,
+				       unsigned int order)
+{
+	struct per_cpu_pages *pcp;
+	struct pcp_list *l;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pcp = this_cpu_pcp_slow(zone);
+	l = &pcp->lists[order];
+	list_add(&page->lru, &l->list);
+	if (++l->count >= l->high)
+		free_pcppages_bulk(zone, pcp, order, l->batch);
+	local_irq_restore(flags);
+}
+
+unsigned long drain_local_pages(void)
+{
+	unsigned long moved = 0, flags;
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		local_irq_save(flags);
+		moved += drain_pages_zone(zone, this_cpu_pcp(zone));
+		local_irq_restore(flags);
+	}
+	return moved;
+}
+
+/*
+ * cache_reap's pass (mm/slab_reap.c), as Linux's vmstat work: this CPU's
+ * lists that nobody used since the last pass, or that another CPU asked
+ * to drain, go back to the buddy lists; a used one is only marked
+ * unused. Pages moved.
+ */
+unsigned long drain_local_pages_idle(void)
+{
+	unsigned long moved = 0, flags;
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		struct per_cpu_pages *pcp;
+
+		local_irq_save(flags);
+		pcp = this_cpu_pcp(zone);
+		if (pcp->touched && !READ_ONCE(pcp->drain_pending))
+			pcp->touched = false;
+		else
+			moved += drain_pages_zone(zone, pcp);
+		local_irq_restore(flags);
+	}
+	return moved;
+}
+
+static void drain_local_pages_ipi(void *info)
+{
+	(void)info;
+	drain_local_pages();
+}
+
+/* Ask cpu to drain its lists on its next pcp operation. */
+static void drain_pages_ask(unsigned int cpu)
+{
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		struct per_cpu_pages *pcp = &zone->pcp[cpu];
+
+		if (pcp_pages(pcp) && !READ_ONCE(pcp->drain_pending))
+			WRITE_ONCE(pcp->drain_pending, true);
+	}
+}
+
+/*
+ * Every CPU drains its own lists, in its call-function interrupt, as
+ * Linux's drain_all_pages() had each CPU do it before 5.14. Where no IPI
+ * may be sent (interrupts off: direct reclaim inside SLAB's cache
+ * growth; an interrupt handler), this CPU drains its own lists and asks
+ * the others (drain_pending), which drain at their next pcp operation
+ * or cache_reap pass. CPUs that take no interrupts (not online: the
+ * malloc shim's, whose CPUs are the application's threads) are asked
+ * the same way: nobody but the owner ever touches a list.
+ */
+void drain_all_pages(void)
+{
+	bool ipi = !irqs_disabled() && !in_interrupt();
+
+	if (ipi)
+		WARN_ON_ONCE(on_each_cpu(drain_local_pages_ipi, NULL, true));
+	else
+		drain_local_pages();
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (cpu != smp_processor_id() &&
+		    (!ipi || !on_each_cpu_reaches(cpu)))
+			drain_pages_ask(cpu);
+	}
+}
+
 /* --- allocation ------------------------------------------------------- */
 
 static bool zone_watermark_ok(const struct zone *zone, unsigned int order,
@@ -543,16 +663,22 @@ static bool zone_watermark_ok(const struct zone *zone, unsigned int order,
 	return order == 0 && free > 0;
 }
 
+/*
+ * A block from this CPU's list for its order, or straight from the buddy
+ * lists; checked as it leaves them (rmqueue_bulk for the lists).
+ */
 static struct page *rmqueue(struct zone *zone, unsigned int order)
 {
 	struct page *page;
 	unsigned long flags;
 
-	if (order == 0)
-		return rmqueue_pcplist(zone);
+	if (order < NR_PCP_ORDERS)
+		return rmqueue_pcplist(zone, order);
 	spin_lock_irqsave(&zone->lock, flags);
 	page = __rmqueue_smallest(zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
+	if (page && !check_new_page(page, order))
+		return NULL;	/* reported; never handed out */
 	return page;
 }
 
@@ -571,7 +697,7 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 				       alloc_flags))
 			continue;
 		page = rmqueue(zone, order);
-		if (page && check_new_page(page, order)) {
+		if (page) {
 			prep_new_page(page, order, gfp, alloc_flags);
 			return page;
 		}
@@ -636,7 +762,7 @@ static struct page *alloc_pages_direct_reclaim(gfp_t gfp, unsigned int order,
 	return page;
 }
 
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+static __noinline struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 {
 	unsigned int alloc_flags = ALLOC_WMARK_MIN;
 	struct page *page;
@@ -660,27 +786,135 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+static __noinline struct page *zero_new_page(struct page *page,
+					     unsigned int order)
+{
+	memset(page_address(page), 0, PAGE_SIZE << order);
+	return page;
+}
+
+/*
+ * The fast path (section 6): pop this CPU's list for the order, with
+ * interrupts off and no other check than the zone's min watermark;
+ * everything else, and an empty list, takes alloc_pages_slow(). No
+ * calls but the zeroing, a tail call, so no stack frame.
+ */
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct zone *zone = pcp_fast_zone;
+	struct per_cpu_pages *pcp;
+	struct pcp_list *l;
+	struct page *page;
+	unsigned long flags;
+
+	if (unlikely(order >= NR_PCP_ORDERS ||
+		     ((gfp & PCP_SLOW_GFP) | READ_ONCE(page_debug_flags) |
+		      READ_ONCE(fail_page_alloc.enabled)) ||
+		     READ_ONCE(zone->free_pages) <
+			     min_wmark_pages(zone) + (1UL << order)))
+		return alloc_pages_slow(gfp, order);
+	flags = arch_irq_save();
+	pcp = this_cpu_pcp(zone);
+	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
+	l = &pcp->lists[order];
+	OPTIMIZER_HIDE_VAR(l);
+	if (unlikely(!l->count || pcp->drain_pending)) {
+		arch_irq_restore(flags);
+		return alloc_pages_slow(gfp, order);
+	}
+	page = list_first_entry(&l->list, struct page, lru);
+	list_del(&page->lru);
+	l->count--;
+	pcp->touched = true;
+	arch_irq_restore(flags);
+	set_page_count(page, 1);
+	page->alloc_order = order;
+	if (unlikely(gfp & __GFP_ZERO))
+		return zero_new_page(page, order);
+	return page;
+}
+
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 {
 	(void)nid;	/* one node */
 	return alloc_pages(gfp, order);
 }
 
-void __free_pages(struct page *page, unsigned int order)
+static __noinline void free_pages_slow(struct page *page, unsigned int order,
+				       unsigned long caller)
 {
 	struct zone *zone;
 	unsigned long flags;
 
-	if (!free_pages_prepare(page, order, _RET_IP_))
+	if (!free_pages_prepare(page, order, caller))
 		return;
 	zone = page_zone(page);
-	if (order == 0) {
-		free_unref_page(page, zone);
+	if (order < NR_PCP_ORDERS) {
+		free_unref_page(page, zone, order);
 		return;
 	}
 	spin_lock_irqsave(&zone->lock, flags);
 	__free_one_page(page, page_to_pfn(page), zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+/*
+ * May the fast path free page at order: a struct page of RAM (a 2 MiB
+ * chunk that is RAM through and through), no flags (reserved, buddy,
+ * slab, head, pfmemalloc ...), not a tail, exactly our one reference
+ * (a page on a per-CPU list has none: a double free fails here), the
+ * order it was allocated with? Anything else goes to free_pages_prepare,
+ * which reports what is wrong.
+ */
+static __always_inline bool free_page_fast_ok(const struct page *page,
+					      unsigned int order)
+{
+	unsigned long off = (unsigned long)page - (unsigned long)vmemmap;
+	unsigned long pfn = off / sizeof(struct page);
+
+	return order < NR_PCP_ORDERS && pfn < max_pfn &&
+	       !(off % sizeof(struct page)) && pfn_in_ram_chunk(pfn) &&
+	       !((page->flags & PAGE_FLAGS_MASK) |
+		 (READ_ONCE(page->compound_head) & 1) |
+		 READ_ONCE(page_debug_flags)) &&
+	       page_ref_count(page) == 1 && page->alloc_order == order;
+}
+
+/*
+ * The fast path (section 6): checks in free_page_fast_ok(), the last
+ * reference dropped with a plain store, a push onto this CPU's list
+ * with interrupts off. A full list, a drain request and everything else
+ * take the slow paths.
+ */
+void __free_pages(struct page *page, unsigned int order)
+{
+	struct per_cpu_pages *pcp;
+	struct zone *zone;
+	struct pcp_list *l;
+	unsigned long flags;
+
+	if (unlikely(!free_page_fast_ok(page, order))) {
+		free_pages_slow(page, order, _RET_IP_);
+		return;
+	}
+	set_page_count(page, 0);
+	page->alloc_order = 0;
+	page->mapping = NULL;
+	zone = page_zone(page);
+	flags = arch_irq_save();
+	pcp = this_cpu_pcp(zone);
+	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
+	l = &pcp->lists[order];
+	OPTIMIZER_HIDE_VAR(l);
+	if (unlikely(pcp->drain_pending || l->count >= l->high - 1)) {
+		arch_irq_restore(flags);
+		free_unref_page(page, zone, order);
+		return;
+	}
+	list_add(&page->lru, &l->list);
+	l->count++;
+	pcp->touched = true;
+	arch_irq_restore(flags);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
@@ -819,7 +1053,12 @@ static void setup_per_zone_wmarks(void)
 	}
 }
 
-/* Linux's zone_batchsize, roughly: a quarter of managed/1024, at most 63. */
+/*
+ * Linux's zone_batchsize, roughly: a quarter of managed/1024 pages, at
+ * most 63, for order 0. A list of order o moves batch >> o blocks (at
+ * least one) and holds fewer than six batches: about the same pages on
+ * every order's list.
+ */
 static void setup_pcp_lists(struct zone *zone)
 {
 	int batch = (int)clamp_val(zone->managed_pages / 4096, 1UL, 63UL);
@@ -827,12 +1066,25 @@ static void setup_pcp_lists(struct zone *zone)
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = &zone->pcp[cpu];
 
-		spin_lock_init(&pcp->lock);
-		INIT_LIST_HEAD(&pcp->list);
-		pcp->count = 0;
-		pcp->batch = batch;
-		pcp->high = 6 * batch;
+		memset(pcp, 0, sizeof(*pcp));
+		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
+			struct pcp_list *l = &pcp->lists[o];
+
+			INIT_LIST_HEAD(&l->list);
+			l->batch = max(batch >> o, 1);
+			l->high = 6 * l->batch;
+		}
 	}
+}
+
+/* The first zone GFP_KERNEL may use: the highest one with memory. */
+static void setup_pcp_fast_zone(void)
+{
+	int z = ZONE_NORMAL;
+
+	while (z > 0 && !NODE_DATA(0)->node_zones[z].managed_pages)
+		z--;
+	pcp_fast_zone = &NODE_DATA(0)->node_zones[z];
 }
 
 void memblock_free_all(void)
@@ -848,6 +1100,7 @@ void memblock_free_all(void)
 	for_each_zone(zone)
 		setup_pcp_lists(zone);
 	setup_per_zone_wmarks();
+	setup_pcp_fast_zone();
 }
 
 /* --- counters ---------------------------------------------------------- */
@@ -869,7 +1122,7 @@ unsigned long nr_pcp_pages(void)
 
 	for_each_zone(zone) {
 		for (int cpu = 0; cpu < NR_CPUS; cpu++)
-			sum += READ_ONCE(zone->pcp[cpu].count);
+			sum += pcp_pages(&zone->pcp[cpu]);
 	}
 	return sum;
 }
@@ -894,12 +1147,6 @@ static __maybe_unused struct zone *empty_test_zone(void)
 	spin_lock_init(&zone->lock);
 	for (unsigned int o = 0; o < MAX_ORDER; o++)
 		INIT_LIST_HEAD(&zone->free_area[o].free_list);
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct per_cpu_pages *pcp = &zone->pcp[cpu];
-
-		spin_lock_init(&pcp->lock);
-		INIT_LIST_HEAD(&pcp->list);
-	}
 	return zone;
 }
 
@@ -923,22 +1170,3 @@ static __maybe_unused void rmqueue_smallest_unlocked(void)
 }
 LOCKDEP_ASSERT_TEST(__rmqueue_smallest, "&zone->lock",
 		    rmqueue_smallest_unlocked);
-
-/* Zero pages to move; the zone lock is taken as usual. */
-static __maybe_unused void free_pcppages_bulk_unlocked(void)
-{
-	struct zone *zone = empty_test_zone();
-
-	free_pcppages_bulk(zone, 0, &zone->pcp[0]);
-}
-LOCKDEP_ASSERT_TEST(free_pcppages_bulk, "&pcp->lock",
-		    free_pcppages_bulk_unlocked);
-
-/* A batch of 0 from an empty zone. */
-static __maybe_unused void rmqueue_bulk_unlocked(void)
-{
-	struct zone *zone = empty_test_zone();
-
-	rmqueue_bulk(zone, &zone->pcp[0]);
-}
-LOCKDEP_ASSERT_TEST(rmqueue_bulk, "&pcp->lock", rmqueue_bulk_unlocked);

@@ -32,7 +32,9 @@
 #include "kernel/bug.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/irq.h"
 #include "kernel/report.h"
+#include "kernel/smp.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
@@ -450,58 +452,100 @@ static unsigned long check_free_list(struct check *c, struct zone *zone,
 	return n << order;
 }
 
+struct pcp_arg {
+	struct check *c;
+	struct zone *zone;
+	unsigned int order;
+	int cpu;
+};
+
 static void pcp_entry(struct check *c, struct page *page, void *arg)
 {
-	struct zone *zone = arg;
+	struct pcp_arg *a = arg;
 	unsigned long pfn = page_to_pfn(page);
+	unsigned long n = 1UL << a->order;
 	struct page *outer;
 
-	if (page_zone(page) != zone || (page->flags & PAGE_FLAGS_MASK) ||
-	    page_ref_count(page) || PageTail(page))
-		problem(c, REPORT_PAGE_CHECK_PCP_PAGE,
-			"pfn 0x%lx on a per-CPU list of %s: zone %s, flags %#lx, refcount %d",
-			pfn, zone->name, page_zone(page)->name,
-			page->flags & PAGE_FLAGS_MASK, page_ref_count(page));
-	outer = free_block_covering(pfn, 0);
+	for (unsigned long i = 0; i < n; i++) {
+		struct page *p = page + i;
+
+		if (page_zone(p) != a->zone || (p->flags & PAGE_FLAGS_MASK) ||
+		    page_ref_count(p) || PageTail(p))
+			problem(c, REPORT_PAGE_CHECK_PCP_PAGE,
+				"pfn 0x%lx on a per-CPU list of %s: zone %s, flags %#lx, refcount %d",
+				pfn + i, a->zone->name, page_zone(p)->name,
+				p->flags & PAGE_FLAGS_MASK, page_ref_count(p));
+	}
+	if (pfn & (n - 1))
+		problem(c, REPORT_PAGE_CHECK_BLOCK,
+			"pfn 0x%lx on an order-%u per-CPU list is not aligned",
+			pfn, a->order);
+	outer = free_block_covering(pfn, a->order);
 	if (outer)
 		problem(c, REPORT_PAGE_CHECK_OVERLAP,
 			"pfn 0x%lx on a per-CPU list is inside the free order-%lu block at 0x%lx",
 			pfn, outer->private, page_to_pfn(outer));
-	check_free_pages_debug(c, page, 1);
+	check_free_pages_debug(c, page, n);
 }
 
+/* One CPU's lists of one zone, on that CPU (or one that takes no IPIs). */
+static void check_pcp_local(void *info)
+{
+	struct pcp_arg *a = info;
+	struct per_cpu_pages *pcp = &a->zone->pcp[a->cpu];
+	unsigned long flags;
+	char what[56];
+
+	local_irq_save(flags);
+	spin_lock(&a->zone->lock);
+	for (a->order = 0; a->order < NR_PCP_ORDERS; a->order++) {
+		struct pcp_list *l = &pcp->lists[a->order];
+		unsigned long limit, n;
+
+		scnprintf(what, sizeof(what), "zone %s cpu %d order-%u list",
+			  a->zone->name, a->cpu, a->order);
+		limit = min((unsigned long)max(l->count, 0),
+			    a->zone->spanned_pages) + 1;
+		n = walk_list(a->c, &l->list, limit, what, pcp_entry, a);
+		if (n != (unsigned long)l->count)
+			problem(a->c, REPORT_PAGE_CHECK_COUNT,
+				"%s: %lu blocks listed, count %d", what, n,
+				l->count);
+		if (l->count >= l->high && l->high)
+			problem(a->c, REPORT_PAGE_CHECK_COUNT,
+				"%s: count %d not below high %d", what,
+				l->count, l->high);
+	}
+	spin_unlock(&a->zone->lock);
+	local_irq_restore(flags);
+}
+
+/*
+ * A CPU's lists are its own (mm/page_alloc.c, section 6): each online
+ * CPU walks its own in a call-function interrupt. Where no IPI may be
+ * sent (interrupts off here), only this CPU's and those of CPUs that
+ * take none are walked.
+ */
 static void check_pcp(struct check *c, struct zone *zone, int cpu)
 {
-	struct per_cpu_pages *pcp = &zone->pcp[cpu];
-	unsigned long flags, n, limit;
-	char what[48];
+	struct pcp_arg a = { .c = c, .zone = zone, .cpu = cpu };
+	bool ipi = !irqs_disabled() && !in_interrupt();
 
-	scnprintf(what, sizeof(what), "zone %s cpu %d per-CPU list", zone->name,
-		  cpu);
-	spin_lock_irqsave(&pcp->lock, flags);
-	spin_lock(&zone->lock);
-	limit = min((unsigned long)max(pcp->count, 0), zone->spanned_pages) + 1;
-	n = walk_list(c, &pcp->list, limit, what, pcp_entry, zone);
-	if (n != (unsigned long)pcp->count)
-		problem(c, REPORT_PAGE_CHECK_COUNT,
-			"%s: %lu pages listed, count %d", what, n, pcp->count);
-	if (pcp->count >= pcp->high && pcp->high)
-		problem(c, REPORT_PAGE_CHECK_COUNT,
-			"%s: count %d not below high %d", what, pcp->count,
-			pcp->high);
-	spin_unlock(&zone->lock);
-	spin_unlock_irqrestore(&pcp->lock, flags);
+	if ((unsigned int)cpu == smp_processor_id() || !cpu_online(cpu))
+		check_pcp_local(&a);
+	else if (ipi)
+		smp_call_function_single(cpu, check_pcp_local, &a, true);
 }
 
 static void check_zone(struct check *c, struct zone *zone)
 {
-	unsigned long pages = 0, pcp_pages = 0, flags;
+	unsigned long pages = 0, on_pcp = 0, flags;
 
 	if (!zone->managed_pages)
 		return;
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		check_pcp(c, zone, cpu);
-		pcp_pages += (unsigned long)max(READ_ONCE(zone->pcp[cpu].count), 0);
+		on_pcp += pcp_pages(&zone->pcp[cpu]);
 	}
 	spin_lock_irqsave(&zone->lock, flags);
 	for (unsigned int o = 0; o < MAX_ORDER; o++)
@@ -510,10 +554,10 @@ static void check_zone(struct check *c, struct zone *zone)
 		problem(c, REPORT_PAGE_CHECK_COUNT,
 			"zone %s: %lu pages on the free lists, free_pages %lu",
 			zone->name, pages, zone->free_pages);
-	if (zone->free_pages + pcp_pages > zone->managed_pages)
+	if (zone->free_pages + on_pcp > zone->managed_pages)
 		problem(c, REPORT_PAGE_CHECK_COUNT,
 			"zone %s: %lu free + %lu per-CPU pages, only %lu managed",
-			zone->name, zone->free_pages, pcp_pages,
+			zone->name, zone->free_pages, on_pcp,
 			zone->managed_pages);
 	spin_unlock_irqrestore(&zone->lock, flags);
 }

@@ -78,7 +78,8 @@ bool debug_pagealloc_fault(unsigned long addr, unsigned long *pfn);
  * page of a naturally aligned free block of the list's order (PG_buddy,
  * order in private, refcount 0, inside its zone), its other pages are
  * clean, no two free blocks overlap and buddies are merged; per-CPU pages
- * are clean order-0 pages inside no free block; nr_free, free_pages and
+ * are clean aligned blocks of orders 0-3 inside no free block (each
+ * CPU walks its own lists, by IPI); nr_free, free_pages and
  * the per-CPU counts match the lists. With page_poison on, every free
  * page must hold the poison; with debug_pagealloc on, none may be mapped.
  * Prints each problem ("page_alloc_check: ...") and returns how many.

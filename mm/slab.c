@@ -99,8 +99,9 @@
  *      5. fastpath_lock (this file): the fast paths' mode words.
  *      6. fault_lock (mm/fault_inject.c): a fault-injection decision,
  *         made inside an allocation before the allocator's own locks.
- *      7. pcp->lock, then 8. zone->lock: the page allocator's
- *         (mm/page_alloc.c, the same list from there).
+ *      7. (none: the page allocator's per-CPU lists take no lock,
+ *         only interrupts off), then 8. zone->lock: the page
+ *         allocator's (mm/page_alloc.c, the same list from there).
  *      9. pool->lock (mm/mempool.c): one mempool's reserve. Held only
  *         to move elements in and out of it: the backend, kmalloc and
  *         kfree are called after it is dropped, so nothing but

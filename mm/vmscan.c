@@ -32,7 +32,7 @@
  *         freed slab pages of order 0 went: each CPU drains its own in
  *         an IPI when interrupts are on here; a pass inside SLAB's
  *         cache growth runs with them off, and then the lists are
- *         drained from here under their pcp->lock. An atomic
+ *         asked to drain at their next use (drain_pending). An atomic
  *         allocation's reclaim drains only this CPU's lists.
  *    The pass returns the growth of the buddy free lists (pgsteal_direct).
  *

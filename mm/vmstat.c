@@ -70,12 +70,15 @@ static void print_zone(const struct zone *zone)
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		const struct per_cpu_pages *pcp = &zone->pcp[cpu];
 
-		if (cpu && !pcp->count)
+		if (cpu && !pcp_pages(pcp))
 			continue;
 		console_printf("    cpu: %d\n", cpu);
-		console_printf("              count: %d\n", pcp->count);
-		console_printf("              high:  %d\n", pcp->high);
-		console_printf("              batch: %d\n", pcp->batch);
+		console_printf("              count: %lu\n", pcp_pages(pcp));
+		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+			console_printf("              order %u: %d of high %d, batch %d\n",
+				       o, pcp->lists[o].count,
+				       pcp->lists[o].high,
+				       pcp->lists[o].batch);
 	}
 	console_printf("  start_pfn:           %lu\n", zone->zone_start_pfn);
 }

@@ -26,6 +26,7 @@
  */
 #include "arch/arch.h"
 #include "kernel/bug.h"
+#include "kernel/irq.h"
 #include "lib/ktest/ktest.h"
 #include "kernel/spinlock.h"
 #include "lib/sprintf.h"
@@ -410,7 +411,7 @@ static void test_split_merge_exact(struct ktest *t)
 	KTEST_EXPECT_EQ(t, n, expected);
 	KTEST_EXPECT_EQ(t, wrong, 0UL);
 	KTEST_EXPECT_EQ(t, dma->free_pages, 0UL);
-	KTEST_EXPECT_EQ(t, my_pcp(dma)->count, 0);
+	KTEST_EXPECT_EQ(t, pcp_pages(my_pcp(dma)), 0UL);
 	for (int o = 0; o < MAX_ORDER; o++)
 		KTEST_EXPECT_EQ(t, dma->free_area[o].nr_free, 0UL);
 
@@ -544,7 +545,7 @@ static void test_exhaust_zone(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pages, counted_pages(&before, ZONE_DMA));
 	KTEST_EXPECT_EQ(t, foreign, 0UL);
 	KTEST_EXPECT_EQ(t, dma->free_pages, 0UL);
-	KTEST_EXPECT_EQ(t, my_pcp(dma)->count, 0);
+	KTEST_EXPECT_EQ(t, pcp_pages(my_pcp(dma)), 0UL);
 	for (unsigned int order = 0; order < MAX_ORDER; order++) {
 		got += !!alloc_pages(GFP_DMA | __GFP_NOWARN, order);
 		got += !!alloc_pages(GFP_DMA | GFP_ATOMIC | __GFP_NOWARN, order);
@@ -827,7 +828,7 @@ static void test_watermarks_memalloc(struct ktest *t)
 {
 	struct zone *dma = zone_of(ZONE_DMA);
 	struct per_cpu_pages *pcp = my_pcp(dma);
-	unsigned long min = min_wmark_pages(dma), batch = pcp->batch;
+	unsigned long min = min_wmark_pages(dma), batch = pcp->lists[0].batch;
 	unsigned long n, expected, flagged;
 	struct free_counts before;
 	struct chain c = { 0 };
@@ -885,7 +886,8 @@ static void test_watermarks_memalloc(struct ktest *t)
 					 __GFP_MEMALLOC | __GFP_NOMEMALLOC, 2));
 
 	/* 2. GFP_ATOMIC may go down to half of min. */
-	expected = model_allocs(dma->free_pages, pcp->count, batch, min - min / 2);
+	expected = model_allocs(dma->free_pages, pcp->lists[0].count, batch,
+				 min - min / 2);
 	n = flagged = 0;
 	while ((page = alloc_page(GFP_DMA | GFP_ATOMIC | __GFP_NOWARN))) {
 		n++;
@@ -902,7 +904,7 @@ static void test_watermarks_memalloc(struct ktest *t)
 					__GFP_MEMALLOC | __GFP_NOMEMALLOC));
 
 	/* 3. __GFP_MEMALLOC takes all that is left, every page flagged. */
-	expected = dma->free_pages + pcp->count;
+	expected = dma->free_pages + pcp->lists[0].count;
 	KTEST_EXPECT_GT(t, expected, 0UL);
 	n = flagged = 0;
 	while ((page = alloc_page(GFP_DMA | __GFP_NOWARN | __GFP_MEMALLOC))) {
@@ -915,7 +917,7 @@ static void test_watermarks_memalloc(struct ktest *t)
 	KTEST_EXPECT_EQ(t, n, expected);
 	KTEST_EXPECT_EQ(t, flagged, n);
 	KTEST_EXPECT_EQ(t, dma->free_pages, 0UL);
-	KTEST_EXPECT_EQ(t, pcp->count, 0);
+	KTEST_EXPECT_EQ(t, pcp->lists[0].count, 0);
 	if (last) {
 		__free_page(last);
 		KTEST_EXPECT_FALSE(t, PagePfmemalloc(last));
@@ -1137,80 +1139,113 @@ static void test_alloc_pages_exact(struct ktest *t)
 
 /* --- per-CPU lists ------------------------------------------------------- */
 
-static struct page *pcp_pages[1024];
+static struct page *pcp_blocks[1024];
 
 /*
- * Is this CPU's list exactly pages[last], pages[last - 1], ... down to
- * pages[last - count + 1], hottest first?
+ * Is this CPU's list exactly blocks[last], blocks[last - 1], ... down to
+ * blocks[last - count + 1], hottest first? Read with interrupts off:
+ * only this CPU touches its lists.
  */
-static bool pcp_list_is(struct per_cpu_pages *pcp, unsigned long last,
-			int count)
+static bool pcp_list_is(struct pcp_list *l, unsigned long last, int count)
 {
 	unsigned long flags, j = 0;
 	struct page *page;
 	bool same = true;
 
-	spin_lock_irqsave(&pcp->lock, flags);
-	list_for_each_entry(page, &pcp->list, lru) {
+	local_irq_save(flags);
+	list_for_each_entry(page, &l->list, lru) {
 		if (j >= (unsigned long)count || j > last ||
-		    page != pcp_pages[last - j])
+		    page != pcp_blocks[last - j])
 			same = false;
 		j++;
 	}
-	spin_unlock_irqrestore(&pcp->lock, flags);
+	local_irq_restore(flags);
 	return same && j == (unsigned long)count;
 }
 
 /*
- * Freed order-0 pages collect on this CPU's list, hottest first, which
- * never reaches high: at high it gives the batch coldest pages to the
- * buddy lists (after every free the list is exactly the pages freed
- * last). drain_all_pages() empties it. The last page freed is the next
- * one allocated (LIFO).
+ * Freed blocks of each order up to PAGE_ALLOC_COSTLY_ORDER collect on
+ * this CPU's list for their order, hottest first, which never reaches
+ * high: at high it gives the batch coldest blocks to the buddy lists
+ * (after every free the list is exactly the blocks freed last), and the
+ * other orders' lists stay as they were. drain_all_pages() empties it.
  */
-static void test_pcp_lists(struct ktest *t)
+static void pcp_list_fill_drain(struct ktest *t, unsigned int order)
 {
-	enum zone_type z = top_zone();
-	struct zone *zone = zone_of(z);
+	struct zone *zone = zone_of(top_zone());
 	struct per_cpu_pages *pcp = my_pcp(zone);
-	unsigned long n, free0, bad = 0, wrong_zone = 0;
-	struct free_counts before;
-	struct page *a, *b, *x, *y;
+	struct pcp_list *l = &pcp->lists[order];
+	unsigned long n, free0, bad = 0, wrong = 0, size = 1UL << order;
 	int count = 0, most = 0;
 
-	KTEST_ASSERT_GT(t, pcp->high, pcp->batch);
-	KTEST_ASSERT_GT(t, pcp->batch, 0);
-	n = min(2UL * pcp->high + 3, (unsigned long)ARRAY_SIZE(pcp_pages));
-	snapshot_free(&before);
+	KTEST_ASSERT_GT(t, l->high, l->batch);
+	KTEST_ASSERT_GT(t, l->batch, 0);
+	n = min(2UL * l->high + 3, (unsigned long)ARRAY_SIZE(pcp_blocks));
 	for (unsigned long i = 0; i < n; i++) {
-		pcp_pages[i] = alloc_page(GFP_KERNEL | __GFP_NOWARN);
-		if (!pcp_pages[i]) {
+		pcp_blocks[i] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
+		if (!pcp_blocks[i]) {
 			n = i;
 			break;
 		}
-		wrong_zone += page_zone(pcp_pages[i]) != zone;
+		wrong += page_zone(pcp_blocks[i]) != zone ||
+			 !IS_ALIGNED(page_to_pfn(pcp_blocks[i]), size);
 	}
-	KTEST_EXPECT_EQ(t, wrong_zone, 0UL);
-	KTEST_EXPECT_GT(t, n, (unsigned long)pcp->high);
+	KTEST_EXPECT_EQ(t, wrong, 0UL);
+	KTEST_EXPECT_GT(t, n, (unsigned long)l->high);
 	drain_all_pages();
 	KTEST_EXPECT_EQ(t, nr_pcp_pages(), 0UL);
 	free0 = zone->free_pages;
 	for (unsigned long i = 0; i < n; i++) {
-		__free_page(pcp_pages[i]);
-		if (++count >= pcp->high)
-			count -= pcp->batch;
-		bad += pcp->count != count ||
-		       zone->free_pages != free0 + (i + 1) - count ||
-		       !pcp_list_is(pcp, i, count);
-		most = max(most, pcp->count);
+		__free_pages(pcp_blocks[i], order);
+		if (++count >= l->high)
+			count -= l->batch;
+		bad += l->count != count ||
+		       zone->free_pages != free0 + (i + 1 - count) * size ||
+		       pcp_pages(pcp) != count * size ||
+		       !pcp_list_is(l, i, count);
+		most = max(most, l->count);
 	}
 	KTEST_EXPECT_EQ(t, bad, 0UL);
-	KTEST_EXPECT_LT(t, most, pcp->high);
-	KTEST_EXPECT_EQ(t, most, pcp->high - 1);
-	KTEST_EXPECT_EQ(t, nr_pcp_pages(), (unsigned long)count);
+	KTEST_EXPECT_EQ(t, most, l->high - 1);
+	KTEST_EXPECT_EQ(t, nr_pcp_pages(), count * size);
 	drain_all_pages();
 	KTEST_EXPECT_EQ(t, nr_pcp_pages(), 0UL);
-	KTEST_EXPECT_EQ(t, zone->free_pages, free0 + n);
+	KTEST_EXPECT_EQ(t, zone->free_pages, free0 + n * size);
+}
+
+/* An allocation of an order with an empty list takes exactly batch. */
+static void pcp_list_refill(struct ktest *t, unsigned int order)
+{
+	struct zone *zone = zone_of(top_zone());
+	struct pcp_list *l = &my_pcp(zone)->lists[order];
+	unsigned long free0;
+	struct page *page;
+
+	drain_all_pages();
+	free0 = zone->free_pages;
+	page = alloc_pages(GFP_KERNEL, order);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	KTEST_EXPECT_EQ(t, l->count, l->batch - 1);
+	KTEST_EXPECT_EQ(t, zone->free_pages,
+			free0 - ((unsigned long)l->batch << order));
+	KTEST_EXPECT_EQ(t, nr_pcp_pages(),
+			(unsigned long)(l->batch - 1) << order);
+	__free_pages(page, order);
+	KTEST_EXPECT_EQ(t, l->count, l->batch);
+	drain_all_pages();
+	KTEST_EXPECT_EQ(t, zone->free_pages, free0);
+}
+
+static void test_pcp_lists(struct ktest *t)
+{
+	struct free_counts before;
+	struct page *a, *b, *x, *y;
+
+	snapshot_free(&before);
+	for (unsigned int order = 0; order < NR_PCP_ORDERS; order++) {
+		pcp_list_fill_drain(t, order);
+		pcp_list_refill(t, order);
+	}
 	expect_counts(t, &before);
 
 	/* LIFO: the hot page comes back first. */
@@ -1297,6 +1332,18 @@ static bool may_fail(gfp_t gfp, unsigned int order)
 	return true;
 }
 
+/*
+ * It left its zone at or above min; a block of a per-CPU order may have
+ * come with a refill of up to batch blocks taken at min + 1 block.
+ */
+static unsigned long refill_slack(struct page *page, unsigned int order)
+{
+	if (order >= NR_PCP_ORDERS)
+		return 0;
+	return (unsigned long)(my_pcp(page_zone(page))->lists[order].batch - 1)
+	       << order;
+}
+
 static bool stress_alloc(struct stress_block *b, u64 *map, u64 r,
 			 struct stress_stats *s)
 {
@@ -1318,12 +1365,8 @@ static bool stress_alloc(struct stress_block *b, u64 *map, u64 r,
 	}
 	s->allocs++;
 	pfn = page_to_pfn(page);
-	/*
-	 * It left its zone at or above min; an order-0 page may have come
-	 * with a per-CPU refill of up to batch pages taken at min + 1.
-	 */
 	s->below_min += page_zone(page)->free_pages +
-			(order ? 0 : my_pcp(page_zone(page))->batch - 1) <
+			refill_slack(page, order) <
 			min_wmark_pages(page_zone(page));
 	limit = gfp_zone(gfp) == ZONE_DMA ? MAX_DMA_PFN :
 		gfp_zone(gfp) == ZONE_DMA32 ? MAX_DMA32_PFN : max_pfn;
@@ -1477,20 +1520,70 @@ static unsigned long hole_pfn(void)
 	return max_pfn;
 }
 
-/* Freed twice: the second time the page is on a per-CPU list. */
-static void bad_double_free_pcp(struct ktest *t)
+/*
+ * Freed twice: the second time the block is on this CPU's list for its
+ * order, with refcount 0. The list is left as it was.
+ */
+static void double_free_pcp(struct ktest *t, unsigned int order)
 {
-	struct page *page = alloc_page(GFP_KERNEL), copy;
+	struct page *page = alloc_pages(GFP_KERNEL, order), copy;
+	struct pcp_list *l;
 	struct report r;
+	int count;
 
 	KTEST_ASSERT_NOT_NULL(t, page);
-	__free_page(page);
+	__free_pages(page, order);
+	l = &my_pcp(page_zone(page))->lists[order];
+	count = l->count;
+	KTEST_EXPECT_GT(t, count, 0);
 	copy = *page;
 	report_begin(t, &r, REPORT_BAD_PAGE_REFCOUNT);
-	__free_page(page);
+	__free_pages(page, order);
 	report_end(t, &r);
-	expect_sentence(t, "pfn:%#lx order:0: " REFCOUNT_0, page_to_pfn(page));
+	expect_sentence(t, "pfn:%#lx order:%u: " REFCOUNT_0, page_to_pfn(page),
+			order);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
+	KTEST_EXPECT_EQ(t, l->count, count);
+}
+
+static void bad_double_free_pcp(struct ktest *t)
+{
+	double_free_pcp(t, 0);
+}
+
+static void bad_double_free_pcp_order3(struct ktest *t)
+{
+	double_free_pcp(t, 3);
+}
+
+/*
+ * A block on a per-CPU list that someone took a reference to after
+ * freeing it (a use after free): the drain finds it in use, reports it
+ * and keeps it off the buddy lists; its holder can then free it.
+ */
+static void bad_use_after_free_pcp(struct ktest *t)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, 1);
+	unsigned long free, pcp;
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	__free_pages(page, 1);
+	set_page_count(page, 1);
+	free = nr_free_pages();
+	pcp = nr_pcp_pages();
+	ktest_capture_start(t, "BUG: Bad page state: ");
+	drain_all_pages();
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_REPORTS(t, REPORT_BAD_PAGE_NEW_IN_USE, 1);
+	/* Every other page went back; the two in use did not. */
+	KTEST_EXPECT_EQ(t, nr_pcp_pages(), 0UL);
+	KTEST_EXPECT_EQ(t, nr_free_pages(), free + pcp - 2);
+	expect_sentence(t, "pfn:%#lx order:1: free page in use or with flags set",
+			page_to_pfn(page));
+	KTEST_EXPECT_FALSE(t, PageBuddy(page));
+	KTEST_EXPECT_EQ(t, page_ref_count(page), 1);
+	page->alloc_order = 1;
+	__free_pages(page, 1);
 }
 
 /* Freed twice: the second time the block is on the buddy lists. */
@@ -1619,10 +1712,10 @@ static void bad_free_unaligned_address(struct ktest *t)
 	free_pages(addr, 2);
 }
 
-/* Allocated with order 2, freed with order 1 or 3. */
-static void bad_free_wrong_order(struct ktest *t)
+/* Allocated with order 2, freed with order 1, 3 or 0. */
+static void bad_free_wrong_order_gfp(struct ktest *t, gfp_t gfp)
 {
-	struct page *page = alloc_pages(GFP_KERNEL, 2), copy;
+	struct page *page = alloc_pages(gfp, 2), copy;
 	struct report r;
 
 	KTEST_ASSERT_NOT_NULL(t, page);
@@ -1639,6 +1732,17 @@ static void bad_free_wrong_order(struct ktest *t)
 	report_end(t, &r);
 	KTEST_EXPECT_MEMEQ(t, page, &copy, sizeof(copy));
 	__free_pages(page, 2);
+}
+
+static void bad_free_wrong_order(struct ktest *t)
+{
+	bad_free_wrong_order_gfp(t, GFP_KERNEL);
+}
+
+/* The same for a compound block: its order is in its second page. */
+static void bad_free_compound_wrong_order(struct ktest *t)
+{
+	bad_free_wrong_order_gfp(t, GFP_KERNEL | __GFP_COMP);
 }
 
 /* The second (and last) page of a non-compound order-2 block. */
@@ -1708,6 +1812,9 @@ struct bad_free {
 
 static const struct bad_free bad_frees[] = {
 	{ "double free, on a per-CPU list", bad_double_free_pcp },
+	{ "double free, on the order-3 list", bad_double_free_pcp_order3 },
+	{ "reference taken on a per-CPU list", bad_use_after_free_pcp },
+	{ "compound block, wrong order", bad_free_compound_wrong_order },
 	{ "double free, on the buddy lists", bad_double_free_buddy },
 	{ "reserved page", bad_free_reserved },
 	{ "pointer outside mem_map", bad_free_not_a_page },

@@ -431,13 +431,13 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, page);
 	__free_page(page);
 	zone = page_zone(page);
-	zone->pcp[arch_cpu_id()].count++;
+	zone->pcp[arch_cpu_id()].lists[0].count++;
 	problems = captured_check(t, &lines);
-	zone->pcp[arch_cpu_id()].count--;
+	zone->pcp[arch_cpu_id()].lists[0].count--;
 	KTEST_EXPECT_GE(t, problems, 1);
 	KTEST_EXPECT_GE(t, lines, 1U);
 	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_COUNT);
-	KTEST_EXPECT_CAPTURED(t, "pages listed, count");
+	KTEST_EXPECT_CAPTURED(t, "blocks listed, count");
 
 	/* 5. A per-CPU page that is also a free block (PG_buddy, order 0). */
 	spin_lock_irqsave(&zone->lock, flags);

@@ -501,12 +501,12 @@ static void test_reap_pcp(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, page);
 	pcp = &page_zone(page)->pcp[cpu];
 	__free_pages(page, 0);
-	KTEST_ASSERT_GT(t, READ_ONCE(pcp->count), 0);
-	while (READ_ONCE(pcp->count) && took < 10) {
+	KTEST_ASSERT_GT(t, pcp_pages(pcp), 0UL);
+	while (pcp_pages(pcp) && took < 10) {
 		KTEST_ASSERT_TRUE(t, wait_passes(cpu, 1));
 		took++;
 	}
-	KTEST_EXPECT_EQ(t, READ_ONCE(pcp->count), 0);
+	KTEST_EXPECT_EQ(t, pcp_pages(pcp), 0UL);
 	KTEST_EXPECT_LE(t, took, 3U);
 }
 

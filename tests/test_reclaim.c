@@ -681,7 +681,9 @@ static void atomic_case(struct ktest *t, gfp_t gfp)
 		struct zone *zone;
 
 		for_each_zone(zone)
-			KTEST_EXPECT_EQ(t, zone->pcp[arch_cpu_id()].count, 0);
+			KTEST_EXPECT_EQ(t,
+					pcp_pages(&zone->pcp[arch_cpu_id()]),
+					0UL);
 	}
 	if (page)
 		__free_page(page);
@@ -705,7 +707,7 @@ static unsigned long local_pcp_pages(void)
 	struct zone *zone;
 
 	for_each_zone(zone)
-		sum += (unsigned long)zone->pcp[arch_cpu_id()].count;
+		sum += pcp_pages(&zone->pcp[arch_cpu_id()]);
 	return sum;
 }
 

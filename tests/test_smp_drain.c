@@ -18,6 +18,7 @@
 #include "lib/ktest/ktest.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/page_debug.h"
 #include "mm/internal.h"	/* white-box: the per-CPU page lists */
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: the per-CPU arrays */
@@ -40,7 +41,7 @@ static unsigned int pcp_count(unsigned int cpu)
 	unsigned int n = 0;
 
 	for_each_zone(zone)
-		n += READ_ONCE(zone->pcp[cpu].count);
+		n += pcp_pages(&zone->pcp[cpu]);
 	return n;
 }
 
@@ -156,7 +157,8 @@ static bool wait_flag(unsigned long *flag)
 	return true;
 }
 
-static unsigned int start_workers(struct ktest *t, unsigned int *cpus)
+static unsigned int start_workers_fn(struct ktest *t, unsigned int *cpus,
+				     void (*fn)(void *arg))
 {
 	unsigned int nr = 0;
 	int err;
@@ -165,7 +167,7 @@ static unsigned int start_workers(struct ktest *t, unsigned int *cpus)
 	     cpu++) {
 		if (!cpu_online(cpu) || cpu == smp_processor_id())
 			continue;
-		err = arch_cpu_run(cpu, drain_worker, NULL);
+		err = arch_cpu_run(cpu, fn, NULL);
 		if (err == -ENOSYS)
 			break;
 		KTEST_EXPECT_EQ(t, err, 0);
@@ -173,6 +175,11 @@ static unsigned int start_workers(struct ktest *t, unsigned int *cpus)
 			cpus[nr++] = cpu;
 	}
 	return nr;
+}
+
+static unsigned int start_workers(struct ktest *t, unsigned int *cpus)
+{
+	return start_workers_fn(t, cpus, drain_worker);
 }
 
 static void stop_workers(const unsigned int *cpus, unsigned int nr)
@@ -302,6 +309,177 @@ static void test_atomic_ipi_inside_slow_paths(struct ktest *t)
 	kmem_cache_destroy(dw.cachep);
 }
 
+/* --- page lists: drained by their owners -------------------------------- */
+
+#define PCP_ORDERS_ROUND	4	/* orders 0..3 in turn */
+
+/* Allocate and free PAGES blocks of order: they stay on the order's list. */
+static unsigned long fill_pcp(unsigned int order, gfp_t gfp)
+{
+	struct page *pages[PAGES];
+	unsigned long failed = 0;
+
+	for (unsigned int i = 0; i < PAGES; i++)
+		failed += !(pages[i] = alloc_pages(gfp, order));
+	for (unsigned int i = 0; i < PAGES; i++)
+		if (pages[i])
+			__free_pages(pages[i], order);
+	return failed;
+}
+
+static void page_worker(void *arg)
+{
+	unsigned int cpu = smp_processor_id();
+
+	(void)arg;
+	while (!__atomic_load_n(&dw.hold, __ATOMIC_ACQUIRE)) {
+		unsigned int order = dw.rounds[cpu] % PCP_ORDERS_ROUND;
+
+		__atomic_fetch_add(&dw.failed, fill_pcp(order, GFP_KERNEL),
+				   __ATOMIC_RELAXED);
+		dw.rounds[cpu]++;
+	}
+	for (unsigned int order = 0; order < PCP_ORDERS_ROUND; order++)
+		__atomic_fetch_add(&dw.failed, fill_pcp(order, GFP_KERNEL),
+				   __ATOMIC_RELAXED);
+	__atomic_store_n(&dw.held[cpu], 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&dw.stop, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+}
+
+/*
+ * Other CPUs allocate and free blocks of orders 0-3 while this one
+ * drains them all by IPI, again and again. Nothing is lost or counted
+ * twice: once every list is drained the buddy lists hold exactly the
+ * pages they held before, and the page allocator's check is clean.
+ */
+static void test_page_drain_while_others_allocate(struct ktest *t)
+{
+	unsigned int cpus[MAX_WORKERS], nr;
+	unsigned long before;
+
+	other_cpus(t);
+	memset(&dw, 0, sizeof(dw));
+	drain_all_pages();
+	before = nr_free_pages();
+	KTEST_EXPECT_EQ(t, nr_pcp_pages(), 0UL);
+	for (unsigned int i = 0; i < MAX_WORKERS; i++)
+		cpus[i] = 0;
+	nr = start_workers_fn(t, cpus, page_worker);
+	if (!nr)
+		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
+	for (unsigned int i = 0; i < 50; i++)
+		drain_all_pages();
+	__atomic_store_n(&dw.hold, 1, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < nr; i++) {
+		KTEST_EXPECT_TRUE(t, wait_flag(&dw.held[cpus[i]]));
+		KTEST_EXPECT_GT(t, dw.rounds[cpus[i]], 0UL);
+		KTEST_EXPECT_GT(t, pcp_count(cpus[i]), 0U);
+	}
+	drain_all_pages();
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		KTEST_EXPECT_EQ(t, pcp_count(cpu), 0U);
+	KTEST_EXPECT_EQ(t, nr_free_pages(), before);
+	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
+	KTEST_EXPECT_EQ(t, dw.failed, 0UL);
+	stop_workers(cpus, nr);
+}
+
+/* This CPU's order-0 list of the zone GFP_KERNEL uses first. */
+static struct pcp_list *my_list(struct page *page)
+{
+	return &page_zone(page)->pcp[smp_processor_id()].lists[0];
+}
+
+static bool any_drain_pending(unsigned int cpu)
+{
+	struct zone *zone;
+	bool pending = false;
+
+	for_each_zone(zone)
+		pending |= READ_ONCE(zone->pcp[cpu].drain_pending);
+	return pending;
+}
+
+static unsigned int irq_drain_left;
+static bool irq_drain_in_irq;
+
+/* drain_all_pages() from an interrupt handler: no IPI may be sent. */
+static void drain_from_irq(void *info)
+{
+	(void)info;
+	irq_drain_in_irq = in_interrupt();
+	drain_all_pages();
+	irq_drain_left = pcp_count(smp_processor_id());
+}
+
+static void fill_pcp_ipi(void *info)
+{
+	(void)info;
+	__atomic_fetch_add(&fill_failed, fill_pcp(0, GFP_ATOMIC) +
+			   fill_pcp(3, GFP_ATOMIC), __ATOMIC_RELAXED);
+}
+
+/*
+ * A drain asked from another CPU's interrupt handler: that CPU drains
+ * its own lists at once and asks this one (drain_pending), which keeps
+ * its pages until its next pcp operation, and then gives back all of
+ * them. cache_reap's pass honours a request too, even for a list in use.
+ */
+static void test_page_drain_from_irq(struct ktest *t)
+{
+	unsigned int me = smp_processor_id(), other;
+	struct page *page, *held;
+	struct pcp_list *l;
+
+	other_cpus(t);
+	for (other = 0; other == me || !cpu_online(other); other++)
+		;
+	fill_failed = 0;
+	KTEST_ASSERT_EQ(t, smp_call_function_single(other, fill_pcp_ipi,
+						    NULL, true), 0);
+	KTEST_EXPECT_EQ(t, fill_failed, 0UL);
+	KTEST_EXPECT_GT(t, pcp_count(other), 0U);
+	held = alloc_page(GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, held);
+	KTEST_EXPECT_EQ(t, fill_pcp(0, GFP_KERNEL), 0UL);
+	KTEST_EXPECT_GT(t, pcp_count(me), 0U);
+
+	/* 1. Honoured at this CPU's next free. */
+	KTEST_ASSERT_EQ(t, smp_call_function_single(other, drain_from_irq,
+						    NULL, true), 0);
+	KTEST_EXPECT_TRUE(t, irq_drain_in_irq);
+	KTEST_EXPECT_EQ(t, irq_drain_left, 0U);
+	KTEST_EXPECT_EQ(t, pcp_count(other), 0U);
+	KTEST_EXPECT_TRUE(t, any_drain_pending(me));
+	KTEST_EXPECT_GT(t, pcp_count(me), 0U);	/* not touched from there */
+	__free_page(held);
+	KTEST_EXPECT_FALSE(t, any_drain_pending(me));
+	KTEST_EXPECT_EQ(t, pcp_count(me), 1U);	/* only the page just freed */
+
+	/* 2. Honoured at the next allocation: then only its refill is left. */
+	KTEST_EXPECT_EQ(t, fill_pcp(0, GFP_KERNEL), 0UL);
+	KTEST_ASSERT_EQ(t, smp_call_function_single(other, drain_from_irq,
+						    NULL, true), 0);
+	KTEST_EXPECT_TRUE(t, any_drain_pending(me));
+	page = alloc_page(GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	l = my_list(page);
+	KTEST_EXPECT_FALSE(t, any_drain_pending(me));
+	KTEST_EXPECT_EQ(t, pcp_count(me), (unsigned int)l->count);
+	KTEST_EXPECT_EQ(t, l->count, l->batch - 1);
+	__free_page(page);
+
+	/* 3. Honoured by cache_reap's pass, though the list is in use. */
+	KTEST_ASSERT_EQ(t, smp_call_function_single(other, drain_from_irq,
+						    NULL, true), 0);
+	KTEST_EXPECT_TRUE(t, any_drain_pending(me));
+	KTEST_EXPECT_GT(t, drain_local_pages_idle(), 0UL);
+	KTEST_EXPECT_FALSE(t, any_drain_pending(me));
+	KTEST_EXPECT_EQ(t, pcp_count(me), 0U);
+	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
+}
+
 /* A drain with interrupts off is a caller's bug: WARNING, this CPU only. */
 static void test_shrink_irqs_off_warns(struct ktest *t)
 {
@@ -330,6 +508,8 @@ static const struct ktest_case smp_drain_cases[] = {
 	KTEST_CASE(test_shrink_while_others_allocate),
 	KTEST_CASE(test_atomic_ipi_inside_slow_paths),
 	KTEST_CASE(test_shrink_irqs_off_warns),
+	KTEST_CASE(test_page_drain_while_others_allocate),
+	KTEST_CASE(test_page_drain_from_irq),
 	{}
 };
 KTEST_SUITE(smp_drain, smp_drain_cases);

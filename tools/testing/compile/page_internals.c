@@ -13,14 +13,14 @@ struct per_cpu_pages;
 struct zone;
 
 unsigned long free_blocks(const struct zone *zone, unsigned int order);
-int pcp_pages(const struct per_cpu_pages *pcp);
+int pcp_blocks(const struct per_cpu_pages *pcp);
 
 unsigned long free_blocks(const struct zone *zone, unsigned int order)
 {
 	return zone->free_area[order].nr_free;	/* internal */
 }
 
-int pcp_pages(const struct per_cpu_pages *pcp)
+int pcp_blocks(const struct per_cpu_pages *pcp)
 {
-	return pcp->count;			/* internal */
+	return pcp->lists[0].count;		/* internal */
 }
