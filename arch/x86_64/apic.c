@@ -379,9 +379,10 @@ void apic_send_init(u32 apic_id)
  * The tick: each CPU's local APIC timer, periodic, divide by 16, on
  * LOCAL_TIMER_VECTOR. Its rate is not architectural (QEMU's runs from
  * its virtual clock), so the boot CPU measures it once against the PIT:
- * a one-shot count from ~0 over a PIT window of APIC_CALIBRATE_MS. The
- * TSC is read in the same window and checked against tsc_init()'s
- * measure; more than 5% apart is reported. Every CPU then counts
+ * a one-shot count from ~0 over a PIT window of APIC_CALIBRATE_MS (the
+ * tightest of a few, see pit_window_best()). The TSC is read in the
+ * same window and checked against tsc_init()'s measure; more than 5%
+ * apart is reported. Every CPU then counts
  * lapic_timer_period per tick.
  */
 static u32 lapic_timer_period;	/* APIC timer counts per tick */
@@ -406,16 +407,14 @@ static void start_apic_timer(void)
 /* Counts per second of the APIC timer at divide 16, against the PIT. */
 static u64 calibrate_APIC_clock(void)
 {
-	unsigned long flags = arch_irq_save();
 	u64 tsc_khz_pit, counts;
 	struct pit_window w;
 
 	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
 	apic_write(APIC_LVTT, APIC_LVT_MASKED | LOCAL_TIMER_VECTOR);
 	apic_write(APIC_TMICT, 0xffffffff);
-	pit_window(APIC_CALIBRATE_MS, apic_timer_count, &w);
+	pit_window_best(APIC_CALIBRATE_MS, apic_timer_count, &w);
 	apic_write(APIC_TMICT, 0);
-	arch_irq_restore(flags);
 	counts = (u64)(w.other_start - w.other_end) * 1000 / APIC_CALIBRATE_MS;
 	tsc_khz_pit = (w.tsc_end - w.tsc_start) / APIC_CALIBRATE_MS;
 	pr_info("APIC: timer %lu.%03lu MHz, TSC %lu.%03lu MHz (%lu.%03lu at boot)\n",

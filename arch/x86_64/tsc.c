@@ -7,6 +7,15 @@
  * and after. Under QEMU's TCG the TSC rate is whatever QEMU emulates, and
  * no CPUID leaf tells it, so measuring is the only way. Nanoseconds are
  * then cycles * mult >> 32, with no division on the read path.
+ *
+ * A window is only as good as its edges. Under TCG the vCPU is a host
+ * thread: if the host takes it off its core between the PIT's terminal
+ * count and our next poll, everything read at the end comes late (a
+ * 3 ms stall in a 25 ms window made the tick run at 221 Hz for 250).
+ * So each edge is bracketed by TSC reads, their width is the window's
+ * slack, and pit_window_best() retries a window whose slack is over
+ * 1/2000 of it, keeping the tightest of PIT_TRIES (Linux's PIT
+ * calibration likewise throws away windows an SMI stretched).
  */
 #include "arch/x86_64/x86.h"
 #include "arch/x86_64/io.h"
@@ -14,6 +23,7 @@
 #include "arch/arch.h"
 
 #define CALIBRATE_MS	10
+#define PIT_TRIES	5
 #define PIT_CH2		0x42
 #define PIT_CMD		0x43
 #define PORT_B		0x61
@@ -24,31 +34,60 @@ unsigned long tsc_khz;
 
 /*
  * One PIT window of ms milliseconds (<= 50): the TSC, and other(), if
- * given, read right at its start and its end.
+ * given, read right at its start and its end, and how far apart the TSC
+ * reads around each edge were (slack).
  */
 void pit_window(unsigned int ms, u32 (*other)(void), struct pit_window *w)
 {
 	u32 count = PIT_HZ * ms / 1000;
+	u64 before, last_low;
 
 	BUG_ON(!ms || count > 0xffff);
 	w->pit_counts = count;
 	outb(PORT_B, (inb(PORT_B) & ~0x02) | 0x01);	/* gate on, speaker off */
 	outb(PIT_CMD, 0xb0);		/* channel 2, lo/hi byte, mode 0 */
 	outb(PIT_CH2, count & 0xff);
-	outb(PIT_CH2, count >> 8);
+	before = rdtsc();
+	outb(PIT_CH2, count >> 8);	/* the count starts here */
 	w->tsc_start = rdtsc();
 	w->other_start = other ? other() : 0;
-	while (!(inb(PORT_B) & 0x20))	/* OUT2 goes high at terminal count */
-		;
+	w->slack = rdtsc() - before;
+	/* OUT2 goes high at terminal count: after the last low read began. */
+	last_low = rdtsc();
+	for (;;) {
+		before = rdtsc();
+		if (inb(PORT_B) & 0x20)
+			break;
+		last_low = before;
+	}
 	w->tsc_end = rdtsc();
 	w->other_end = other ? other() : 0;
+	w->slack += rdtsc() - last_low;
+}
+
+/* The window with the least slack of up to PIT_TRIES, interrupts off. */
+void pit_window_best(unsigned int ms, u32 (*other)(void),
+		     struct pit_window *w)
+{
+	unsigned long flags = arch_irq_save();
+	struct pit_window t;
+
+	pit_window(ms, other, w);
+	for (int i = 1; i < PIT_TRIES; i++) {
+		if (w->slack * 2000 <= w->tsc_end - w->tsc_start)
+			break;
+		pit_window(ms, other, &t);
+		if (t.slack < w->slack)
+			*w = t;
+	}
+	arch_irq_restore(flags);
 }
 
 static u64 calibrate_tsc_khz(void)
 {
 	struct pit_window w;
 
-	pit_window(CALIBRATE_MS, NULL, &w);
+	pit_window_best(CALIBRATE_MS, NULL, &w);
 	return (w.tsc_end - w.tsc_start) / CALIBRATE_MS;
 }
 

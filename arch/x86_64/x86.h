@@ -64,9 +64,12 @@ struct pit_window {
 	u64 tsc_start, tsc_end;
 	u32 other_start, other_end;
 	u32 pit_counts;			/* the window, in PIT_HZ counts */
+	u64 slack;			/* TSC cycles the edges may be off */
 };
 #define PIT_HZ		1193182
 void pit_window(unsigned int ms, u32 (*other)(void), struct pit_window *w);
+void pit_window_best(unsigned int ms, u32 (*other)(void),
+		     struct pit_window *w);
 extern unsigned long tsc_khz;
 u64 tsc_us_to_cycles(unsigned long us);
 void tsc_udelay(unsigned long us);
