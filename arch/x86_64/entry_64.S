@@ -130,6 +130,35 @@ irq_common:
 	call	do_IRQ
 	RESTORE_REGS_IRET
 
+/*
+ * arch_probe_kernel_access(addr, kind) (arch/pgtable.h): one read, one
+ * locked read-modify-write of a byte, or a call, at addr. If the access
+ * faults, do_exception() reports it and resumes at probe_fixup, which
+ * returns -EFAULT (for the call, after dropping its return address).
+ */
+	.globl arch_probe_kernel_access, probe_read_insn, probe_write_insn
+	.globl probe_exec_ret, probe_fixup
+arch_probe_kernel_access:
+	xorl	%eax, %eax
+	cmpl	$1, %esi
+	je	1f
+	ja	2f
+probe_read_insn:
+	movb	(%rdi), %cl
+	ret
+1:
+probe_write_insn:
+	lock orb $0, (%rdi)
+	ret
+2:
+	call	*%rdi
+probe_exec_ret:
+	xorl	%eax, %eax
+	ret
+probe_fixup:
+	movl	$-14, %eax		/* -EFAULT */
+	ret
+
 	.section .rodata
 	.balign 8
 	.globl exception_stubs

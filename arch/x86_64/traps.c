@@ -18,7 +18,10 @@
 #include "kernel/bug.h"
 #include "kernel/printk.h"
 #include "mm/page_debug.h"
+#include "mm/vmalloc.h"
 #include "arch/arch.h"
+#include "arch/pgtable.h"
+#include "kernel/report.h"
 
 #define NR_EXCEPTIONS	32
 #define IDT_ENTRIES	256
@@ -122,6 +125,50 @@ static void print_pf_reason(unsigned long error)
 	       error & 0x4 ? "user" : "kernel");
 }
 
+/* The report's first line, naming what lies at addr if anything does. */
+static void print_pf_address(unsigned long addr)
+{
+	unsigned long pfn;
+	char what[160];
+
+	if (debug_pagealloc_fault(addr, &pfn))
+		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx (debug_pagealloc: pfn 0x%lx is free)\n",
+		       addr, pfn);
+	else if (vmalloc_fault_describe(addr, what, sizeof(what)))
+		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx (%s)\n",
+		       addr, what);
+	else
+		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n",
+		       addr);
+}
+
+extern const char probe_read_insn[], probe_write_insn[], probe_exec_ret[],
+	probe_fixup[];
+
+/*
+ * A page fault arch_probe_kernel_access() expected: report it without
+ * the registers, and resume at probe_fixup. The exec probe's fault is
+ * at the target, with the call's return address on top of the stack.
+ */
+static bool probe_fault_fixup(struct pt_regs *regs)
+{
+	unsigned long addr = read_cr2();
+	bool exec = (regs->error_code & 0x10) && regs->rip == addr &&
+		    *(unsigned long *)regs->rsp == (unsigned long)probe_exec_ret;
+
+	if (regs->rip != (unsigned long)probe_read_insn &&
+	    regs->rip != (unsigned long)probe_write_insn && !exec)
+		return false;
+	report_kind(REPORT_PAGE_FAULT);
+	print_pf_address(addr);
+	print_pf_reason(regs->error_code);
+	printk(KERN_EMERG "probe: the fault was expected, resuming\n");
+	if (exec)
+		regs->rsp += 8;
+	regs->rip = (unsigned long)probe_fixup;
+	return true;
+}
+
 static void print_regs(const struct pt_regs *regs)
 {
 	printk(KERN_EMERG "RIP: %04lx:%016lx %pS\n", regs->cs, regs->rip,
@@ -150,6 +197,8 @@ void do_exception(struct pt_regs *regs)
 
 	if (v == 2)
 		x86_nmi_stop();		/* returns only if it was not that */
+	if (v == 14 && probe_fault_fixup(regs))
+		return;
 	if (!panic_begin()) {
 		printk(KERN_EMERG "CPU exception %lu (%s) inside the panic\n",
 		       v, name);
@@ -158,14 +207,7 @@ void do_exception(struct pt_regs *regs)
 	printk(KERN_EMERG "CPU exception %lu (%s), error code 0x%lx\n", v, name,
 	       regs->error_code);
 	if (v == 14) {
-		unsigned long addr = read_cr2(), pfn;
-
-		if (debug_pagealloc_fault(addr, &pfn))
-			printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx (debug_pagealloc: pfn 0x%lx is free)\n",
-			       addr, pfn);
-		else
-			printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n",
-			       addr);
+		print_pf_address(read_cr2());
 		print_pf_reason(regs->error_code);
 	}
 	print_regs(regs);
