@@ -65,6 +65,18 @@ static unsigned long nr_purges;
 static unsigned long nr_shootdowns;
 static unsigned long nr_vmalloc_pages;
 static bool vmap_initialized;
+/*
+ * The records, in a cache of their own: the one that survives as the
+ * free tree's big range may change, and in a shared kmalloc cache it
+ * would pin a slab that other objects share.
+ */
+static struct kmem_cache *vmap_area_cachep;
+
+static void free_va(struct vmap_area *va)
+{
+	if (va)
+		kmem_cache_free(vmap_area_cachep, va);
+}
 
 /* --- the AVL trees ------------------------------------------------------ */
 
@@ -279,16 +291,16 @@ static void free_range_merge(struct vmap_area *va)
 		free_root = avl_remove(free_root, next);
 		prev->va_end = next->va_end;
 		avl_refresh(free_root, prev);
-		kfree(next);
-		kfree(va);
+		free_va(next);
+		free_va(va);
 	} else if (next) {
 		next->va_start = va->va_start;
 		avl_refresh(free_root, next);
-		kfree(va);
+		free_va(va);
 	} else if (prev) {
 		prev->va_end = va->va_end;
 		avl_refresh(free_root, prev);
-		kfree(va);
+		free_va(va);
 	} else {
 		free_root = avl_insert(free_root, va);
 	}
@@ -307,7 +319,7 @@ static void free_range_cut(struct vmap_area *fva, unsigned long start,
 	free_bytes -= size;
 	if (fva->va_start == start && fva->va_end == end) {
 		free_root = avl_remove(free_root, fva);
-		kfree(fva);
+		free_va(fva);
 	} else if (fva->va_start == start) {
 		fva->va_start = end;
 		avl_refresh(free_root, fva);
@@ -403,8 +415,8 @@ static struct vmap_area *alloc_vmap_area(unsigned long size,
 
 	if (length < size)
 		return NULL;
-	va = kmalloc(sizeof(*va), gfp & GFP_KERNEL);
-	spare = kmalloc(sizeof(*spare), gfp & GFP_KERNEL);
+	va = kmem_cache_alloc(vmap_area_cachep, gfp & GFP_KERNEL);
+	spare = kmem_cache_alloc(vmap_area_cachep, gfp & GFP_KERNEL);
 	if (!va || !spare)
 		goto fail;
 	for (;;) {
@@ -426,11 +438,11 @@ static struct vmap_area *alloc_vmap_area(unsigned long size,
 	busy_root = avl_insert(busy_root, va);
 	nr_busy++;
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
-	kfree(spare);
+	free_va(spare);
 	return va;
 fail:
-	kfree(va);
-	kfree(spare);
+	free_va(va);
+	free_va(spare);
 	return NULL;
 }
 
@@ -1029,8 +1041,10 @@ void vmalloc_init(void)
 	struct vmap_area *va;
 
 	INIT_WORK(&deferred_work, vfree_deferred_work);
+	vmap_area_cachep = KMEM_CACHE(vmap_area, 0);
+	BUG_ON(!vmap_area_cachep);
 	for (unsigned int i = 0; i < nr_early_vms; i++) {
-		va = kzalloc(sizeof(*va), GFP_KERNEL);
+		va = kmem_cache_zalloc(vmap_area_cachep, GFP_KERNEL);
 		BUG_ON(!va);
 		va->va_start = (unsigned long)early_vms[i].addr;
 		va->va_end = va->va_start + early_vms[i].size;
@@ -1038,7 +1052,7 @@ void vmalloc_init(void)
 		busy_root = avl_insert(busy_root, va);
 		nr_busy++;
 	}
-	va = kzalloc(sizeof(*va), GFP_KERNEL);
+	va = kmem_cache_zalloc(vmap_area_cachep, GFP_KERNEL);
 	BUG_ON(!va);
 	va->va_start = VMALLOC_START + early_end;
 	va->va_end = VMALLOC_END;

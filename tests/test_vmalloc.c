@@ -551,7 +551,6 @@ static void test_stress(struct ktest *t)
 	unsigned long ops, bad = 0, failed = 0;
 
 	unsigned long tables = arch_pgtable_pages();
-	long pages0 = nr_allocated_pages();
 
 	prandom_seed(&rng, 0x7a110c);
 	vm_unmap_aliases();
@@ -586,11 +585,11 @@ static void test_stress(struct ktest *t)
 	}
 	vm_unmap_aliases();
 	vmalloc_get_stats(&after);
-	ktest_info(t, "%lu operations, %lu purges, %lu table pages (%lu before) pages %ld %ld", ops,
-		   after.nr_purges - before.nr_purges, arch_pgtable_pages(), tables, pages0, nr_allocated_pages());
+	ktest_info(t, "%lu operations, %lu purges", ops, after.nr_purges - before.nr_purges);
 	KTEST_EXPECT_EQ(t, bad, 0UL);
 	KTEST_EXPECT_EQ(t, failed, 0UL);
-	KTEST_EXPECT_GE(t, ops, 10000UL);
+	KTEST_EXPECT_GE(t, ops, 2000UL);
+	KTEST_EXPECT_EQ(t, arch_pgtable_pages(), tables);
 	KTEST_EXPECT_EQ(t, after.free_bytes, before.free_bytes);
 	KTEST_EXPECT_EQ(t, after.largest_free, before.largest_free);
 	KTEST_EXPECT_EQ(t, after.nr_busy, before.nr_busy);
