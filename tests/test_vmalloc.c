@@ -640,12 +640,26 @@ static void test_lazy_purge_batching(struct ktest *t)
 
 struct reader {
 	volatile u32 *p;
-	volatile bool ready, go;
+	volatile bool ready, stop, stopped, go;
 	unsigned long reads;
 	int probe;
 	u32 seen;
 };
 
+/* Wait (bounded) for *flag; false if it did not come. */
+static bool wait_flag(volatile bool *flag)
+{
+	u64 deadline = arch_clock_ns() + 20000000000ULL;
+
+	while (!*flag && arch_clock_ns() < deadline)
+		arch_cpu_relax();
+	return *flag;
+}
+
+/*
+ * Read until told to stop (the translation is in this CPU's TLB then),
+ * wait while CPU 0 frees and purges, then probe the address once.
+ */
 static void reader_fn(void *arg)
 {
 	struct reader *r = arg;
@@ -653,22 +667,23 @@ static void reader_fn(void *arg)
 
 	r->seen = *r->p;
 	r->ready = true;
-	while (!r->go && arch_clock_ns() < deadline) {
-		r->seen = *r->p;	/* keeps the translation in the TLB */
+	while (!r->stop && arch_clock_ns() < deadline) {
+		r->seen = *r->p;
 		r->reads++;
 	}
-	r->probe = arch_probe_kernel_access((unsigned long)r->p, PROBE_READ);
+	r->stopped = true;
+	if (wait_flag(&r->go))
+		r->probe = arch_probe_kernel_access((unsigned long)r->p, PROBE_READ);
 }
 
 /*
- * CPU 1 reads an area while CPU 0 vfrees it and purges: once the purge's
+ * CPU 1 reads an area, then CPU 0 vfrees it and purges: once the purge's
  * shootdown is done, CPU 1's next read faults. Without the shootdown its
  * TLB would still hold the old translation and the read would work.
  */
 static void test_no_stale_mapping_after_vfree(struct ktest *t)
 {
 	struct reader r = { 0 };
-	u64 deadline;
 	int err;
 
 	if (num_online_cpus() < 2)
@@ -681,10 +696,9 @@ static void test_no_stale_mapping_after_vfree(struct ktest *t)
 		vfree((void *)r.p);
 		ktest_skip(t, "CPU 1 cannot run work: %d", err);
 	}
-	deadline = arch_clock_ns() + 20000000000ULL;
-	while (!r.ready && arch_clock_ns() < deadline)
-		arch_cpu_relax();
-	KTEST_EXPECT_TRUE(t, r.ready);
+	KTEST_EXPECT_TRUE(t, wait_flag(&r.ready));
+	r.stop = true;
+	KTEST_EXPECT_TRUE(t, wait_flag(&r.stopped));
 	vfree((void *)r.p);
 	ktest_capture_start(t, "BUG: unable to handle page fault");
 	vm_unmap_aliases();
@@ -693,6 +707,7 @@ static void test_no_stale_mapping_after_vfree(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
 	KTEST_EXPECT_EQ(t, r.probe, -EFAULT);
 	KTEST_EXPECT_EQ(t, r.seen, 0x5a5a5a5aU);
+	KTEST_EXPECT_GT(t, r.reads, 0UL);
 }
 
 /* Sizes that wrap when rounded up to pages, hidden from the compiler. */
