@@ -288,10 +288,14 @@ static void free_range_merge(struct vmap_area *va)
 	if (prev && prev->va_end != va->va_start)
 		prev = NULL;
 	if (prev && next) {
-		free_root = avl_remove(free_root, next);
-		prev->va_end = next->va_end;
-		avl_refresh(free_root, prev);
-		free_va(next);
+		/*
+		 * next lives on: the window's top range is always a next,
+		 * so its record stays the same one for good.
+		 */
+		free_root = avl_remove(free_root, prev);
+		next->va_start = prev->va_start;
+		avl_refresh(free_root, next);
+		free_va(prev);
 		free_va(va);
 	} else if (next) {
 		next->va_start = va->va_start;
