@@ -10,8 +10,8 @@
  * vmalloc: sizes from 1 byte to 64 MiB (each skipped when more than
  * three quarters of free memory), contents and page-by-page backing,
  * alignment, vmalloc_to_page() round trips, the guard page's fault
- * report, vmallocinfo's lines, vmap and ioremap, kvmalloc's choice,
- * vfree from an interrupt handler, fragmentation (order-0 free memory:
+ * report, vmallocinfo's lines and meminfo's, vmap and ioremap,
+ * kvmalloc's choice, vfree from an interrupt handler, fragmentation (order-0 free memory:
  * vmalloc of 16 MiB works where kmalloc fails), a random stress with
  * content checks whose free space comes back to the byte, lazy purge
  * batching, another CPU that loses the mapping once vfree's purge has
@@ -344,6 +344,12 @@ static void test_vmallocinfo(struct ktest *t)
 	ktest_capture_stop(t);
 	KTEST_EXPECT_CAPTURED(t, line);
 	KTEST_EXPECT_CAPTURED(t, " pages=3 vmalloc\n");
+	snprintf(line, sizeof(line), "meminfo");
+	ktest_capture_start(t, "Vmalloc");
+	KTEST_EXPECT_EQ(t, shell_exec(line), 0);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 3U);
+	snprintf(line, sizeof(line), "VmallocTotal:   %8lu kB\n", VMALLOC_TOTAL >> 10);
+	KTEST_EXPECT_CAPTURED(t, line);
 	vfree(p);
 	ktest_capture_start(t, NULL);
 	KTEST_EXPECT_EQ(t, shell_exec(cmd), 0);
