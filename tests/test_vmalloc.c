@@ -719,6 +719,38 @@ static void test_no_stale_mapping_after_vfree(struct ktest *t)
 /* Sizes that wrap when rounded up to pages, hidden from the compiler. */
 static volatile unsigned long huge_size = ULONG_MAX;
 
+static void vfree_fn(const void *p)
+{
+	vfree(p);
+}
+
+static void vunmap_fn(const void *p)
+{
+	vunmap(p);
+}
+
+static void iounmap_fn(const void *p)
+{
+	iounmap((void *)p);
+}
+
+enum bad_target { BAD_KMALLOC, BAD_DEAD, BAD_VMALLOC, BAD_VMAP };
+
+static const struct bad_free {
+	void (*fn)(const void *p);
+	enum bad_target which;
+	unsigned long offset;
+	const char *needle;
+	enum report_kind kind;
+} bad_frees[] = {
+	{ vfree_fn, BAD_KMALLOC, 0, "BUG: vfree", REPORT_VMALLOC_BAD_FREE },
+	{ vfree_fn, BAD_DEAD, 0, "already freed", REPORT_VMALLOC_DOUBLE_FREE },
+	{ vfree_fn, BAD_VMALLOC, 16, "BUG: vfree", REPORT_VMALLOC_BAD_FREE },
+	{ vunmap_fn, BAD_VMALLOC, 0, "BUG: vunmap", REPORT_VMALLOC_WRONG_KIND },
+	{ vfree_fn, BAD_VMAP, 0, "BUG: vfree", REPORT_VMALLOC_WRONG_KIND },
+	{ iounmap_fn, BAD_VMALLOC, 0, "BUG: iounmap", REPORT_VMALLOC_WRONG_KIND },
+};
+
 /* Each bad call is reported and changes nothing. */
 static void test_bad_input(struct ktest *t)
 {
@@ -739,36 +771,17 @@ static void test_bad_input(struct ktest *t)
 	vmalloc_get_stats(&s0);
 	pages0 = nr_allocated_pages();
 
-	ktest_capture_start(t, "BUG: vfree");
-	vfree(k);
-	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	KTEST_EXPECT_REPORT(t, REPORT_VMALLOC_BAD_FREE);
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad_frees); i++) {
+		const struct bad_free *bf = &bad_frees[i];
+		const void *addr = bf->which == BAD_KMALLOC ? k : bf->which == BAD_DEAD ? dead :
+				   bf->which == BAD_VMAP ? m : v;
 
-	ktest_capture_start(t, "BUG: vfree");
-	vfree(dead);
-	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	KTEST_EXPECT_REPORT(t, REPORT_VMALLOC_DOUBLE_FREE);
-	KTEST_EXPECT_CAPTURED(t, "already freed");
-
-	ktest_capture_start(t, "BUG: vfree");
-	vfree((u8 *)v + 16);
-	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	KTEST_EXPECT_REPORT(t, REPORT_VMALLOC_BAD_FREE);
-
-	ktest_capture_start(t, "BUG: vunmap");
-	vunmap(v);
-	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	KTEST_EXPECT_REPORT(t, REPORT_VMALLOC_WRONG_KIND);
-
-	ktest_capture_start(t, "BUG: vfree");
-	vfree(m);
-	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	KTEST_EXPECT_REPORT(t, REPORT_VMALLOC_WRONG_KIND);
-
-	ktest_capture_start(t, "BUG: iounmap");
-	iounmap(v);
-	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
-	KTEST_EXPECT_REPORT(t, REPORT_VMALLOC_WRONG_KIND);
+		ktest_capture_start(t, bf->needle);
+		bf->fn((const u8 *)addr + bf->offset);
+		KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+		KTEST_EXPECT_REPORT(t, bf->kind);
+	}
+	KTEST_EXPECT_CAPTURED(t, "is the start of a vmalloc area, not iounmap's");
 
 	ktest_capture_start(t, "vmalloc error: size 0");
 	KTEST_EXPECT_NULL(t, vmalloc(0));
