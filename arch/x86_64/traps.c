@@ -2,16 +2,19 @@
 /*
  * The IDT and the exception handler.
  *
- * Every CPU exception is fatal in this kernel: do_exception() prints the
- * vector and its name, the error code, CR2 for a page fault, all
- * registers and the call chain (frame pointers, with symbol names), then
- * ends the QEMU run with a failure status. Double fault, NMI and machine
- * check run on IST stacks of their own (see gdt.c), so even a blown
- * kernel stack is reported. The report starts with panic_begin(), which
- * stops the other CPUs first, unless the NMI was that stop itself
- * (nmi.c). A page fault on a free page that
- * debug_pagealloc took out of the direct map names that page. Vectors
- * 0x20-0xff go to the interrupt stubs (entry_64.S, irq.c).
+ * Every CPU exception is fatal in this kernel but one: a page fault at
+ * one of arch_probe_kernel_access()'s instructions (entry_64.S), which
+ * is reported in a few lines and resumes at the probe's fixup. Else
+ * do_exception() prints the vector and its name, the error code, CR2
+ * for a page fault, all registers and the call chain (frame pointers,
+ * with symbol names), then ends the QEMU run with a failure status.
+ * Double fault, NMI and machine check run on IST stacks of their own
+ * (see gdt.c), so even a blown kernel stack is reported. The report
+ * starts with panic_begin(), which stops the other CPUs first, unless
+ * the NMI was that stop itself (nmi.c). A page fault on a free page that
+ * debug_pagealloc took out of the direct map names that page; one in the
+ * vmalloc window names the area (mm/vmalloc.c). Vectors 0x20-0xff go to
+ * the interrupt stubs (entry_64.S, irq.c).
  */
 #include "arch/x86_64/x86.h"
 #include "arch/x86_64/io.h"
