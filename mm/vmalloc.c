@@ -78,6 +78,15 @@ static void free_va(struct vmap_area *va)
 		kmem_cache_free(vmap_area_cachep, va);
 }
 
+/*
+ * The flags for vmalloc's own records and pages array: the caller's
+ * reclaim and warning choices, never its zone or __GFP_ZERO.
+ */
+static gfp_t vm_gfp(gfp_t gfp)
+{
+	return gfp & (GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY);
+}
+
 /* --- the AVL trees ------------------------------------------------------ */
 
 static unsigned long va_size(const struct vmap_area *va)
@@ -419,8 +428,8 @@ static struct vmap_area *alloc_vmap_area(unsigned long size,
 
 	if (length < size)
 		return NULL;
-	va = kmem_cache_alloc(vmap_area_cachep, gfp & GFP_KERNEL);
-	spare = kmem_cache_alloc(vmap_area_cachep, gfp & GFP_KERNEL);
+	va = kmem_cache_alloc(vmap_area_cachep, vm_gfp(gfp));
+	spare = kmem_cache_alloc(vmap_area_cachep, vm_gfp(gfp));
 	if (!va || !spare)
 		goto fail;
 	for (;;) {
@@ -454,7 +463,7 @@ static struct vm_struct *get_vm_area(unsigned long size, unsigned long align,
 				     unsigned int flags, gfp_t gfp,
 				     const void *caller)
 {
-	struct vm_struct *vm = kzalloc(sizeof(*vm), gfp & GFP_KERNEL);
+	struct vm_struct *vm = kzalloc(sizeof(*vm), vm_gfp(gfp));
 	struct vmap_area *va;
 
 	if (!vm)
@@ -615,9 +624,9 @@ static struct page **alloc_pages_array(unsigned int nr, gfp_t gfp, int node,
 	size_t bytes = (size_t)nr * sizeof(struct page *);
 
 	if (bytes > PAGE_SIZE)
-		return __vmalloc_node(bytes, 1, (gfp & GFP_KERNEL) | __GFP_ZERO,
+		return __vmalloc_node(bytes, 1, vm_gfp(gfp) | __GFP_ZERO,
 				      node, caller);
-	return kzalloc_node(bytes, gfp & GFP_KERNEL, node);
+	return kzalloc_node(bytes, vm_gfp(gfp), node);
 }
 
 void *__vmalloc_node(unsigned long size, unsigned long align, gfp_t gfp,

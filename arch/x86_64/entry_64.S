@@ -131,14 +131,16 @@ irq_common:
 	RESTORE_REGS_IRET
 
 /*
- * arch_probe_kernel_access(addr, kind) (arch/pgtable.h): one read, one
- * locked read-modify-write of a byte, or a call, at addr. If the access
- * faults, do_exception() reports it and resumes at probe_fixup, which
- * returns -EFAULT (for the call, after dropping its return address).
+ * __probe_kernel_access(addr, kind, val), for arch_probe_kernel_access()
+ * (mm.c): one read of a byte, one store of val (a plain store, so that
+ * the fault says "write" however the CPU does a read-modify-write), or a
+ * call, at addr. If the access faults, do_exception() reports it and
+ * resumes at probe_fixup, which returns -EFAULT (for the call, after
+ * dropping its return address).
  */
-	.globl arch_probe_kernel_access, probe_read_insn, probe_write_insn
+	.globl __probe_kernel_access, probe_read_insn, probe_write_insn
 	.globl probe_exec_ret, probe_fixup
-arch_probe_kernel_access:
+__probe_kernel_access:
 	xorl	%eax, %eax
 	cmpl	$1, %esi
 	je	1f
@@ -148,7 +150,7 @@ probe_read_insn:
 	ret
 1:
 probe_write_insn:
-	lock orb $0, (%rdi)
+	movb	%dl, (%rdi)
 	ret
 2:
 	call	*%rdi

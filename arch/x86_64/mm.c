@@ -465,6 +465,21 @@ unsigned long arch_pgtable_pages(void)
 	return READ_ONCE(window_tables);
 }
 
+int __probe_kernel_access(unsigned long addr, enum probe_access kind, u8 val);
+
+/* A write stores the byte already there, read through the direct map. */
+int arch_probe_kernel_access(unsigned long addr, enum probe_access kind)
+{
+	unsigned long pfn;
+	pgprot_t prot;
+	u8 val = 0;
+
+	if (kind == PROBE_WRITE && arch_lookup_kernel_page(addr, &pfn, &prot) &&
+	    pfn_valid(pfn) && arch_kernel_page_present((unsigned long)__va(PFN_PHYS(pfn))))
+		val = *(u8 *)__va(PFN_PHYS(pfn) + (addr & ~PAGE_MASK));
+	return __probe_kernel_access(addr, kind, val);
+}
+
 /* The image's .rodata (linker.ld), mapped read-only by setup_arch(). */
 bool arch_is_kernel_rodata(unsigned long addr)
 {
