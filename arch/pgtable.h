@@ -15,7 +15,12 @@
  * page allocator is up, for the early ioremap of the local APIC) and go
  * back to it when the last entry in them is cleared:
  * arch_pgtable_pages() counts those of the window, so a test can see the
- * count back at its baseline.
+ * count back at its baseline. Another CPU's paging-structure caches may
+ * still point at a table just emptied, so it is only freed after a TLB
+ * shootdown: arch_take_freed_pgtables() hands the emptied ones to the
+ * caller (linked through page->lru), which frees them once every CPU
+ * has flushed (mm/vmalloc.c does, at each purge). The host frees them
+ * at once and hands over none.
  *
  * None of these flush the TLB of another CPU: arch_unmap_kernel_range()
  * and arch_protect_kernel_range() flush only this CPU's, and the caller
@@ -89,6 +94,10 @@ unsigned long arch_tlb_full_flushes(void);
 
 /* Page-table pages that map the window now. */
 unsigned long arch_pgtable_pages(void);
+
+/* Move the tables emptied so far, to be freed after a shootdown, to pages. */
+struct list_head;
+void arch_take_freed_pgtables(struct list_head *pages);
 
 /*
  * Touch addr once, kind one of PROBE_READ, PROBE_WRITE (a byte, its own

@@ -379,24 +379,40 @@ unsigned long lazy_max_pages(void)
 	return ((32UL << 20) >> PAGE_SHIFT) * (unsigned long)fls(num_online_cpus());
 }
 
+/*
+ * Flush the lazily freed areas from every CPU, then give their ranges
+ * back to the free tree. The page-table pages emptied before the flush
+ * began are freed after it (a CPU's paging-structure caches may point
+ * at them until then); with no area waiting they still get a flush.
+ */
 static void purge_vmap_area_lazy(void)
 {
-	unsigned long flags;
-	unsigned long start = ULONG_MAX, end = 0;
+	unsigned long flags, start = ULONG_MAX, end = 0;
 	struct vmap_area *va, *tmp;
+	struct page *page, *next;
 	LIST_HEAD(local);
+	LIST_HEAD(tables);
 
+	arch_take_freed_pgtables(&tables);
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	list_splice_init(&purge_list, &local);
 	lazy_pages = 0;
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
-	if (list_empty(&local))
+	if (list_empty(&local) && list_empty(&tables))
 		return;
 	list_for_each_entry(va, &local, list) {
 		start = min(start, va->va_start);
 		end = max(end, va->va_end);
 	}
+	if (list_empty(&local)) {
+		start = VMALLOC_START;
+		end = VMALLOC_END;
+	}
 	flush_tlb_kernel_range(start, end);
+	list_for_each_entry_safe(page, next, &tables, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	list_for_each_entry_safe(va, tmp, &local, list) {
 		list_del(&va->list);

@@ -99,6 +99,7 @@ static void test_tables_freed_when_empty(struct ktest *t)
 {
 	unsigned long base = arch_pgtable_pages(), addr = test_window_addr();
 	unsigned long offsets[] = { 0, SZ_2M, SZ_1G, SZ_1G + PAGE_SIZE };
+	long pages0 = nr_allocated_pages();
 	struct page *page = alloc_page(GFP_KERNEL);
 	unsigned long grown;
 
@@ -117,6 +118,9 @@ static void test_tables_freed_when_empty(struct ktest *t)
 	arch_unmap_kernel_range(addr, SZ_1G + SZ_2M);
 	KTEST_EXPECT_EQ(t, arch_pgtable_pages(), base);
 	__free_page(page);
+	/* Back in the page allocator once a shootdown has run. */
+	vm_unmap_aliases();
+	KTEST_EXPECT_EQ(t, nr_allocated_pages(), pages0);
 }
 
 static void test_nx_fault_reported(struct ktest *t)
@@ -162,7 +166,13 @@ static const struct ktest_case pgtable_cases[] = {
 	KTEST_CASE(test_pgtable_bad_input),
 	{}
 };
-KTEST_SUITE(pgtable, pgtable_cases);
+/* Emptied page-table pages wait for a shootdown: purge them. */
+static void pgtable_exit(struct ktest *t)
+{
+	vm_unmap_aliases();
+}
+
+KTEST_SUITE(pgtable, pgtable_cases, .exit = pgtable_exit);
 
 /* --- vmalloc -------------------------------------------------------------- */
 

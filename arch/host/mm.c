@@ -543,6 +543,10 @@ unsigned long arch_pgtable_pages(void)
 	return READ_ONCE(window_tables);
 }
 
+void arch_take_freed_pgtables(struct list_head *pages)
+{
+}
+
 int arch_probe_kernel_access(unsigned long addr, enum probe_access kind)
 {
 	sigjmp_buf jb;

@@ -28,7 +28,7 @@
  * the first GiB (the only memory the boot map reaches), so setup_arch()
  * holds memblock's limit there while building. Those of the vmalloc
  * window come from the page allocator once it is up, and go back to it
- * when their last entry is cleared.
+ * when their last entry is cleared and every CPU has flushed its TLB.
  */
 #include "arch/arch.h"
 #include "arch/pgtable.h"
@@ -234,6 +234,7 @@ bool arch_kernel_page_present(unsigned long virt)
 
 static DEFINE_SPINLOCK(pgtable_lock);	/* tables of the window appear, go */
 static unsigned long window_tables;	/* the window's table pages */
+static LIST_HEAD(freed_tables);		/* emptied, not yet flushed */
 static unsigned long full_flushes[NR_CPUS];
 
 static bool is_canonical(unsigned long addr)
@@ -367,7 +368,7 @@ static bool unmap_level(u64 *table, int level, unsigned long addr,
 			    !PageReserved(page)) {
 				*entry = 0;
 				window_tables--;
-				__free_page(page);
+				list_add(&page->lru, &freed_tables);
 			}
 		}
 		addr = next;
@@ -463,6 +464,15 @@ unsigned long arch_tlb_full_flushes(void)
 unsigned long arch_pgtable_pages(void)
 {
 	return READ_ONCE(window_tables);
+}
+
+void arch_take_freed_pgtables(struct list_head *pages)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pgtable_lock, flags);
+	list_splice_init(&freed_tables, pages);
+	spin_unlock_irqrestore(&pgtable_lock, flags);
 }
 
 int __probe_kernel_access(unsigned long addr, enum probe_access kind, u8 val);
