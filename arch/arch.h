@@ -31,6 +31,13 @@ int arch_console_getc(void);
 u64 arch_clock_ns(void);
 u64 arch_cycles(void);
 
+/*
+ * Nanoseconds this CPU has run so far: on x86_64 a CPU never stops
+ * running the kernel, so arch_clock_ns(); on the host the CPU's thread's
+ * own CPU time, which leaves out the time the host ran other work.
+ */
+u64 arch_cpu_time_ns(void);
+
 /* The kernel command line handed over by the boot loader (never NULL). */
 const char *arch_cmdline(void);
 

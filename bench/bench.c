@@ -3,7 +3,9 @@
  * The benchmark runner (see bench/bench.h): in name order, a warm-up
  * run, bench_reps timed runs, one BENCH line each with the fastest.
  * Registered under the "bench" parameter and shell command; bench_reps=
- * sets the repetitions (1 by default).
+ * sets the repetitions (1 by default). Then the scaling cases on 1, 2
+ * and all CPUs (bench_cpus= caps "all"), and with bench_smp=1 the
+ * all-CPU pass of the BENCH_ALL_CPUS() cases.
  */
 #include "bench/bench.h"
 #include "kernel/bug.h"
@@ -11,6 +13,7 @@
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
+#include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "arch/arch.h"
@@ -21,14 +24,21 @@ extern const struct bench_case *const __stop_benches[] __weak;
 long bench_peak_kb, bench_base_kb;
 static unsigned long bench_reps = 1;
 
+/* A parameter's count, 1 to max; *count changes only if it is one. */
+static int parse_count(const char *val, unsigned long max,
+		       unsigned long *count)
+{
+	unsigned long n;
+
+	if (!val || kstrtoul(val, 10, &n) || !n || n > max)
+		return -EINVAL;
+	*count = n;
+	return 0;
+}
+
 int bench_set_reps(char *val)
 {
-	unsigned long reps;
-
-	if (!val || kstrtoul(val, 10, &reps) || !reps || reps > BENCH_MAX_REPS)
-		return -EINVAL;
-	bench_reps = reps;
-	return 0;
+	return parse_count(val, BENCH_MAX_REPS, &bench_reps);
 }
 kernel_param("bench_reps", bench_set_reps);
 
@@ -52,6 +62,21 @@ int bench_set_smp(char *val)
 	return 0;
 }
 kernel_param("bench_smp", bench_set_smp);
+
+static unsigned long bench_cpus;	/* 0: every online CPU */
+
+int bench_set_cpus(char *val)
+{
+	return parse_count(val, NR_CPUS, &bench_cpus);
+}
+kernel_param("bench_cpus", bench_set_cpus);
+
+unsigned int bench_scale_cpus(void)
+{
+	unsigned int online = arch_nr_cpus();
+
+	return bench_cpus && bench_cpus < online ? bench_cpus : online;
+}
 
 static const struct bench_case *next_bench(const struct bench_case *prev)
 {
@@ -145,6 +170,31 @@ void bench_measure_all(const struct bench_case *b,
 		res->ops += res->cpu[cpu].ops;
 }
 
+void bench_measure_scale(const struct bench_case *b, unsigned int nr,
+			 unsigned long work, unsigned long reps,
+			 struct bench_all_result *res)
+{
+	struct bench_all_result run;
+
+	BUG_ON(!reps);
+	memset(res, 0, sizeof(*res));
+	if (!b->scale || !nr || nr > arch_nr_cpus())
+		return;
+	b->scale(nr, work, &run);		/* warm-up, untimed */
+	for (unsigned long rep = 0; rep < reps; rep++) {
+		u64 cycles = arch_cycles();
+
+		b->scale(nr, work, &run);
+		run.cycles = arch_cycles() - cycles;
+		if (run.nr_cpus != nr) {
+			memset(res, 0, sizeof(*res));
+			return;
+		}
+		if (!res->nr_cpus || run.wall_ns < res->wall_ns)
+			*res = run;
+	}
+}
+
 static void run_all_cpus(const struct bench_case *b)
 {
 	struct bench_all_result res;
@@ -159,15 +209,130 @@ static void run_all_cpus(const struct bench_case *b)
 							     res.wall_ns));
 }
 
+static void print_bench_line(const char *name, u64 ns, u64 cycles,
+			     unsigned long ops, long peak_kb)
+{
+	console_printf("BENCH %-28s %8llu.%03llu %8llu %8ld\n", name,
+		       (unsigned long long)(ns / ops),
+		       (unsigned long long)(ns * 1000 / ops % 1000),
+		       (unsigned long long)(cycles / ops), peak_kb);
+}
+
 static void run_one(const struct bench_case *b)
 {
 	struct bench_result res;
 
 	bench_measure(b, bench_reps, &res);
-	console_printf("BENCH %-28s %8llu.%03llu %8llu %8ld\n", b->name,
-		       (unsigned long long)(res.ns / res.ops),
-		       (unsigned long long)(res.ns * 1000 / res.ops % 1000),
-		       (unsigned long long)(res.cycles / res.ops), res.peak_kb);
+	print_bench_line(b->name, res.ns, res.cycles, res.ops, res.peak_kb);
+}
+
+/* A ratio in percent with one decimal ("-" without a base). */
+struct percent {
+	char s[16];
+};
+
+static struct percent percent_of(u64 part, u64 whole)
+{
+	struct percent p;
+	u64 tenths = whole ? part * 1000 / whole : 0;
+
+	if (whole)
+		snprintf(p.s, sizeof(p.s), "%llu.%llu",
+			 (unsigned long long)(tenths / 10),
+			 (unsigned long long)(tenths % 10));
+	else
+		strscpy(p.s, "-", sizeof(p.s));
+	return p;
+}
+
+/* A scaling case's throughput on one CPU: what efficiency is against. */
+struct scale_base {
+	u64 total;		/* ops/s over the wall time */
+	u64 per_cpu_s;		/* ops per second of CPU time */
+};
+
+/*
+ * One CPU count of a scaling case: its lines; the base is set by the
+ * one-CPU run (0 if it could not run: no efficiency then).
+ */
+static void run_scale_cpus(const struct bench_case *b, unsigned int nr,
+			  unsigned long work, struct scale_base *base)
+{
+	struct bench_all_result res;
+	char name[48];
+	u64 total, per_cpu_s;
+
+	snprintf(name, sizeof(name), "%s_t%u", b->name, nr);
+	bench_measure_scale(b, nr, work, bench_reps, &res);
+	if (!res.nr_cpus || !res.ops) {
+		console_printf("# %s: could not run on %u CPUs at once\n",
+			       name, nr);
+		return;
+	}
+	print_bench_line(name, res.wall_ns, res.cycles, res.ops, 0);
+	for (unsigned int cpu = 0; cpu < nr; cpu++) {
+		const struct bench_cpu_result *c = &res.cpu[cpu];
+
+		console_printf("BENCH_SCALE_CPU %-28s %2u %12llu %12llu\n",
+			       name, cpu,
+			       (unsigned long long)bench_ops_per_sec(c->ops, c->ns),
+			       (unsigned long long)bench_ops_per_sec(c->ops,
+								     c->cpu_ns));
+	}
+	total = bench_ops_per_sec(res.ops, res.wall_ns);
+	per_cpu_s = bench_ops_per_sec(res.ops, res.cpu_ns);
+	if (nr == 1) {
+		base->total = total;
+		base->per_cpu_s = per_cpu_s;
+	}
+	console_printf("BENCH_SCALE %-28s %2u %12llu %5s%% %12llu %5s%%\n",
+		       name, nr, (unsigned long long)total,
+		       percent_of(total, nr * base->total).s,
+		       (unsigned long long)per_cpu_s,
+		       percent_of(per_cpu_s, base->per_cpu_s).s);
+}
+
+/* 1, 2 and all CPUs; fewer where there are fewer, each count once. */
+static void run_scale(const struct bench_case *b, unsigned long work_div)
+{
+	const unsigned int all = bench_scale_cpus();
+	const unsigned int counts[] = { 1, 2, all };
+	unsigned long work = max(b->work / work_div, 1UL);
+	struct scale_base base = { 0, 0 };
+	unsigned int last = 0;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(counts); i++) {
+		if (counts[i] <= last || counts[i] > all)
+			continue;
+		last = counts[i];
+		run_scale_cpus(b, last, work, &base);
+	}
+	if (all <= 2)
+		console_printf("# %s: %u CPU%s, so the all-CPU row is _t%u\n",
+			       b->name, all, all == 1 ? "" : "s", all);
+}
+
+static void print_scale_header(void)
+{
+	console_printf("# bench scaling on 1, 2 and all (here %u) CPUs at once, each doing the same work: BENCH_SCALE_CPU name, CPU, ops/s in its own time, ops per second of its CPU time; BENCH_SCALE name, CPUs, ops/s of all over the wall time, efficiency = ops/s / (CPUs x ops/s on 1 CPU), ops per CPU-second of all, efficiency = that / the same on 1 CPU\n",
+		       bench_scale_cpus());
+	if (strcmp(arch_name, "host"))
+		console_printf("# these figures are emulated under TCG: the vCPUs are host threads sharing the host's cores, so they are not comparable to host numbers\n");
+}
+
+void bench_run_scale(const char *glob, unsigned long work_div)
+{
+	bool header = false;
+
+	BUG_ON(!work_div);
+	for (const struct bench_case *b = next_bench(NULL); b; b = next_bench(b)) {
+		if (!b->scale || (glob && !glob_match(glob, b->name)))
+			continue;
+		if (!header)
+			print_scale_header();
+		header = true;
+		run_scale(b, work_div);
+	}
 }
 
 void bench_run(const char *glob)
@@ -176,9 +341,10 @@ void bench_run(const char *glob)
 		       arch_name);
 	bench_base_kb = bench_mem_kb();
 	for (const struct bench_case *b = next_bench(NULL); b; b = next_bench(b)) {
-		if (!glob || glob_match(glob, b->name))
+		if (!b->scale && (!glob || glob_match(glob, b->name)))
 			run_one(b);
 	}
+	bench_run_scale(glob, 1);
 	if (bench_smp && arch_nr_cpus() > 1) {
 		console_printf("# bench on all %u CPUs at once: name, CPU, ops/s in its own time; then name, CPUs, ops/s of all over the wall time\n",
 			       arch_nr_cpus());

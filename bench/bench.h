@@ -18,6 +18,19 @@
  *
  *	BENCH_CPU <name> <cpu> <ops/s of that CPU, in its own time>
  *	BENCH_ALL <name> <cpus> <ops/s of all, over the wall time>
+ *
+ * Scaling cases (BENCH_SCALE()) run on 1, 2 and all CPUs at once
+ * (bench_cpus= lowers "all"), every CPU doing the same work, and print
+ * per CPU count K the usual line (ns/op over the wall time, all CPUs'
+ * operations), each CPU's throughput, and the total with the scaling
+ * efficiency, ops/s(K) / (K * ops/s(1)); then the same per second of
+ * CPU time (arch_cpu_time_ns(): on a shared host, without the time other
+ * work held the CPUs), whose efficiency is ops/cpu-s(K) / ops/cpu-s(1):
+ *
+ *	BENCH <name>_t<K> <ns per op> <cycles per op> 0
+ *	BENCH_SCALE_CPU <name>_t<K> <cpu> <ops/s in its own time> <ops/cpu-s>
+ *	BENCH_SCALE <name>_t<K> <K> <ops/s of all, over the wall time> <eff>%
+ *		<ops/cpu-s of all> <eff>%
  */
 #ifndef BENCH_BENCH_H
 #define BENCH_BENCH_H
@@ -25,28 +38,36 @@
 #include "kernel/types.h"
 #include "arch/arch.h"
 
+struct bench_all_result;
+
 struct bench_case {
 	const char *name;
 	unsigned long (*run)(void);
 	bool all_cpus;		/* may run on every CPU at once */
+	/* A scaling case instead of run: work on each of nr CPUs at once. */
+	void (*scale)(unsigned int nr, unsigned long work,
+		      struct bench_all_result *res);
+	unsigned long work;	/* the full run's work per CPU */
 };
 
 _Static_assert(offsetof(struct bench_case, name) == 0,
 	       "next_by_name() needs the name first");
 
-#define __BENCH(bname, fn, smp)					\
-	static const struct bench_case __bench_##fn = {		\
-		.name = bname, .run = fn, .all_cpus = smp,		\
-	};								\
+#define __BENCH(fn, ...)						\
+	static const struct bench_case __bench_##fn = { __VA_ARGS__ };	\
 	static const struct bench_case *const __bench_ptr_##fn		\
 	__used __section("benches") = &__bench_##fn
-#define BENCH(bname, fn)	__BENCH(bname, fn, false)
+#define BENCH(bname, fn)	__BENCH(fn, .name = bname, .run = fn)
 /*
  * A workload that only touches the allocators and this CPU's own data
  * once it has run once (lazily made caches): it also runs on every CPU
  * at once (bench_measure_all()).
  */
-#define BENCH_ALL_CPUS(bname, fn)	__BENCH(bname, fn, true)
+#define BENCH_ALL_CPUS(bname, fn)					\
+	__BENCH(fn, .name = bname, .run = fn, .all_cpus = true)
+/* A scaling case: fn(nr, work, res) runs work on CPUs 0..nr-1 at once. */
+#define BENCH_SCALE(bname, fn, fn_work)					\
+	__BENCH(fn, .name = bname, .scale = fn, .work = fn_work)
 
 /*
  * Set by a workload: KiB held at its peak above bench_base_kb, what was
@@ -81,17 +102,41 @@ void bench_measure(const struct bench_case *b, unsigned long reps,
 struct bench_cpu_result {
 	unsigned long ops;	/* 0: the CPU did not run it */
 	u64 ns;
+	u64 cpu_ns;		/* arch_cpu_time_ns() it took (scaling cases) */
 };
 
 struct bench_all_result {
 	unsigned int nr_cpus;	/* CPUs that ran it (1: this one alone) */
 	unsigned long ops;	/* all of them */
 	u64 wall_ns;
+	u64 cycles;		/* of this CPU over the run (scaling cases) */
+	u64 cpu_ns;		/* all CPUs' arch_cpu_time_ns() (scaling cases) */
 	struct bench_cpu_result cpu[NR_CPUS];
 };
 
 void bench_measure_all(const struct bench_case *b,
 		       struct bench_all_result *res);
+
+/*
+ * A scaling case on nr CPUs at once, work per CPU: once untimed, then the
+ * fastest (by wall time) of reps runs. nr_cpus is 0 if it could not run
+ * on nr CPUs (more than are online, or no scaling case).
+ */
+void bench_measure_scale(const struct bench_case *b, unsigned int nr,
+			 unsigned long work, unsigned long reps,
+			 struct bench_all_result *res);
+
+/*
+ * The scaling cases whose name matches glob (NULL: all) on 1, 2 and
+ * bench_scale_cpus() CPUs, each CPU doing 1/work_div of the full work.
+ */
+void bench_run_scale(const char *glob, unsigned long work_div);
+
+/* How many CPUs the scaling cases' widest run takes. */
+unsigned int bench_scale_cpus(void);
+
+/* The bench_cpus= parameter: "1".."NR_CPUS", else -EINVAL and no change. */
+int bench_set_cpus(char *val);
 
 /* ops per second (0 for no time: a clock that did not move). */
 u64 bench_ops_per_sec(unsigned long ops, u64 ns);

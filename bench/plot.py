@@ -6,7 +6,11 @@ side by side (log scale: the workloads span three orders of magnitude),
 with cram's ratio to the best peer written at the right of each group
 (green when cram is at least as fast, red when slower). Right panel:
 the peak memory of the workloads that record one (MiB, over what the
-program held at start). Needs matplotlib: Debian's python3-matplotlib,
+program held at start). Bottom panel, when the scaling rows are there:
+their efficiency on K > 1 threads, ops/s(tK) / (K x ops/s(t1)), as bars
+per allocator, with the efficiency per CPU-second as a dot on each bar
+(on a shared machine the bar also counts other work holding the CPUs;
+the dot leaves that out). Needs matplotlib: Debian's python3-matplotlib,
 which is why this runs under /usr/bin/python3 and not any other python.
 
     bench/plot.py [--json build/bench.json] [--out build/bench.png]
@@ -27,6 +31,34 @@ COLORS = {"cram": "#d62728", "glibc": "#7f7f7f", "jemalloc": "#1f77b4",
           "mimalloc": "#2ca02c", "tcmalloc": "#9467bd"}
 
 
+def plot_scaling(ax, table, impls, rows, threads):
+    """Efficiency bars of the scale_*_tK rows (K > 1), CPU-time dots."""
+    width = 0.8 / len(impls)
+    for k, impl in enumerate(impls):
+        for i, b in enumerate(rows):
+            sc = table[b]["scaling"]
+            eff = sc["efficiency"].get(impl)
+            if eff is None:
+                continue
+            x = i - 0.4 + width * (k + 0.5)
+            ax.bar(x, eff * 100, width=width, color=COLORS.get(impl, None))
+            cpu_eff = sc.get("cpu_efficiency", {}).get(impl)
+            if cpu_eff is not None:
+                ax.plot(x, min(cpu_eff, 1.5) * 100, "o", color="black",
+                        markersize=3)
+    ax.axhline(100, color="#2ca02c", linewidth=0.8)
+    ax.axhline(50, color="#7f7f7f", linewidth=0.8, linestyle="--")
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels(rows, fontsize=8)
+    ax.set_ylim(0, 150)
+    ax.set_ylabel("scaling efficiency, %", fontsize=8)
+    ax.set_title("ops/s(tK) / (K x ops/s(t1)): 100%% perfect, dashed: no gain "
+                 "from the 2nd CPU; dot: per CPU-second (other work left out)"
+                 "%s" % ("; %d CPUs, so tN = t%d" % (threads, threads)
+                         if threads and threads <= 2 else ""), fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", default="build/bench.json")
@@ -40,10 +72,18 @@ def main():
     table = data["table"]
     benches = list(table)
     peak_benches = [b for b in benches if table[b].get("peak_kib")]
+    scale_rows = [b for b in benches
+                  if table[b].get("scaling", {}).get("threads", 1) > 1]
 
-    fig, (ax, axm) = plt.subplots(
-        1, 2, figsize=(13, 0.42 * len(benches) + 1.8),
-        gridspec_kw={"width_ratios": [3, 1.3]})
+    height_main = 0.42 * len(benches) + 1.8
+    height_scale = 3.2 if scale_rows else 0
+    fig = plt.figure(figsize=(13, height_main + height_scale))
+    grid = fig.add_gridspec(2 if scale_rows else 1, 2,
+                            width_ratios=[3, 1.3],
+                            height_ratios=([height_main, height_scale]
+                                           if scale_rows else [1]))
+    ax = fig.add_subplot(grid[0, 0])
+    axm = fig.add_subplot(grid[0, 1])
     n = len(impls)
     height = 0.8 / n
     for k, impl in enumerate(impls):
@@ -96,8 +136,11 @@ def main():
         axm.grid(axis="x", alpha=0.3)
     else:
         axm.set_axis_off()
+    if scale_rows:
+        plot_scaling(fig.add_subplot(grid[1, :]), table, impls, scale_rows,
+                     data.get("scale_threads"))
     fig.suptitle(args.title, fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / (height_main + height_scale)))
     fig.savefig(args.out, dpi=80)
     print("written: " + args.out)
 

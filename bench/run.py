@@ -13,11 +13,20 @@ the rounds, the spread (max-min in % of the median), and cram's time
 divided by the best peer's. Results
 also go to build/bench.json. These are measurements on a shared
 machine, not pass/fail tests.
+
+The scaling rows (scale_<workload>_t<K>) run one workload on K threads
+at once, every thread doing the same work, for K = 1, 2 and the CPUs
+this process may use (once each: on a 2-CPU machine the all-CPU rows are
+the t2 rows). Their ns/op is the wall time over all threads' operations;
+a second table shows the throughput and the scaling efficiency,
+ops/s(tK) / (K x ops/s(t1)): 100% is perfect, 1/K (50% at K = 2) is no
+gain from the extra CPUs.
 """
 import argparse
 import glob
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -28,6 +37,8 @@ PEER_LIBS = {
     "tcmalloc": "libtcmalloc_minimal.so.4",
 }
 LIB_DIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"]
+NR_CPUS = 8         # the kernel's arch/arch.h: the host build's CPU threads
+SCALE_ROW = re.compile(r"^(scale_.+)_t(\d+)$")
 
 
 def find_lib(name):
@@ -39,23 +50,32 @@ def find_lib(name):
 
 
 def parse(output):
-    """BENCH lines: name -> (ns per op, peak KiB or 0)."""
-    results = {}
+    """BENCH lines: name -> (ns per op, peak KiB or 0); BENCH_SCALE
+    lines: name -> ops per CPU-second."""
+    results, per_cpu_s = {}, {}
     for line in output.splitlines():
         parts = line.split()
         if len(parts) >= 3 and parts[0] == "BENCH":
             peak = int(parts[4]) if len(parts) >= 5 else 0
             results[parts[1]] = (float(parts[2]), peak)
-    return results
+        elif len(parts) >= 6 and parts[0] == "BENCH_SCALE":
+            per_cpu_s[parts[1]] = float(parts[5])
+    return results, per_cpu_s
 
 
-def run_impl(name, cram, peer, reps):
+def scale_threads():
+    """The scaling rows' widest run: the CPUs this process may use."""
+    return max(1, min(len(os.sched_getaffinity(0)), NR_CPUS))
+
+
+def run_impl(name, cram, peer, reps, threads):
     env = dict(os.environ)
     if name == "cram":
-        cmd = [cram, "bench", "bench_reps=%d" % reps, "bench_smp=0"]
+        cmd = [cram, "bench", "bench_reps=%d" % reps, "bench_smp=0",
+               "bench_cpus=%d" % threads]
         env["CRAM_HOST_MEM"] = "2G"
     else:
-        cmd = [peer, "*", str(reps)]
+        cmd = [peer, "*", str(reps), str(threads)]
         if name in PEER_LIBS:
             env["LD_PRELOAD"] = find_lib(PEER_LIBS[name])
     out = subprocess.run(cmd, env=env, capture_output=True, text=True,
@@ -66,6 +86,67 @@ def run_impl(name, cram, peer, reps):
     return parse(out.stdout)
 
 
+def add_scaling(table, cpu_samples, impls):
+    """Throughput and efficiency of the scale_*_tK rows, into table:
+    over the wall time from the median ns/op, and per CPU-second from the
+    median of the rounds' BENCH_SCALE figures."""
+    rows = []
+    for b in table:
+        m = SCALE_ROW.match(b)
+        if m:
+            rows.append((b, m.group(1), int(m.group(2))))
+    for b, family, k in rows:
+        t1 = "%s_t1" % family
+        base = table.get(t1, {}).get("results", {})
+        sc = {"workload": family, "threads": k, "ops_per_s": {},
+              "efficiency": {}, "ops_per_cpu_s": {}, "cpu_efficiency": {}}
+        for i, r in table[b]["results"].items():
+            if r["median_ns"]:
+                sc["ops_per_s"][i] = 1e9 / r["median_ns"]
+                if i in base and base[i]["median_ns"]:
+                    sc["efficiency"][i] = (sc["ops_per_s"][i] /
+                                           (k * 1e9 / base[i]["median_ns"]))
+            cpu = cpu_samples.get(i, {})
+            if cpu.get(b):
+                sc["ops_per_cpu_s"][i] = statistics.median(cpu[b])
+                if cpu.get(t1):
+                    sc["cpu_efficiency"][i] = (sc["ops_per_cpu_s"][i] /
+                                               statistics.median(cpu[t1]))
+        table[b]["scaling"] = sc
+    return [b for b, _, _ in rows]
+
+
+def print_scaling(table, cpu_samples, impls, threads):
+    rows = add_scaling(table, cpu_samples, impls)
+    if not rows:
+        return
+    print()
+    print("%-28s" % "scaling: Mops/s eff cpu-eff" +
+          "".join("%20s" % i for i in impls))
+    for b in rows:
+        sc = table[b]["scaling"]
+        cells = []
+        for i in impls:
+            if i not in sc["efficiency"]:
+                cells.append("-")
+                continue
+            cpu_eff = sc["cpu_efficiency"].get(i)
+            cells.append("%.1f %3.0f%% %s" % (
+                sc["ops_per_s"][i] / 1e6, sc["efficiency"][i] * 100,
+                "%3.0f%%" % (cpu_eff * 100) if cpu_eff else "-"))
+        print("%-28s" % b + "".join("%20s" % c for c in cells))
+    print("(Mops/s: all threads' operations over the wall time; eff = "
+          "ops/s(tK) / (K x ops/s(t1)),")
+    print(" 100% is perfect scaling, 50% at K = 2 no gain from the second CPU;"
+          " cpu-eff = operations")
+    print(" per CPU-second of tK / those of t1, which leaves out the time other"
+          " work held the CPUs;")
+    print(" spinning waits for the other thread count as CPU time)")
+    if threads <= 2:
+        print("this process may use %d CPU%s (nproc), so the all-CPU rows are "
+              "the t%d rows" % (threads, "" if threads == 1 else "s", threads))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cram", default="build/bench/cram")
@@ -74,15 +155,21 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--json", default="build/bench.json")
     args = ap.parse_args()
+    threads = scale_threads()
 
     impls = ["cram", "glibc"] + [p for p in PEER_LIBS if find_lib(PEER_LIBS[p])]
     missing = [p for p in PEER_LIBS if p not in impls]
     samples = {i: {} for i in impls}
+    cpu_samples = {i: {} for i in impls}
     peaks = {i: {} for i in impls}
     for r in range(args.rounds):
         order = impls[r % len(impls):] + impls[:r % len(impls)]
         for impl in order:
-            for bench, (ns, peak) in run_impl(impl, args.cram, args.peer, args.reps).items():
+            results, per_cpu_s = run_impl(impl, args.cram, args.peer,
+                                          args.reps, threads)
+            for bench, ops in per_cpu_s.items():
+                cpu_samples[impl].setdefault(bench, []).append(ops)
+            for bench, (ns, peak) in results.items():
                 samples[impl].setdefault(bench, []).append(ns)
                 if peak:
                     peaks[impl][bench] = max(peaks[impl].get(bench, 0), peak)
@@ -91,7 +178,7 @@ def main():
     benches = list(samples["glibc"].keys())
     benches += [b for b in samples["cram"] if b not in benches]
     table = {}
-    head = "%-22s" % "workload (ns/op)" + "".join("%14s" % i for i in impls)
+    head = "%-28s" % "workload (ns/op)" + "".join("%14s" % i for i in impls)
     print(head + "%14s%10s" % ("best peer", "ratio"))
     for b in benches:
         row = {}
@@ -110,25 +197,26 @@ def main():
         cells = "".join("%14s" % ("%.2f ±%.0f%%" % (row[i]["median_ns"],
                                                    row[i]["spread_pct"])
                                   if i in row else "-") for i in impls)
-        print("%-22s%s%14s%10s" % (b, cells, best or "-",
+        print("%-28s%s%14s%10s" % (b, cells, best or "-",
                                    "%.2fx" % ratio if ratio else "-"))
     peak_benches = [b for b in benches if any(b in peaks[i] for i in impls)]
     if peak_benches:
         print()
-        print("%-22s" % "peak memory (MiB)" + "".join("%14s" % i for i in impls))
+        print("%-28s" % "peak memory (MiB)" + "".join("%14s" % i for i in impls))
         for b in peak_benches:
-            print("%-22s" % b + "".join(
+            print("%-28s" % b + "".join(
                 "%14s" % ("%.1f" % (peaks[i][b] / 1024) if b in peaks[i] else "-")
                 for i in impls))
             table[b]["peak_kib"] = {i: peaks[i].get(b) for i in impls}
         print("(memory held at the workload's peak above what the program held at start:")
         print(" pages in use for cram, resident set size for the peers)")
+    print_scaling(table, cpu_samples, impls, threads)
     if missing:
         print("not installed (make deps installs them): " + ", ".join(missing))
     os.makedirs(os.path.dirname(args.json), exist_ok=True)
     with open(args.json, "w") as f:
-        json.dump({"impls": impls, "rounds": args.rounds, "table": table}, f,
-                  indent=1)
+        json.dump({"impls": impls, "rounds": args.rounds,
+                   "scale_threads": threads, "table": table}, f, indent=1)
     print("written: " + args.json)
 
 

@@ -9,6 +9,7 @@
  */
 #include "bench/bench.h"
 #include "arch/arch.h"
+#include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
@@ -18,8 +19,12 @@
 #define BENCH_FREE(ptr, size)	kfree(ptr)
 #define BENCH_SCRATCH(bytes)	alloc_pages_exact(bytes, GFP_KERNEL)
 #define BENCH_MEM_KB()		bench_mem_kb()
-#define BENCH_SPAWN(fn, arg)	arch_cpu_run(1, fn, arg)
-#define BENCH_JOIN()		arch_cpu_join(1)
+#define BENCH_SPAWN(cpu, fn, arg)	arch_cpu_run(cpu, fn, arg)
+#define BENCH_JOIN(cpu)		arch_cpu_join(cpu)
+#define BENCH_NOW_NS()		arch_clock_ns()
+#define BENCH_CPU_NS()		arch_cpu_time_ns()
+#define BENCH_RELAX()		arch_cpu_relax()
+#define SCALE_MAX_THREADS	NR_CPUS
 #include "bench/workloads.h"
 
 #define HOT_ITERS	1000000UL
@@ -185,3 +190,37 @@ static unsigned long pages_0(void) { return pages(0); }
 static unsigned long pages_3(void) { return pages(3); }
 BENCH_ALL_CPUS("pages_order_0", pages_0);
 BENCH_ALL_CPUS("pages_order_3", pages_3);
+
+/* What the scaling workloads' threads did, as the runner reports it. */
+static void scale_report(const struct scale_result *sr,
+			 struct bench_all_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->nr_cpus = sr->nr;
+	res->ops = sr->ops;
+	res->wall_ns = sr->wall_ns;
+	res->cpu_ns = sr->cpu_ns;
+	for (unsigned int cpu = 0; cpu < sr->nr; cpu++) {
+		res->cpu[cpu].ops = scale_threads[cpu].ops;
+		res->cpu[cpu].ns = scale_threads[cpu].ns;
+		res->cpu[cpu].cpu_ns = scale_threads[cpu].cpu_ns;
+	}
+}
+
+#define SCALE_CASE(fn)							\
+static void fn##_case(unsigned int nr, unsigned long work,		\
+		      struct bench_all_result *res)			\
+{									\
+	struct scale_result sr;						\
+									\
+	fn(nr, work, &sr);						\
+	scale_report(&sr, res);						\
+}
+
+SCALE_CASE(wl_scale_hot_pair)
+SCALE_CASE(wl_scale_producer_consumer)
+SCALE_CASE(wl_scale_larson)
+BENCH_SCALE("scale_hot_pair_256", wl_scale_hot_pair_case, HOT_ITERS);
+BENCH_SCALE("scale_producer_consumer", wl_scale_producer_consumer_case,
+	    SCALE_PC_OBJECTS);
+BENCH_SCALE("scale_larson", wl_scale_larson_case, SCALE_LARSON_STEPS);

@@ -12,9 +12,16 @@
  *				taken once and kept
  *	BENCH_MEM_KB()		memory the allocator holds now, in KiB
  *				(pages in use; RSS for the peers)
- *	BENCH_SPAWN(fn, arg)	run fn(arg) on a second CPU/thread; 0 if
- *				it runs, nonzero if it cannot
- *	BENCH_JOIN()		wait for it
+ *	BENCH_SPAWN(cpu, fn, arg) run fn(arg) on CPU/thread cpu (1, 2,
+ *				...; the caller is 0); 0 if it runs,
+ *				nonzero if it cannot
+ *	BENCH_JOIN(cpu)		wait for it
+ *	BENCH_NOW_NS()		a monotonic clock in nanoseconds
+ *	BENCH_CPU_NS()		the CPU time this thread has used, in ns
+ *	BENCH_RELAX()		what a spinning wait does each turn
+ *
+ * and may define SCALE_MAX_THREADS, the most threads a scaling run takes
+ * (64 if not).
  *
  * Every allocation is touched (one byte written through a volatile
  * pointer) so neither side can skip it, and results go to bench_sink.
@@ -188,7 +195,7 @@ static inline unsigned long wl_producer_consumer(void)
 	struct pc_ring *r = &pc_ring;
 
 	r->head = r->tail = 0;
-	if (BENCH_SPAWN(pc_consumer, r))
+	if (BENCH_SPAWN(1, pc_consumer, r))
 		return 0;
 	for (unsigned long n = 0; n < PC_OBJECTS; n++) {
 		void *p = BENCH_ALLOC(64);
@@ -199,7 +206,7 @@ static inline unsigned long wl_producer_consumer(void)
 		r->slot[n % PC_RING] = p;
 		__atomic_store_n(&r->head, n + 1, __ATOMIC_RELEASE);
 	}
-	BENCH_JOIN();
+	BENCH_JOIN(1);
 	return 2 * PC_OBJECTS;
 }
 
@@ -224,17 +231,23 @@ struct larson_thread {
 
 static struct larson_thread larson[2];
 
-static void larson_round(struct larson_thread *t)
+/* Replace a random object of the table by one of a random size, steps times. */
+static void larson_steps(void **slots, unsigned long *seed, unsigned long steps)
 {
-	for (unsigned long i = 0; i < LARSON_STEPS; i++) {
-		unsigned long r = bench_rand(&t->seed);
+	for (unsigned long i = 0; i < steps; i++) {
+		unsigned long r = bench_rand(seed);
 		unsigned int k = (unsigned int)(r % LARSON_SLOTS);
 		unsigned long size = 16 + (r >> 32) % 1009;
 
-		BENCH_FREE(t->slots[k], 0);
-		t->slots[k] = BENCH_ALLOC(size);
-		bench_touch(t->slots[k]);
+		BENCH_FREE(slots[k], 0);
+		slots[k] = BENCH_ALLOC(size);
+		bench_touch(slots[k]);
 	}
+}
+
+static void larson_round(struct larson_thread *t)
+{
+	larson_steps(t->slots, &t->seed, LARSON_STEPS);
 }
 
 static void larson_swap(void)
@@ -273,7 +286,7 @@ static inline unsigned long wl_larson(void)
 			bench_touch(larson[i].slots[k]);
 		}
 	}
-	if (BENCH_SPAWN(larson_worker, &larson[1]))
+	if (BENCH_SPAWN(1, larson_worker, &larson[1]))
 		return 0;
 	for (unsigned long round = 1; round <= LARSON_ROUNDS; round++) {
 		__atomic_store_n(&larson[1].go, round, __ATOMIC_RELEASE);
@@ -282,13 +295,246 @@ static inline unsigned long wl_larson(void)
 			;
 		larson_swap();
 	}
-	BENCH_JOIN();
+	BENCH_JOIN(1);
 	bench_peak_kb = BENCH_MEM_KB() - bench_base_kb;
 	for (int i = 0; i < 2; i++) {
 		for (unsigned int k = 0; k < LARSON_SLOTS; k++)
 			BENCH_FREE(larson[i].slots[k], 0);
 	}
 	return 2 * 2 * LARSON_ROUNDS * LARSON_STEPS;
+}
+
+/*
+ * Scaling: one workload on 1, 2 .. N threads (CPUs) at once, each thread
+ * doing the same work, so with perfect scaling N threads get N times the
+ * one thread's throughput. Thread 0 is the caller; the others start with
+ * BENCH_SPAWN() and all wait for one go, so they run together. Each
+ * records its operations, its own time and the CPU time it used; the
+ * wall time runs from the go until the last thread ended. On a shared
+ * machine the wall time also counts the time other work held the CPUs;
+ * the CPU time leaves that out.
+ *
+ *	hot pair	each thread: alloc/touch/free of 256 bytes, its own
+ *	producer/	threads 2p and 2p+1 are a pair: 2p allocates, hands
+ *	consumer	the objects through a ring, 2p+1 frees them. A thread
+ *			alone (one thread, or the last of an odd number)
+ *			fills the ring and drains it itself: the same
+ *			operations without the other CPU
+ *	larson		each thread: rounds of replacing random objects of a
+ *			table; after every round the tables rotate (thread i
+ *			takes table i+1's), so the objects die on another CPU
+ */
+#ifndef SCALE_MAX_THREADS		/* the includer may have fewer CPUs */
+#define SCALE_MAX_THREADS	64
+#endif
+#define SCALE_PC_OBJECTS	500000UL	/* per pair, or thread alone */
+#define SCALE_LARSON_ROUNDS	10
+#define SCALE_LARSON_STEPS	50000UL		/* per thread and round */
+
+struct scale_thread {
+	unsigned int id, nr;
+	unsigned long work;	/* iterations (objects, steps per round) */
+	unsigned long (*fn)(struct scale_thread *t);
+	unsigned long ops;	/* done, and in what time of its own */
+	unsigned long long start_ns, ns, cpu_ns;
+	unsigned long seed;	/* larson */
+} __attribute__((aligned(BENCH_LINE_PAIR)));
+
+struct scale_result {
+	unsigned int nr;		/* threads that ran (0: could not start) */
+	unsigned long ops;		/* all of them */
+	unsigned long long wall_ns;	/* from the go until the last ended */
+	unsigned long long cpu_ns;	/* all threads' CPU time */
+};
+
+static struct scale_thread scale_threads[SCALE_MAX_THREADS];
+static struct pc_ring scale_rings[SCALE_MAX_THREADS / 2];
+static void **scale_tables[SCALE_MAX_THREADS];	/* larson, during a run */
+/* 1: go; 2: a thread could not start, return at once */
+static unsigned long scale_go __attribute__((aligned(BENCH_LINE_PAIR)));
+static unsigned long scale_rounds_done __attribute__((aligned(BENCH_LINE_PAIR)));
+
+static void scale_thread_main(void *arg)
+{
+	struct scale_thread *t = arg;
+	unsigned long long cpu_ns;
+	unsigned long go;
+
+	while (!(go = __atomic_load_n(&scale_go, __ATOMIC_ACQUIRE)))
+		BENCH_RELAX();
+	if (go != 1)
+		return;
+	cpu_ns = BENCH_CPU_NS();
+	t->start_ns = BENCH_NOW_NS();
+	t->ops = t->fn(t);
+	t->ns = BENCH_NOW_NS() - t->start_ns;
+	t->cpu_ns = BENCH_CPU_NS() - cpu_ns;
+}
+
+/* Run fn on nr threads at once, each with work; res->nr = 0 if it could not. */
+static void wl_scale(unsigned int nr, unsigned long work,
+		     unsigned long (*fn)(struct scale_thread *t),
+		     struct scale_result *res)
+{
+	unsigned int started = 1;
+	unsigned long long go_ns, end_ns;
+
+	*res = (struct scale_result){ 0 };
+	if (!nr || nr > SCALE_MAX_THREADS)
+		return;
+	__atomic_store_n(&scale_go, 0, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < nr; i++)
+		scale_threads[i] = (struct scale_thread){
+			.id = i, .nr = nr, .work = work, .fn = fn,
+			.seed = 0x2545f4914f6cdd1dUL * (i + 1UL),
+		};
+	for (; started < nr; started++)
+		if (BENCH_SPAWN(started, scale_thread_main, &scale_threads[started]))
+			break;
+	go_ns = BENCH_NOW_NS();
+	__atomic_store_n(&scale_go, started == nr ? 1 : 2, __ATOMIC_RELEASE);
+	if (started == nr)
+		scale_thread_main(&scale_threads[0]);
+	for (unsigned int i = 1; i < started; i++)
+		BENCH_JOIN(i);
+	if (started < nr)
+		return;
+	end_ns = go_ns;
+	for (unsigned int i = 0; i < nr; i++) {
+		struct scale_thread *t = &scale_threads[i];
+
+		res->ops += t->ops;
+		res->cpu_ns += t->cpu_ns;
+		if (t->start_ns + t->ns > end_ns)
+			end_ns = t->start_ns + t->ns;
+	}
+	res->nr = nr;
+	res->wall_ns = end_ns - go_ns;
+}
+
+static unsigned long scale_hot_fn(struct scale_thread *t)
+{
+	wl_hot_pair(t->work, 256);
+	return t->work;
+}
+
+/* One thread alone: fill the ring with new objects, free them all, again. */
+static unsigned long scale_pc_alone(struct scale_thread *t, struct pc_ring *r)
+{
+	for (unsigned long done = 0; done < t->work; done += PC_RING) {
+		unsigned long n = t->work - done < PC_RING ? t->work - done : PC_RING;
+
+		for (unsigned long i = 0; i < n; i++) {
+			r->slot[i] = BENCH_ALLOC(64);
+			bench_touch(r->slot[i]);
+		}
+		for (unsigned long i = 0; i < n; i++)
+			BENCH_FREE(r->slot[i], 64);
+	}
+	return 2 * t->work;
+}
+
+static unsigned long scale_pc_producer(struct scale_thread *t, struct pc_ring *r)
+{
+	for (unsigned long n = 0; n < t->work; n++) {
+		void *p = BENCH_ALLOC(64);
+
+		bench_touch(p);
+		while (n - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= PC_RING)
+			BENCH_RELAX();
+		r->slot[n % PC_RING] = p;
+		__atomic_store_n(&r->head, n + 1, __ATOMIC_RELEASE);
+	}
+	return t->work;
+}
+
+static unsigned long scale_pc_consumer(struct scale_thread *t, struct pc_ring *r)
+{
+	for (unsigned long n = 0; n < t->work; n++) {
+		void *p;
+
+		while (__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) == n)
+			BENCH_RELAX();
+		p = r->slot[n % PC_RING];
+		__atomic_store_n(&r->tail, n + 1, __ATOMIC_RELEASE);
+		BENCH_FREE(p, 64);
+	}
+	return t->work;
+}
+
+static unsigned long scale_pc_fn(struct scale_thread *t)
+{
+	struct pc_ring *r = &scale_rings[t->id / 2];
+
+	if (t->id % 2 == 0 && t->id + 1 == t->nr)
+		return scale_pc_alone(t, r);
+	if (t->id % 2 == 0)
+		return scale_pc_producer(t, r);
+	return scale_pc_consumer(t, r);
+}
+
+static unsigned long scale_larson_fn(struct scale_thread *t)
+{
+	for (unsigned long round = 0; round < SCALE_LARSON_ROUNDS; round++) {
+		/* Every thread has left the table this one takes next. */
+		while (__atomic_load_n(&scale_rounds_done, __ATOMIC_ACQUIRE) <
+		       round * t->nr)
+			BENCH_RELAX();
+		larson_steps(scale_tables[(t->id + round) % t->nr], &t->seed,
+			     t->work);
+		__atomic_fetch_add(&scale_rounds_done, 1, __ATOMIC_RELEASE);
+	}
+	return 2 * SCALE_LARSON_ROUNDS * t->work;
+}
+
+static void wl_scale_hot_pair(unsigned int nr, unsigned long work,
+			      struct scale_result *res)
+{
+	wl_scale(nr, work, scale_hot_fn, res);
+}
+
+static void wl_scale_producer_consumer(unsigned int nr, unsigned long work,
+				       struct scale_result *res)
+{
+	for (unsigned int i = 0; i < nr / 2 && i < SCALE_MAX_THREADS / 2; i++)
+		scale_rings[i].head = scale_rings[i].tail = 0;
+	wl_scale(nr, work, scale_pc_fn, res);
+}
+
+static void scale_larson_put(unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		for (unsigned int k = 0; k < LARSON_SLOTS && scale_tables[i]; k++)
+			BENCH_FREE(scale_tables[i][k], 0);
+		BENCH_FREE(scale_tables[i], 0);
+		scale_tables[i] = NULL;
+	}
+}
+
+/*
+ * The tables are made, filled and freed outside the threads' time, and
+ * none is kept (a run leaves the allocators as it found them).
+ */
+static void wl_scale_larson(unsigned int nr, unsigned long work,
+			    struct scale_result *res)
+{
+	res->nr = 0;
+	if (!nr || nr > SCALE_MAX_THREADS)
+		return;
+	for (unsigned int i = 0; i < nr; i++) {
+		scale_tables[i] = BENCH_ZALLOC(LARSON_SLOTS * sizeof(void *));
+		if (!scale_tables[i]) {
+			scale_larson_put(i);
+			return;
+		}
+		for (unsigned int k = 0; k < LARSON_SLOTS; k++) {
+			scale_tables[i][k] = BENCH_ALLOC(64);
+			bench_touch(scale_tables[i][k]);
+		}
+	}
+	scale_rounds_done = 0;
+	wl_scale(nr, work, scale_larson_fn, res);
+	scale_larson_put(nr);
 }
 
 #endif /* BENCH_WORKLOADS_H */

@@ -5,10 +5,15 @@
  * reps times, and keeps the fastest run and the largest peak of the timed
  * runs; bench_measure_all() runs a case once on every online CPU at once
  * (after a warm-up on this one) and reports each CPU's operations and
- * time; bench_smp= takes 0 or 1.
+ * time; bench_smp= takes 0 or 1. The scaling runner: bench_cpus= takes 1
+ * to NR_CPUS and nothing else; bench_measure_scale() runs a case once
+ * untimed, then reps times, keeps the fastest and refuses CPU counts it
+ * cannot run; a short run of the real scaling cases prints, for 1, 2
+ * and all CPUs, every line in its format, and every CPU did work.
  */
 #include "bench/bench.h"
 #include "kernel/errno.h"
+#include "kernel/params.h"
 #include "lib/ktest/ktest.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -161,7 +166,176 @@ static void test_smp_param(struct ktest *t)
 	KTEST_EXPECT_EQ(t, set_reps_like(bench_set_smp, "1", buf, sizeof(buf)), 0);
 }
 
+static unsigned int fake_scale_calls;
+
+/* Each CPU "does" work ops; the second timed run (call 3) is the fastest. */
+static void fake_scale(unsigned int nr, unsigned long work,
+		       struct bench_all_result *res)
+{
+	fake_scale_calls++;
+	memset(res, 0, sizeof(*res));
+	res->nr_cpus = nr;
+	res->ops = work * nr;
+	res->wall_ns = fake_scale_calls == 3 ? 500 : 1000 + fake_scale_calls;
+	for (unsigned int cpu = 0; cpu < nr; cpu++) {
+		res->cpu[cpu].ops = work;
+		res->cpu[cpu].ns = res->wall_ns;
+		res->cpu[cpu].cpu_ns = res->wall_ns;
+	}
+}
+
+static const struct bench_case fake_scale_case = {
+	.name = "fake_scale", .scale = fake_scale, .work = 10,
+};
+
+static void test_measure_scale(struct ktest *t)
+{
+	struct bench_all_result res;
+	const unsigned int nr = min(2U, arch_nr_cpus());
+
+	fake_scale_calls = 0;
+	bench_measure_scale(&fake_scale_case, nr, 7, 4, &res);
+	KTEST_EXPECT_EQ(t, fake_scale_calls, 5U);	/* warm-up + 4 */
+	KTEST_EXPECT_EQ(t, res.nr_cpus, nr);
+	KTEST_EXPECT_EQ(t, res.wall_ns, 500ULL);
+	KTEST_EXPECT_EQ(t, res.ops, 7UL * nr);
+	KTEST_EXPECT_EQ(t, res.cpu[nr - 1].ops, 7UL);
+
+	/* No CPUs, more than are online, or no scaling case: not run. */
+	fake_scale_calls = 0;
+	bench_measure_scale(&fake_scale_case, 0, 7, 1, &res);
+	KTEST_EXPECT_EQ(t, res.nr_cpus, 0U);
+	bench_measure_scale(&fake_scale_case, arch_nr_cpus() + 1, 7, 1, &res);
+	KTEST_EXPECT_EQ(t, res.nr_cpus, 0U);
+	KTEST_EXPECT_EQ(t, fake_scale_calls, 0U);
+	bench_measure_scale(&fake_case, 1, 7, 1, &res);
+	KTEST_EXPECT_EQ(t, res.nr_cpus, 0U);
+	KTEST_EXPECT_EQ(t, res.ops, 0UL);
+}
+
+static void test_cpus_param(struct ktest *t)
+{
+	static const char *const bad[] = { "0", "9", "", "-1", "2x", "100" };
+	const unsigned int old = bench_scale_cpus();
+	char buf[8];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		KTEST_EXPECT_EQ(t, set_reps_like(bench_set_cpus, bad[i], buf,
+						 sizeof(buf)), -EINVAL);
+		KTEST_EXPECT_EQ(t, bench_scale_cpus(), old);
+	}
+	KTEST_EXPECT_EQ(t, bench_set_cpus(NULL), -EINVAL);
+	KTEST_EXPECT_EQ(t, set_reps_like(bench_set_cpus, "1", buf, sizeof(buf)), 0);
+	KTEST_EXPECT_EQ(t, bench_scale_cpus(), 1U);
+	/* More than are online: all of them. */
+	snprintf(buf, sizeof(buf), "%u", NR_CPUS);
+	KTEST_EXPECT_EQ(t, bench_set_cpus(buf), 0);
+	KTEST_EXPECT_EQ(t, bench_scale_cpus(), arch_nr_cpus());
+}
+
+/* The next whitespace-separated word of *s (NUL-terminated in place). */
+static char *next_word(char **s)
+{
+	char *w;
+
+	*s = skip_spaces(*s);
+	if (!**s)
+		return NULL;
+	w = *s;
+	*s += strcspn(*s, " ");
+	if (**s)
+		*(*s)++ = '\0';
+	return w;
+}
+
+struct scale_seen {
+	unsigned int bench, scale, cpus;	/* lines seen */
+	unsigned long cpu_mask;			/* CPUs that did work */
+	bool bad;				/* a line out of shape */
+};
+
+/* Check one captured line of the run of name_t<nr>. */
+static void scale_line(char *line, const char *row, unsigned int nr,
+		       struct scale_seen *seen)
+{
+	char *kind = next_word(&line), *name = next_word(&line);
+	char *w[4] = { next_word(&line), next_word(&line), next_word(&line),
+		       next_word(&line) };
+	unsigned long a, b, c;
+
+	if (!kind || !name || strcmp(name, row))
+		return;
+	if (!strcmp(kind, "BENCH")) {
+		seen->bench++;
+		seen->bad |= !w[2] || kstrtoul(w[2], 10, &a);	/* peak KiB */
+	} else if (!strcmp(kind, "BENCH_SCALE_CPU")) {
+		seen->cpus++;
+		if (!w[2] || kstrtoul(w[0], 10, &a) || a >= nr ||
+		    kstrtoul(w[1], 10, &b) || kstrtoul(w[2], 10, &c)) {
+			seen->bad = true;
+			return;
+		}
+		/* Both its ops/s in its own time and per CPU-second. */
+		if (b && c)
+			seen->cpu_mask |= 1UL << a;
+	} else if (!strcmp(kind, "BENCH_SCALE")) {
+		seen->scale++;
+		seen->bad |= !w[3] || kstrtoul(w[0], 10, &a) || a != nr ||
+			     kstrtoul(w[1], 10, &b) || !b ||
+			     w[2][strlen(w[2]) - 1] != '%';
+	}
+}
+
+/* One scaling case, shortened 1000 times, on 1, 2 and all CPUs. */
+static void check_scale_case(struct ktest *t, const char *family)
+{
+	const unsigned int all = bench_scale_cpus();
+	const unsigned int counts[] = { 1, 2, all };
+	static char text[KTEST_CAPTURE_SIZE];
+	unsigned int last = 0;
+
+	ktest_capture_start(t, NULL);
+	bench_run_scale(family, 1000);
+	ktest_capture_stop(t);
+	strscpy(text, ktest_captured(t), sizeof(text));
+	KTEST_EXPECT_TRUE(t, strstr(text, "# bench scaling on 1, 2 and all") != NULL);
+	/* Under QEMU the figures say what they are. */
+	KTEST_EXPECT_EQ(t, strstr(text, "emulated under TCG") != NULL,
+			strcmp(arch_name, "host") != 0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(counts); i++) {
+		struct scale_seen seen = { 0 };
+		char row[48];
+
+		if (counts[i] <= last || counts[i] > all)
+			continue;
+		last = counts[i];
+		snprintf(row, sizeof(row), "%s_t%u", family, last);
+		strscpy(text, ktest_captured(t), sizeof(text));
+		for (char *rest = text, *line; (line = strsep(&rest, "\n"));)
+			scale_line(line, row, last, &seen);
+		KTEST_EXPECT_EQ(t, seen.bench, 1U);
+		KTEST_EXPECT_EQ(t, seen.scale, 1U);
+		KTEST_EXPECT_EQ(t, seen.cpus, last);
+		KTEST_EXPECT_FALSE(t, seen.bad);
+		/* Every CPU of the run did work. */
+		KTEST_EXPECT_EQ(t, seen.cpu_mask, (1UL << last) - 1);
+	}
+	/* No row for a CPU count twice: with 2 CPUs or fewer, a note says so. */
+	KTEST_EXPECT_EQ(t, strstr(ktest_captured(t), "so the all-CPU row is") != NULL,
+			all <= 2);
+}
+
+static void test_scale_run(struct ktest *t)
+{
+	check_scale_case(t, "scale_hot_pair_256");
+	check_scale_case(t, "scale_producer_consumer");
+	check_scale_case(t, "scale_larson");
+}
+
 static const struct ktest_case bench_cases[] = {
+	KTEST_CASE(test_measure_scale),
+	KTEST_CASE(test_cpus_param),
+	KTEST_CASE(test_scale_run),
 	KTEST_CASE(test_measure_all_cpus),
 	KTEST_CASE(test_ops_per_sec),
 	KTEST_CASE(test_smp_param),

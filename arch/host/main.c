@@ -125,6 +125,14 @@ u64 arch_clock_ns(void)
 	return monotonic_ns() - boot_ns;
 }
 
+u64 arch_cpu_time_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
 u64 arch_cycles(void)
 {
 	u32 lo, hi;

@@ -11,8 +11,14 @@
  *
  *   - gives it the next CPU number (the boot CPU is 0; numbers stay
  *     dense: a CPU that fails leaves its number to the next one), a
- *     16 KiB stack from memblock and its per-CPU area x86_percpu[cpu];
- *     the trampoline page and the stacks are booked as "SMP boot";
+ *     16 KiB stack from memblock, cleared, and its per-CPU area
+ *     x86_percpu[cpu]; the trampoline page and the stacks are booked as
+ *     "SMP boot". The clearing matters under QEMU's TCG: the boot
+ *     loader ran code in the pages at the top of RAM that memblock hands
+ *     out first, and while a translation of that code lives, every store
+ *     to its page takes TCG's self-modifying-code check (CPU 1 ran the
+ *     allocator benchmarks 20-100x slower than the others on it).
+ *     Writing every byte once drops those translations;
  *   - sends INIT-SIPI-SIPI to its APIC ID (apic_wakeup_secondary_cpu());
  *   - waits, at most SMP_CALLIN_TIMEOUT_US of TSC time, for it to set
  *     its bit in the online mask. A CPU that does not is reported, sent
@@ -338,6 +344,7 @@ void smp_boot_cpus(void)
 			pr_warn("smp: no memory for CPU %u's stack\n", nr_online);
 			break;
 		}
+		memset(__va(stack), 0, AP_STACK_PAGES * PAGE_SIZE);
 		/* A CPU that failed keeps its stack: it might still run. */
 		err = do_boot_cpu(nr_online, apic_id, (unsigned long)__va(stack),
 				  (unsigned long)__va(stack) +

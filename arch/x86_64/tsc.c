@@ -73,6 +73,11 @@ u64 arch_clock_ns(void)
 	return (u64)(((unsigned __int128)cycles * ns_mult) >> 32);
 }
 
+u64 arch_cpu_time_ns(void)
+{
+	return arch_clock_ns();
+}
+
 u64 tsc_us_to_cycles(unsigned long us)
 {
 	return (u64)us * tsc_khz / 1000;
