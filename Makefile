@@ -198,8 +198,9 @@ check: $(HB)/cram compile-checks
 # map. Skipped when KTEST selects tests.
 # The 4-CPU boot (the application processors run the smp suite's work,
 # its full 10^7 operations: 20 s of TCG on a quiet 2-core host; the bench
-# suite runs the scaling cases shortened there, on 1, 2 and 4 CPUs).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,slab,kmalloc,smp,rcu,reap,bench
+# suite runs the scaling cases shortened there, on 1, 2 and 4 CPUs; vmalloc
+# checks another CPU loses a freed mapping once the purge has run).
+SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,slab,kmalloc,smp,rcu,reap,bench,pgtable,vmalloc
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
@@ -211,15 +212,16 @@ boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
        --grub-cfg '$(6)' --smp $(or $(7),1)
 # The debug stages: the allocators again with the debugging options on
 # (slab_debug everywhere, page poisoning on the host, where it is cheap),
-# and a boot that unmaps free pages (debug_pagealloc). The slab_debug
-# boot runs on 4 CPUs.
+# and a boot that unmaps free pages (debug_pagealloc; vmalloc there too,
+# whose pages come and go from the direct map). The slab_debug boot runs
+# on 4 CPUs.
 DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq,smp_call,smp_drain,rcu
 # (smp_ops: the smp suite's stress is ~8x slower with every cache debugged.)
 DEBUG_CMDLINE := slab_debug slab_freelist_random=1 smp_ops=100000
 DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \
 		$(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS)) $(DEBUG_CMDLINE)') \
 		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE),,,,,4) \
-		$(call boot,$(MEM),ktest=page_debug$(comma)slab_debug debug_pagealloc=on page_poison=on)
+		$(call boot,$(MEM),ktest=page_debug$(comma)slab_debug$(comma)pgtable$(comma)vmalloc debug_pagealloc=on page_poison=on)
 # The allocators with slab_stats on (every allocation and free takes the
 # slow paths, which count), on the host.
 STATS_STAGES = --host '$(HB)/cram ktest=slab,kmalloc,slab_stats,failslab,smp slab_stats'

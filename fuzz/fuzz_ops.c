@@ -5,7 +5,7 @@
  * An input is a program for a small machine: 64 slots, each empty or
  * holding one allocation (a kmalloc object, an object of one of 4
  * private caches, a block of pages, a split block, an exact-size page
- * run), and the 4 private cache slots. Every allocation is filled with a
+ * run, a vmalloc or kvmalloc area), and the 4 private cache slots. Every allocation is filled with a
  * pattern derived from a seed unique to it (slot and a generation count)
  * and verified before it is freed, reallocated or checked, so objects
  * that overlap, move, or get written by the allocator are caught.
@@ -71,6 +71,7 @@
 #include "mm/internal.h"	/* white-box: the zones' watermarks */
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
+#include "mm/vmalloc.h"
 #include "arch/arch.h"
 
 #define NR_SLOTS		64
@@ -86,6 +87,7 @@ enum fuzz_op {
 	OP_KMALLOC, OP_KZALLOC, OP_KREALLOC, OP_FREE, OP_CREATE,
 	OP_CACHE_ALLOC, OP_BULK_ALLOC, OP_BULK_FREE, OP_SHRINK, OP_DESTROY,
 	OP_PAGES, OP_EXACT, OP_SPLIT, OP_CHECK, OP_DRAIN, OP_HOG, OP_STORM,
+	OP_VMALLOC,
 };
 
 /* Weights: allocating and freeing dominate. */
@@ -97,7 +99,7 @@ static const u8 op_table[32] = {
 	OP_BULK_ALLOC, OP_BULK_FREE, OP_SHRINK, OP_DESTROY,
 	OP_PAGES, OP_PAGES, OP_PAGES, OP_EXACT,
 	OP_SPLIT, OP_CHECK, OP_DRAIN, OP_HOG,
-	OP_KMALLOC, OP_CACHE_ALLOC, OP_PAGES, OP_FREE,
+	OP_KMALLOC, OP_CACHE_ALLOC, OP_PAGES, OP_VMALLOC,
 };
 
 enum slot_kind {
@@ -107,6 +109,8 @@ enum slot_kind {
 	SLOT_PAGES,	/* 2^order pages; by_addr: free_pages() */
 	SLOT_SPLIT,	/* split_page()d block: 2^order single pages */
 	SLOT_EXACT,	/* alloc_pages_exact(size) */
+	SLOT_VMALLOC,	/* vmalloc(size) */
+	SLOT_KVMALLOC,	/* kvmalloc(size) */
 };
 
 struct fuzz_slot {
@@ -497,6 +501,7 @@ static const char *const kind_names[] = {
 	[SLOT_EMPTY] = "empty slot", [SLOT_KMALLOC] = "kmalloc object",
 	[SLOT_CACHE] = "cache object", [SLOT_PAGES] = "page block",
 	[SLOT_SPLIT] = "split page block", [SLOT_EXACT] = "exact page run",
+	[SLOT_VMALLOC] = "vmalloc area", [SLOT_KVMALLOC] = "kvmalloc block",
 };
 
 static bool verify_slot(struct fuzz_state *s, unsigned int i)
@@ -566,6 +571,12 @@ static bool release_slot(struct fuzz_state *s, unsigned int i, unsigned int v)
 		break;
 	case SLOT_EXACT:
 		free_pages_exact(sl->ptr, sl->size);
+		break;
+	case SLOT_VMALLOC:
+		vfree(sl->ptr);
+		break;
+	case SLOT_KVMALLOC:
+		kvfree(sl->ptr);
 		break;
 	}
 	sl->kind = SLOT_EMPTY;
@@ -687,6 +698,43 @@ static void op_krealloc(struct fuzz_state *s, unsigned int v)
 	sl->ptr = p;
 	sl->size = ksize(p);
 	fill(p, keep, sl->size, sl->seed);
+}
+
+/*
+ * vmalloc (v 0-3: a size up to 64 times next_size, 4: vzalloc, checked
+ * zeroed), kvmalloc (v 5-6), or bad input (v 7: a vfree of a slot's
+ * kmalloc object or a size of 0, which must be reported).
+ */
+static void op_vmalloc(struct fuzz_state *s, unsigned int v)
+{
+	unsigned int i = next_slot(s);
+	size_t size = next_size(s) * (1 + (v & 3) * 21);
+	gfp_t gfp = next_gfp(s) & ~(__GFP_DMA | __GFP_DMA32);
+	u8 *p;
+
+	if (!release_slot(s, i, 0))
+		return;
+	if (!size)
+		size = 1;
+	if (v < 5) {
+		p = __vmalloc(size, GFP_KERNEL | __GFP_NOWARN | (v == 4 ? __GFP_ZERO : 0));
+		if (!p)
+			return;
+		fuzz_check(s, is_vmalloc_addr(p) && vmalloc_to_page(p),
+			   "vmalloc(%zu) gave %px, not mapped in the window", size, p);
+		for (size_t b = 0; v == 4 && b < size && !s->failed; b += 61)
+			fuzz_check(s, !p[b], "vzalloc(%zu): byte %zu is %#x", size, b, p[b]);
+		set_slot(s, i, SLOT_VMALLOC, p, size);
+	} else if (v < 7) {
+		if (gfp & __GFP_HIGH)	/* kvmalloc may not be atomic */
+			gfp = GFP_KERNEL | __GFP_NOWARN;
+		p = kvmalloc(size, gfp);
+		if (p)
+			set_slot(s, i, SLOT_KVMALLOC, p, size);
+	} else {
+		fuzz_check(s, !__vmalloc(0, GFP_KERNEL | __GFP_NOWARN),
+			   "vmalloc(0) did not fail");
+	}
 }
 
 static void op_free(struct fuzz_state *s, unsigned int v)
@@ -1206,9 +1254,13 @@ static void op_check(struct fuzz_state *s, unsigned int v)
 		verify_slot(s, i);
 }
 
-/* Empty every array cache and free slab, then the per-CPU page lists. */
+/*
+ * Purge vmalloc's lazily freed areas, empty every array cache and free
+ * slab, then the per-CPU page lists.
+ */
 static void shrink_all(void)
 {
+	vm_unmap_aliases();	/* the lazily freed areas' records */
 	kmem_cache_shrink_all();
 	drain_all_pages();
 }
@@ -1270,6 +1322,7 @@ static void run_op(struct fuzz_state *s)
 	case OP_DRAIN:		op_drain(s, v); break;
 	case OP_HOG:		op_hog(s, v); break;
 	case OP_STORM:		op_storm(s, v); break;
+	case OP_VMALLOC:	op_vmalloc(s, v); break;
 	}
 	check_after_op(s);
 }

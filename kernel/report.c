@@ -52,6 +52,11 @@ static const char *const report_kind_names[NR_REPORT_KINDS] = {
 	[REPORT_SLAB_ARRAY_FREE]	= "slab_array_free",
 	[REPORT_SLAB_ARRAY_TWICE]	= "slab_array_twice",
 	[REPORT_SLAB_CACHE_BUSY]	= "slab_cache_busy",
+	[REPORT_PAGE_FAULT]		= "page_fault",
+	[REPORT_VMALLOC_BAD_FREE]	= "vmalloc_bad_free",
+	[REPORT_VMALLOC_DOUBLE_FREE]	= "vmalloc_double_free",
+	[REPORT_VMALLOC_WRONG_KIND]	= "vmalloc_wrong_kind",
+	[REPORT_VMALLOC_BAD_SIZE]	= "vmalloc_bad_size",
 };
 
 void report_kind(enum report_kind kind)

@@ -57,6 +57,13 @@ enum report_kind {
 	REPORT_SLAB_ARRAY_FREE,		/* array entry also free in its slab */
 	REPORT_SLAB_ARRAY_TWICE,	/* an object twice in the arrays */
 	REPORT_SLAB_CACHE_BUSY,		/* destroy with live objects */
+	/* a page fault a probe expected (arch_probe_kernel_access()) */
+	REPORT_PAGE_FAULT,
+	/* vmalloc: a free or size it refuses */
+	REPORT_VMALLOC_BAD_FREE,	/* not the start of a live area */
+	REPORT_VMALLOC_DOUBLE_FREE,	/* an area already freed */
+	REPORT_VMALLOC_WRONG_KIND,	/* vunmap of a vmalloc area, ... */
+	REPORT_VMALLOC_BAD_SIZE,	/* 0, or more than RAM */
 	NR_REPORT_KINDS
 };
 

@@ -40,6 +40,7 @@ typedef long ssize_t;
 #define clamp_val(v, lo, hi)	min(max(v, lo), hi)
 #define min_t(t, a, b)		min((t)(a), (t)(b))
 #define max_t(t, a, b)		max((t)(a), (t)(b))
+#define max3(a, b, c)		max(max(a, b), c)
 
 #define SZ_1K			0x400UL
 #define SZ_4K			0x1000UL

@@ -32,6 +32,7 @@
 #include "mm/internal.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
+#include "mm/vmalloc.h"
 #include "mm/slab_internal.h"
 #include "arch/arch.h"
 
@@ -309,6 +310,7 @@ void mm_core_init(void)
 	print_reservations();
 	memblock_free_all();
 	kmem_cache_init();
+	vmalloc_init();
 	total_kb = present_pages() << (PAGE_SHIFT - 10);
 	pr_info("Memory: %luK/%luK available (%luK reserved, %luK mem_map)\n",
 		totalram_pages << (PAGE_SHIFT - 10), total_kb,

@@ -17,6 +17,7 @@
 #define MAX_ORDER		11	/* buddy orders 0..MAX_ORDER-1 */
 #define MAX_ORDER_NR_PAGES	(1UL << (MAX_ORDER - 1))
 #define MAX_NUMNODES		1
+#define NUMA_NO_NODE		(-1)	/* any node */
 
 enum zone_type {
 	ZONE_DMA,

@@ -10,11 +10,15 @@
  * source. kstrdup_const() asks the arch whether a string is in the
  * kernel's read-only data (arch_is_kernel_rodata()); kfree_const() asks
  * the same question, so only copies are freed.
+ *
+ * kvmalloc and its kin pick kmalloc or vmalloc (mm/vmalloc.c) by size
+ * and by what kmalloc can give; kvfree() tells them apart by address.
  */
 #include "arch/arch.h"
 #include "kernel/bug.h"
 #include "lib/string.h"
 #include "mm/slab_internal.h"
+#include "mm/vmalloc.h"
 
 void *kmemdup(const void *src, size_t len, gfp_t gfp)
 {
@@ -85,4 +89,41 @@ size_t kmalloc_size_roundup(size_t size)
 		return PAGE_SIZE << get_order(size);
 	/* 0: kmalloc gives ZERO_SIZE_PTR; larger: kmalloc fails. */
 	return size;
+}
+
+void *kvmalloc_node(size_t size, gfp_t flags, int node)
+{
+	gfp_t kmalloc_flags = flags;
+	void *p;
+
+	if (size <= KMALLOC_MAX_SIZE) {
+		if (size > PAGE_SIZE)
+			kmalloc_flags |= __GFP_NOWARN | __GFP_NORETRY;
+		p = kmalloc_node(size, kmalloc_flags, node);
+		if (p || size <= PAGE_SIZE)
+			return p;
+	}
+	return __vmalloc_node(size, 1, flags, node, __builtin_return_address(0));
+}
+
+void kvfree(const void *addr)
+{
+	if (is_vmalloc_addr(addr))
+		vfree(addr);
+	else
+		kfree(addr);
+}
+
+void *kvrealloc(const void *p, size_t oldsize, size_t newsize, gfp_t flags)
+{
+	void *newp;
+
+	if (oldsize >= newsize)
+		return (void *)p;
+	newp = kvmalloc(newsize, flags);
+	if (!newp)
+		return NULL;
+	memcpy(newp, p, oldsize);
+	kvfree(p);
+	return newp;
 }

@@ -88,6 +88,38 @@ static inline __alloc_size(1, 2) void *kcalloc_node(size_t n, size_t size,
 }
 
 /*
+ * kvmalloc: kmalloc first, vmalloc if that fails (Linux's rule). Sizes
+ * above KMALLOC_MAX_SIZE go to vmalloc at once; above a page, the
+ * kmalloc try neither retries nor warns, as fragmented memory makes it
+ * fail. kvfree() frees either kind; kvrealloc() copies oldsize bytes
+ * into a new block when newsize is larger (else returns p).
+ */
+void *kvmalloc_node(size_t size, gfp_t flags, int node) __alloc_size(1);
+void kvfree(const void *addr);
+void *kvrealloc(const void *p, size_t oldsize, size_t newsize, gfp_t flags)
+	__realloc_size(3);
+
+static inline __alloc_size(1) void *kvmalloc(size_t size, gfp_t flags)
+{
+	return kvmalloc_node(size, flags, NUMA_NO_NODE);
+}
+
+static inline __alloc_size(1) void *kvzalloc(size_t size, gfp_t flags)
+{
+	return kvmalloc_node(size, flags | __GFP_ZERO, NUMA_NO_NODE);
+}
+
+static inline __alloc_size(1, 2) void *kvmalloc_array(size_t n, size_t size,
+						      gfp_t flags)
+{
+	size_t bytes;
+
+	if (check_mul_overflow(n, size, &bytes))
+		return NULL;
+	return kvmalloc(bytes, flags);
+}
+
+/*
  * A cache for struct s, named after it, with its size and alignment:
  *
  *	foo_cache = KMEM_CACHE(foo, SLAB_HWCACHE_ALIGN);

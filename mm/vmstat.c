@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Memory statistics for people: the shell commands meminfo, buddyinfo,
+ * Memory statistics for people: the shell commands meminfo (with
+ * vmalloc's VmallocTotal, VmallocUsed and VmallocChunk), buddyinfo,
  * zoneinfo and slabinfo, printing what Linux prints in /proc/meminfo,
  * /proc/buddyinfo, /proc/zoneinfo and /proc/slabinfo (the fields that
  * exist here); vmstat prints /proc/vmstat's reclaim counters
@@ -13,6 +14,7 @@
 #include "mm/internal.h"
 #include "mm/mm.h"
 #include "mm/slab_internal.h"
+#include "mm/vmalloc.h"
 
 #define K(pages)	((pages) << (PAGE_SHIFT - 10))
 
@@ -21,6 +23,7 @@ static int cmd_meminfo(int argc, char **argv)
 	/* SLAB_RECLAIM_ACCOUNT caches are reclaimable, as in Linux. */
 	unsigned long reclaimable = slab_reclaimable_pages();
 	unsigned long slab = max(slab_pages(), reclaimable);
+	struct vmalloc_stats vm;
 
 	(void)argc;
 	(void)argv;
@@ -34,6 +37,10 @@ static int cmd_meminfo(int argc, char **argv)
 	console_printf("SReclaimable:   %8lu kB\n", K(reclaimable));
 	console_printf("SUnreclaim:     %8lu kB\n", K(slab - reclaimable));
 	console_printf("MemMap:         %8lu kB\n", vmemmap_bytes >> 10);
+	vmalloc_get_stats(&vm);
+	console_printf("VmallocTotal:   %8lu kB\n", VMALLOC_TOTAL >> 10);
+	console_printf("VmallocUsed:    %8lu kB\n", K(vm.nr_pages));
+	console_printf("VmallocChunk:   %8lu kB\n", vm.largest_free >> 10);
 	return 0;
 }
 SHELL_CMD("meminfo", cmd_meminfo, "memory usage (/proc/meminfo)");

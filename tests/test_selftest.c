@@ -9,7 +9,9 @@
  * write to a page just freed must fault, and the report name the page.
  * double_fault runs on a stack pointer into unmapped memory: the page
  * fault cannot push its frame, and the double fault, on a stack of its
- * own, must still be reported. panic_smp and panic_ap need several
+ * own, must still be reported. vmalloc_guard writes to the guard page
+ * after a 12288-byte vmalloc area: the report must name the area's size
+ * and this case as its caller. panic_smp and panic_ap need several
  * CPUs: the others print without pause (one spins with interrupts off,
  * which only an NMI stops) when CPU 0, or CPU 1, panics; the log must
  * end with that panic's last line.
@@ -19,6 +21,7 @@
 #include "lib/ktest/ktest.h"
 #include "mm/gfp.h"
 #include "mm/page_debug.h"
+#include "mm/vmalloc.h"
 #include "arch/arch.h"
 
 static void pass(struct ktest *t)
@@ -54,6 +57,16 @@ static void pagealloc_fault(struct ktest *t)
 	free_page(addr);
 	*(volatile unsigned long *)(addr + 0x40) = 1;
 	KTEST_FAIL(t, "write to free page %#lx did not fault", addr);
+}
+
+static void vmalloc_guard(struct ktest *t)
+{
+	u8 *p = vmalloc(12288);
+	unsigned long guard = (unsigned long)p + 12288;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	*(volatile u8 *)(guard + 0x10) = 1;
+	KTEST_FAIL(t, "write to the guard page at %#lx did not fault", guard);
 }
 
 static void double_fault(struct ktest *t)
@@ -137,6 +150,7 @@ static const struct ktest_case selftest_cases[] = {
 	{ .name = "exception", .run = exception },
 	{ .name = "pagealloc_fault", .run = pagealloc_fault },
 	{ .name = "double_fault", .run = double_fault },
+	{ .name = "vmalloc_guard", .run = vmalloc_guard },
 	{ .name = "panic_smp", .run = panic_smp },
 	{ .name = "panic_ap", .run = panic_ap },
 	{ .name = "hang", .run = hang },

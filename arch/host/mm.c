@@ -24,6 +24,19 @@
  * the machine would, and hands any other fault back to the handler that
  * was there before (ASan's, or the default).
  *
+ * The vmalloc window (arch/pgtable.h) is a PROT_NONE reservation of
+ * HOST_VMALLOC_SIZE. Mapping a page there maps the page's part of the
+ * memfd (MAP_SHARED|MAP_FIXED at its offset) with the protection asked
+ * (uncached means nothing here); unmapping puts PROT_NONE anonymous
+ * memory back. What is mapped is recorded in a software page table of
+ * x86_64's shape below a root of HOST_VMALLOC_SIZE / 1 GiB entries:
+ * table pages of 512 entries from the page allocator, freed when empty,
+ * which the walk reads. The host's TLB is its kernel's business: mmap()
+ * is coherent on every thread at once, so the flushes do nothing. A
+ * fault in the window is reported as on x86_64, naming the vmalloc area
+ * (mm/vmalloc.c); arch_probe_kernel_access() recovers from its fault by
+ * siglongjmp().
+ *
  * The kernel's read-only data (arch_is_kernel_rodata) is what the host's
  * dynamic loader reports for the ELF object that holds this code (the
  * program, or the malloc shim's library): its load segments that are
@@ -33,6 +46,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <setjmp.h>
 #include <fcntl.h>
 #include <link.h>
 #include <signal.h>
@@ -43,13 +57,19 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "arch/pgtable.h"
 #include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/spinlock.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/report.h"
 #include "arch/x86_64/e820.h"
+#include "mm/gfp.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/page_debug.h"
+#include "mm/vmalloc.h"
 
 #define DEFAULT_HOST_MEM	(128UL << 20)
 #define MAX_HOST_MEM		(3UL << 30)	/* below the PCI hole, as QEMU -M pc */
@@ -61,6 +81,21 @@ static unsigned long ram_end;
 static unsigned char vmemmap_populated[MAX_VMEMMAP_PAGES / 8];
 static int probe_pipe[2] = { -1, -1 };
 static struct sigaction old_segv;
+
+#define HOST_VMALLOC_SIZE	(64UL << 30)
+#define PTRS_PER_TABLE		512
+#define VM_ROOT_ENTRIES		(HOST_VMALLOC_SIZE >> 30)
+#define SWPTE_PRESENT		1UL
+
+unsigned long vmalloc_base;
+unsigned long vmalloc_size;
+static u64 *vm_root[VM_ROOT_ENTRIES];	/* -> PMD tables -> PTE tables */
+static DEFINE_SPINLOCK(pgtable_lock);
+static unsigned long window_tables;
+
+/* arch_probe_kernel_access() on this thread: where to go back to. */
+static __thread sigjmp_buf *probe_jmp;
+static __thread unsigned long probe_addr;
 
 static unsigned long host_mem_size(void)
 {
@@ -102,43 +137,67 @@ static void *map_or_die(void *addr, size_t len, int prot, int flags, off_t off)
 
 /* --- debug_pagealloc ------------------------------------------------ */
 
-/* A fault on a page debug_pagealloc unmapped: report it like x86_64 does. */
+static void print_fault(unsigned long addr, const ucontext_t *uc,
+			const char *what)
+{
+	unsigned long err = (unsigned long)uc->uc_mcontext.gregs[REG_ERR];
+
+	pr_emerg("BUG: unable to handle page fault for address: %016lx (%s)\n",
+		 addr, what);
+	pr_emerg("#PF: %s access in kernel mode\n",
+		 err & 0x10 ? "instruction fetch" : err & 2 ? "write" : "read");
+}
+
+/*
+ * A fault on a page debug_pagealloc unmapped, or in the vmalloc window:
+ * report it like x86_64 does. Any other goes to the handler before ours.
+ */
 static void segv_handler(int sig, siginfo_t *info, void *ctx)
 {
 	const ucontext_t *uc = ctx;
 	unsigned long addr = (unsigned long)info->si_addr, pfn;
 	unsigned long ip = (unsigned long)uc->uc_mcontext.gregs[REG_RIP];
+	char what[160];
 
 	(void)sig;
-	if (!debug_pagealloc_fault(addr, &pfn)) {
+	if (debug_pagealloc_fault(addr, &pfn)) {
+		snprintf(what, sizeof(what), "debug_pagealloc: pfn 0x%lx is free", pfn);
+	} else if (!vmalloc_fault_describe(addr, what, sizeof(what))) {
 		sigaction(SIGSEGV, &old_segv, NULL);	/* not ours: fault again */
 		return;
 	}
+	if (probe_jmp && addr == probe_addr) {
+		report_kind(REPORT_PAGE_FAULT);
+		print_fault(addr, uc, what);
+		pr_emerg("probe: the fault was expected, resuming\n");
+		siglongjmp(*probe_jmp, 1);
+	}
 	printk_bust_lock();
-	pr_emerg("BUG: unable to handle page fault for address: %016lx (debug_pagealloc: pfn 0x%lx is free)\n",
-		 addr, pfn);
-	pr_emerg("#PF: %s access in kernel mode\n",
-		 uc->uc_mcontext.gregs[REG_ERR] & 2 ? "write" : "read");
+	print_fault(addr, uc, what);
 	pr_emerg("RIP: %pS\n", (void *)ip);
 	show_stack(ip, (unsigned long)uc->uc_mcontext.gregs[REG_RBP]);
 	pr_emerg("---[ end trace: fatal page fault ]---\n");
 	arch_exit(ARCH_EXIT_FAILURE);
 }
 
-static void debug_pagealloc_init(void)
+static void segv_handler_init(void)
 {
 	struct sigaction sa = { .sa_sigaction = segv_handler,
-				.sa_flags = SA_SIGINFO };
+				.sa_flags = SA_SIGINFO | SA_NODEFER };
 
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, &old_segv)) {
+		perror("host: sigaction");
+		exit(2);
+	}
+}
+
+static void debug_pagealloc_init(void)
+{
 	if (sysconf(_SC_PAGESIZE) != (long)PAGE_SIZE)
 		panic("host: debug_pagealloc needs %lu-byte host pages", PAGE_SIZE);
 	if (pipe2(probe_pipe, O_NONBLOCK | O_CLOEXEC)) {
 		perror("host: pipe");
-		exit(2);
-	}
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGSEGV, &sa, &old_segv)) {
-		perror("host: sigaction");
 		exit(2);
 	}
 }
@@ -257,8 +316,13 @@ void setup_arch(void)
 		dl_iterate_phdr(find_rodata, NULL);
 	if (!nr_rodata_ranges)
 		pr_warn("host: no read-only segment holds the kernel's rodata\n");
+	vmalloc_size = HOST_VMALLOC_SIZE;
+	vmalloc_base = (unsigned long)map_or_die(NULL, vmalloc_size, PROT_NONE,
+						 MAP_PRIVATE | MAP_ANONYMOUS |
+						 MAP_NORESERVE, 0);
 	if (debug_pagealloc_enabled())
 		debug_pagealloc_init();
+	segv_handler_init();
 }
 
 unsigned long vmemmap_populate(unsigned long start, unsigned long end)
@@ -281,4 +345,230 @@ unsigned long vmemmap_populate(unsigned long start, unsigned long end)
 		bytes += PAGE_SIZE;
 	}
 	return bytes;
+}
+
+/* --- the kernel page-table API (arch/pgtable.h) ------------------------ */
+
+static bool in_window(unsigned long addr, unsigned long size)
+{
+	return IS_ALIGNED(addr | size, PAGE_SIZE) && addr >= vmalloc_base &&
+	       size <= vmalloc_size && addr - vmalloc_base <= vmalloc_size - size;
+}
+
+static int host_prot(pgprot_t prot)
+{
+	return PROT_READ | (pgprot_val(prot) & _PAGE_KERNEL_WRITE ? PROT_WRITE : 0) |
+	       (pgprot_val(prot) & _PAGE_KERNEL_EXEC ? PROT_EXEC : 0);
+}
+
+static unsigned long pmd_index(unsigned long addr)
+{
+	return ((addr - vmalloc_base) >> 21) % PTRS_PER_TABLE;
+}
+
+static unsigned long pte_index(unsigned long addr)
+{
+	return ((addr - vmalloc_base) >> PAGE_SHIFT) % PTRS_PER_TABLE;
+}
+
+static u64 **root_entry(unsigned long addr)
+{
+	return &vm_root[(addr - vmalloc_base) >> 30];
+}
+
+static u64 *alloc_window_table(void)
+{
+	struct page *page = alloc_page(GFP_ATOMIC | __GFP_ZERO | __GFP_NOWARN);
+
+	if (!page)
+		return NULL;
+	window_tables++;
+	return page_address(page);
+}
+
+static void free_window_table(u64 *table)
+{
+	window_tables--;
+	__free_page(virt_to_page(table));
+}
+
+static bool table_empty(const u64 *table)
+{
+	for (int i = 0; i < PTRS_PER_TABLE; i++) {
+		if (table[i])
+			return false;
+	}
+	return true;
+}
+
+/* The software PTE of addr; NULL if a table is missing and !create. */
+static u64 *sw_pte(unsigned long addr, bool create)
+{
+	u64 **pmd = root_entry(addr), *pte_table;
+
+	if (!*pmd && (!create || !(*pmd = alloc_window_table())))
+		return NULL;
+	pte_table = (u64 *)(*pmd)[pmd_index(addr)];
+	if (!pte_table) {
+		if (!create || !(pte_table = alloc_window_table()))
+			return NULL;
+		(*pmd)[pmd_index(addr)] = (u64)pte_table;
+	}
+	return &pte_table[pte_index(addr)];
+}
+
+int arch_map_kernel_page(unsigned long addr, unsigned long pfn, pgprot_t prot)
+{
+	unsigned long flags;
+	u64 *pte;
+	int ret = 0;
+
+	if (!in_window(addr, PAGE_SIZE) || pgprot_val(prot) & ~_PAGE_KERNEL_MASK ||
+	    PFN_PHYS(pfn) >= ram_end)
+		return -EINVAL;
+	spin_lock_irqsave(&pgtable_lock, flags);
+	pte = sw_pte(addr, true);
+	if (!pte) {
+		ret = -ENOMEM;
+	} else if (*pte) {
+		ret = -EEXIST;
+	} else {
+		map_or_die((void *)addr, PAGE_SIZE, host_prot(prot),
+			   MAP_SHARED | MAP_FIXED, (off_t)PFN_PHYS(pfn));
+		*pte = PFN_PHYS(pfn) | (u64)pgprot_val(prot) << 1 | SWPTE_PRESENT;
+	}
+	spin_unlock_irqrestore(&pgtable_lock, flags);
+	return ret;
+}
+
+/* Clear the PTEs of [addr, end) (within one PTE table), free empty tables. */
+static void unmap_pte_table(unsigned long addr, unsigned long end)
+{
+	u64 **pmd = root_entry(addr), *pte_table;
+
+	if (!*pmd || !(pte_table = (u64 *)(*pmd)[pmd_index(addr)]))
+		return;
+	for (; addr < end; addr += PAGE_SIZE)
+		pte_table[pte_index(addr)] = 0;
+	if (!table_empty(pte_table))
+		return;
+	(*pmd)[pmd_index(addr - PAGE_SIZE)] = 0;
+	free_window_table(pte_table);
+	if (table_empty(*pmd)) {
+		free_window_table(*pmd);
+		*pmd = NULL;
+	}
+}
+
+void arch_unmap_kernel_range(unsigned long addr, unsigned long size)
+{
+	unsigned long flags, end = addr + size;
+
+	if (WARN_ON(!in_window(addr, size)) || !size)
+		return;
+	spin_lock_irqsave(&pgtable_lock, flags);
+	map_or_die((void *)addr, size, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, 0);
+	while (addr < end) {
+		unsigned long next = min(ALIGN_DOWN(addr, SZ_2M) + SZ_2M, end);
+
+		unmap_pte_table(addr, next);
+		addr = next;
+	}
+	spin_unlock_irqrestore(&pgtable_lock, flags);
+}
+
+int arch_protect_kernel_range(unsigned long addr, unsigned long size,
+			      pgprot_t prot)
+{
+	unsigned long flags, a;
+	int ret = 0;
+
+	if (!in_window(addr, size) || pgprot_val(prot) & ~_PAGE_KERNEL_MASK)
+		return -EINVAL;
+	spin_lock_irqsave(&pgtable_lock, flags);
+	for (a = addr; a < addr + size; a += PAGE_SIZE) {
+		u64 *pte = sw_pte(a, false);
+
+		if (!pte || !*pte) {
+			ret = -ENOENT;
+			break;
+		}
+	}
+	for (a = addr; !ret && a < addr + size; a += PAGE_SIZE) {
+		u64 *pte = sw_pte(a, false);
+
+		*pte = (*pte & PAGE_MASK) | (u64)pgprot_val(prot) << 1 | SWPTE_PRESENT;
+	}
+	if (!ret && mprotect((void *)addr, size, host_prot(prot)))
+		panic("host: mprotect of %#lx (+%#lx) failed: errno %d",
+		      addr, size, errno);
+	spin_unlock_irqrestore(&pgtable_lock, flags);
+	return ret;
+}
+
+bool arch_lookup_kernel_page(unsigned long addr, unsigned long *pfn,
+			     pgprot_t *prot)
+{
+	u64 *pte;
+
+	if (addr >= page_offset_base && addr - page_offset_base < ram_end) {
+		if (!arch_kernel_page_present(addr))
+			return false;
+		*pfn = PHYS_PFN(addr - page_offset_base);
+		*prot = PAGE_KERNEL;
+		return true;
+	}
+	if (!vmalloc_size || addr < vmalloc_base || addr - vmalloc_base >= vmalloc_size)
+		return false;
+	pte = sw_pte(addr, false);
+	if (!pte || !*pte)
+		return false;
+	*pfn = PHYS_PFN(*pte);
+	*prot = __pgprot((unsigned int)(*pte >> 1) & _PAGE_KERNEL_MASK);
+	return true;
+}
+
+void arch_flush_tlb_kernel_range(unsigned long start, unsigned long end)
+{
+}
+
+unsigned long arch_tlb_full_flushes(void)
+{
+	return 0;
+}
+
+unsigned long arch_pgtable_pages(void)
+{
+	return READ_ONCE(window_tables);
+}
+
+void arch_take_freed_pgtables(struct list_head *pages)
+{
+}
+
+int arch_probe_kernel_access(unsigned long addr, enum probe_access kind)
+{
+	sigjmp_buf jb;
+
+	if (sigsetjmp(jb, 1)) {
+		probe_jmp = NULL;
+		return -EFAULT;
+	}
+	probe_addr = addr;
+	probe_jmp = &jb;
+	__asm__ __volatile__("" : : : "memory");
+	switch (kind) {
+	case PROBE_READ:
+		(void)*(volatile u8 *)addr;
+		break;
+	case PROBE_WRITE:
+		__atomic_fetch_or((u8 *)addr, 0, __ATOMIC_SEQ_CST);
+		break;
+	case PROBE_EXEC:
+		((void (*)(void))addr)();
+		break;
+	}
+	probe_jmp = NULL;
+	return 0;
 }

@@ -5,7 +5,8 @@
  * apic_map() (from setup_arch()) finds it (CPUID.1:EDX.APIC), takes its
  * physical base from apic_phys_base() (today the IA32_APIC_BASE MSR; the
  * ACPI MADT's address will come through the same function) and maps the
- * page uncached with ioremap_uc(). apic_init() (from arch_irq_init())
+ * page uncached with ioremap_uc() (mm/vmalloc.c: an early area of the
+ * vmalloc window, listed by vmallocinfo). apic_init() (from arch_irq_init())
  * programs it the way Linux's setup_local_APIC() does for the boot CPU
  * without an I/O APIC:
  *
@@ -25,6 +26,7 @@
  * apic_send_IPI_self() uses the ICR's "self" shorthand.
  */
 #include "arch/x86_64/x86.h"
+#include "mm/vmalloc.h"
 #include "arch/x86_64/io.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"

@@ -130,6 +130,37 @@ irq_common:
 	call	do_IRQ
 	RESTORE_REGS_IRET
 
+/*
+ * __probe_kernel_access(addr, kind, val), for arch_probe_kernel_access()
+ * (mm.c): one read of a byte, one store of val (a plain store, so that
+ * the fault says "write" however the CPU does a read-modify-write), or a
+ * call, at addr. If the access faults, do_exception() reports it and
+ * resumes at probe_fixup, which returns -EFAULT (for the call, after
+ * dropping its return address).
+ */
+	.globl __probe_kernel_access, probe_read_insn, probe_write_insn
+	.globl probe_exec_ret, probe_fixup
+__probe_kernel_access:
+	xorl	%eax, %eax
+	cmpl	$1, %esi
+	je	1f
+	ja	2f
+probe_read_insn:
+	movb	(%rdi), %cl
+	ret
+1:
+probe_write_insn:
+	movb	%dl, (%rdi)
+	ret
+2:
+	call	*%rdi
+probe_exec_ret:
+	xorl	%eax, %eax
+	ret
+probe_fixup:
+	movl	$-14, %eax		/* -EFAULT */
+	ret
+
 	.section .rodata
 	.balign 8
 	.globl exception_stubs

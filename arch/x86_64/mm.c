@@ -15,24 +15,31 @@
  *                     executable, rodata read-only, data and bss
  *                     read-write, both no-execute (4 KiB pages)
  *   VMEMMAP_START     mem_map, backed page by page by vmemmap_populate()
- *   IOREMAP_START     device registers (the local APIC), mapped by
- *                     ioremap_uc(): 4 KiB pages, read-write, no-execute,
- *                     uncached (PCD|PWT: strong uncacheable whatever the
- *                     MTRRs say, as Linux's ioremap_uc()), handed out
- *                     upwards from the start of a 1 GiB window, never
- *                     unmapped
+ *   VMALLOC_START     the vmalloc window (32 TiB), 4 KiB pages mapped and
+ *                     unmapped through the kernel page-table API
+ *                     (arch/pgtable.h) by mm/vmalloc.c: vmalloc, vmap and
+ *                     ioremap (uncached there is PCD|PWT: strong
+ *                     uncacheable whatever the MTRRs say, as Linux's
+ *                     ioremap_uc()). Not global, so a CR3 reload flushes
+ *                     them all.
  *
  * Nothing else is mapped: not page 0, not the low boot code, not holes.
  * Page-table pages come from memblock; until the switch they must lie in
  * the first GiB (the only memory the boot map reaches), so setup_arch()
- * holds memblock's limit there while building.
+ * holds memblock's limit there while building. Those of the vmalloc
+ * window come from the page allocator once it is up, and go back to it
+ * when their last entry is cleared and every CPU has flushed its TLB.
  */
 #include "arch/arch.h"
+#include "arch/pgtable.h"
 #include "arch/x86_64/x86.h"
 #include "arch/x86_64/io.h"
 #include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/spinlock.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
+#include "mm/gfp.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/page_debug.h"
@@ -43,11 +50,12 @@
 #define PTE_PCD		(1UL << 4)
 #define PTE_PSE		(1UL << 7)
 #define PTE_GLOBAL	(1UL << 8)
+#define PTE_PAT_LARGE	(1UL << 12)	/* PAT bit of a 2 MiB or 1 GiB entry */
 #define PTE_NX		(1UL << 63)
 #define PTE_ADDR_MASK	0x000ffffffffff000UL
 
-#define IOREMAP_START	0xffffc90000000000UL	/* Linux's vmalloc area */
-#define IOREMAP_SIZE	SZ_1G
+#define X86_VMALLOC_START	0xffffc90000000000UL	/* Linux's VMALLOC_START */
+#define X86_VMALLOC_SIZE	(32UL << 40)
 
 #define PGD_LEVEL	3	/* levels: 3 PML4, 2 PDPT, 1 PD, 0 PT */
 
@@ -57,6 +65,8 @@ static u64 *kernel_pgd;
 static u64 supported_pte_mask = ~PTE_NX;
 static bool has_gbpages;
 unsigned long pgtable_pages;
+unsigned long vmalloc_base = X86_VMALLOC_START;
+unsigned long vmalloc_size = X86_VMALLOC_SIZE;
 
 static void detect_paging_features(void)
 {
@@ -168,23 +178,6 @@ void init_mem_mapping(void)
 			", direct map in 4K pages (debug_pagealloc)" : "");
 }
 
-void *ioremap_uc(phys_addr_t phys, unsigned long size)
-{
-	static unsigned long next = IOREMAP_START;
-	unsigned long offset = phys & (PAGE_SIZE - 1), virt = next;
-
-	BUG_ON(!kernel_pgd);
-	if (!size || size > IOREMAP_SIZE)
-		return NULL;
-	size = PAGE_ALIGN(offset + size);
-	if (size > IOREMAP_START + IOREMAP_SIZE - next)
-		return NULL;
-	map_range(virt, phys - offset, size,
-		  PTE_RW | PTE_NX | PTE_GLOBAL | PTE_PCD | PTE_PWT, false);
-	next += size;
-	return (void *)(virt + offset);
-}
-
 /*
  * The entry that maps virt, at whatever level: NULL if a table on the
  * way is missing. *level gets the entry's level (0: a 4 KiB PTE).
@@ -235,6 +228,266 @@ bool arch_kernel_page_present(unsigned long virt)
 	if (!kernel_pgd)
 		return false;
 	return *lookup_entry(virt, &level) & PTE_PRESENT;
+}
+
+/* --- the kernel page-table API (arch/pgtable.h) ------------------------ */
+
+static DEFINE_SPINLOCK(pgtable_lock);	/* tables of the window appear, go */
+static unsigned long window_tables;	/* the window's table pages */
+static LIST_HEAD(freed_tables);		/* emptied, not yet flushed */
+static unsigned long full_flushes[NR_CPUS];
+
+static bool is_canonical(unsigned long addr)
+{
+	return (long)addr >> 47 == 0 || (long)addr >> 47 == -1;
+}
+
+static bool in_window(unsigned long addr, unsigned long size)
+{
+	return IS_ALIGNED(addr | size, PAGE_SIZE) && addr >= vmalloc_base &&
+	       size <= vmalloc_size && addr - vmalloc_base <= vmalloc_size - size;
+}
+
+static u64 prot_bits(pgprot_t prot)
+{
+	unsigned int p = pgprot_val(prot);
+	u64 bits = PTE_PRESENT;
+
+	if (p & _PAGE_KERNEL_WRITE)
+		bits |= PTE_RW;
+	if (!(p & _PAGE_KERNEL_EXEC))
+		bits |= PTE_NX;
+	if (p & _PAGE_KERNEL_UC)
+		bits |= PTE_PCD | PTE_PWT;
+	return bits & supported_pte_mask;
+}
+
+static pgprot_t pte_pgprot(u64 pte)
+{
+	unsigned int p = 0;
+
+	if (pte & PTE_RW)
+		p |= _PAGE_KERNEL_WRITE;
+	if (!(pte & PTE_NX))
+		p |= _PAGE_KERNEL_EXEC;
+	if (pte & PTE_PCD)
+		p |= _PAGE_KERNEL_UC;
+	return __pgprot(p);
+}
+
+/*
+ * A zeroed table page for the window: from the page allocator once it
+ * has memory (totalram_pages), from memblock before (never freed then).
+ */
+static u64 *alloc_window_table(void)
+{
+	struct page *page;
+
+	if (!totalram_pages) {
+		pgtable_pages--;	/* alloc_table() counts boot tables */
+		window_tables++;
+		return alloc_table();
+	}
+	page = alloc_page(GFP_ATOMIC | __GFP_ZERO | __GFP_NOWARN);
+	if (!page)
+		return NULL;
+	window_tables++;
+	return page_address(page);
+}
+
+static bool table_empty(const u64 *table)
+{
+	for (int i = 0; i < 512; i++) {
+		if (table[i])
+			return false;
+	}
+	return true;
+}
+
+/* The PTE for addr, with the tables above it made; NULL without memory. */
+static u64 *window_pte_alloc(unsigned long addr)
+{
+	u64 *table = kernel_pgd;
+
+	for (int l = PGD_LEVEL; l > 0; l--) {
+		u64 *entry = &table[pt_index(addr, l)];
+
+		if (!(*entry & PTE_PRESENT)) {
+			u64 *new = alloc_window_table();
+
+			if (!new)
+				return NULL;
+			*entry = __pa(new) | PTE_PRESENT | PTE_RW;
+		}
+		BUG_ON(*entry & PTE_PSE);
+		table = __va(*entry & PTE_ADDR_MASK);
+	}
+	return &table[pt_index(addr, 0)];
+}
+
+int arch_map_kernel_page(unsigned long addr, unsigned long pfn, pgprot_t prot)
+{
+	unsigned long flags;
+	u64 *pte;
+	int ret = 0;
+
+	if (!in_window(addr, PAGE_SIZE) || pgprot_val(prot) & ~_PAGE_KERNEL_MASK)
+		return -EINVAL;
+	spin_lock_irqsave(&pgtable_lock, flags);
+	pte = window_pte_alloc(addr);
+	if (!pte)
+		ret = -ENOMEM;
+	else if (*pte & PTE_PRESENT)
+		ret = -EEXIST;
+	else
+		*pte = PFN_PHYS(pfn) | prot_bits(prot);
+	spin_unlock_irqrestore(&pgtable_lock, flags);
+	return ret;
+}
+
+/*
+ * Clear the entries of [addr, end) under table (at level), free tables
+ * left empty below it; true if table itself is empty now.
+ */
+static bool unmap_level(u64 *table, int level, unsigned long addr,
+			unsigned long end)
+{
+	unsigned long span = PAGE_SIZE << (9 * level);
+
+	while (addr < end) {
+		unsigned long next = min(ALIGN_DOWN(addr, span) + span, end);
+		u64 *entry = &table[pt_index(addr, level)];
+
+		if (!level) {
+			*entry = 0;
+		} else if (*entry & PTE_PRESENT) {
+			u64 *sub = __va(*entry & PTE_ADDR_MASK);
+			struct page *page = virt_to_page(sub);
+
+			if (unmap_level(sub, level - 1, addr, next) &&
+			    !PageReserved(page)) {
+				*entry = 0;
+				window_tables--;
+				list_add(&page->lru, &freed_tables);
+			}
+		}
+		addr = next;
+	}
+	return table_empty(table);
+}
+
+void arch_unmap_kernel_range(unsigned long addr, unsigned long size)
+{
+	unsigned long flags;
+
+	if (WARN_ON(!in_window(addr, size)) || !size)
+		return;
+	spin_lock_irqsave(&pgtable_lock, flags);
+	unmap_level(kernel_pgd, PGD_LEVEL, addr, addr + size);
+	spin_unlock_irqrestore(&pgtable_lock, flags);
+	arch_flush_tlb_kernel_range(addr, addr + size);
+}
+
+/* The PTE for addr in the window if its tables exist, else NULL. */
+static u64 *window_pte(unsigned long addr)
+{
+	int level;
+	u64 *entry = lookup_entry(addr, &level);
+
+	return level ? NULL : entry;
+}
+
+int arch_protect_kernel_range(unsigned long addr, unsigned long size,
+			      pgprot_t prot)
+{
+	unsigned long flags, a;
+	int ret = 0;
+
+	if (!in_window(addr, size) || pgprot_val(prot) & ~_PAGE_KERNEL_MASK)
+		return -EINVAL;
+	spin_lock_irqsave(&pgtable_lock, flags);
+	for (a = addr; a < addr + size; a += PAGE_SIZE) {
+		u64 *pte = window_pte(a);
+
+		if (!pte || !(*pte & PTE_PRESENT)) {
+			ret = -ENOENT;
+			break;
+		}
+	}
+	for (a = addr; !ret && a < addr + size; a += PAGE_SIZE) {
+		u64 *pte = window_pte(a);
+
+		*pte = (*pte & PTE_ADDR_MASK) | prot_bits(prot);
+	}
+	spin_unlock_irqrestore(&pgtable_lock, flags);
+	if (!ret)
+		arch_flush_tlb_kernel_range(addr, addr + size);
+	return ret;
+}
+
+bool arch_lookup_kernel_page(unsigned long addr, unsigned long *pfn,
+			     pgprot_t *prot)
+{
+	int level;
+	u64 *entry;
+	unsigned long offset;
+
+	if (!kernel_pgd || !is_canonical(addr))
+		return false;
+	entry = lookup_entry(addr, &level);
+	if (!(*entry & PTE_PRESENT))
+		return false;
+	offset = addr & ((PAGE_SIZE << (9 * level)) - 1);
+	*pfn = PHYS_PFN((*entry & PTE_ADDR_MASK & ~(u64)(level ? PTE_PAT_LARGE : 0)) +
+			offset);
+	*prot = pte_pgprot(*entry);
+	return true;
+}
+
+void arch_flush_tlb_kernel_range(unsigned long start, unsigned long end)
+{
+	if ((end - start) >> PAGE_SHIFT > TLB_FLUSH_CEILING) {
+		write_cr3(read_cr3());	/* the window is not global */
+		full_flushes[arch_cpu_id()]++;
+		return;
+	}
+	for (unsigned long a = ALIGN_DOWN(start, PAGE_SIZE); a < end;
+	     a += PAGE_SIZE)
+		invlpg(a);
+}
+
+unsigned long arch_tlb_full_flushes(void)
+{
+	return READ_ONCE(full_flushes[arch_cpu_id()]);
+}
+
+unsigned long arch_pgtable_pages(void)
+{
+	return READ_ONCE(window_tables);
+}
+
+void arch_take_freed_pgtables(struct list_head *pages)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pgtable_lock, flags);
+	list_splice_init(&freed_tables, pages);
+	spin_unlock_irqrestore(&pgtable_lock, flags);
+}
+
+int __probe_kernel_access(unsigned long addr, enum probe_access kind, u8 val);
+
+/* A write stores the byte already there, read through the direct map. */
+int arch_probe_kernel_access(unsigned long addr, enum probe_access kind)
+{
+	unsigned long pfn;
+	pgprot_t prot;
+	u8 val = 0;
+
+	if (kind == PROBE_WRITE && arch_lookup_kernel_page(addr, &pfn, &prot) &&
+	    pfn_valid(pfn) && arch_kernel_page_present((unsigned long)__va(PFN_PHYS(pfn))))
+		val = *(u8 *)__va(PFN_PHYS(pfn) + (addr & ~PAGE_MASK));
+	return __probe_kernel_access(addr, kind, val);
 }
 
 /* The image's .rodata (linker.ld), mapped read-only by setup_arch(). */

@@ -2,23 +2,29 @@
 /*
  * The IDT and the exception handler.
  *
- * Every CPU exception is fatal in this kernel: do_exception() prints the
- * vector and its name, the error code, CR2 for a page fault, all
- * registers and the call chain (frame pointers, with symbol names), then
- * ends the QEMU run with a failure status. Double fault, NMI and machine
- * check run on IST stacks of their own (see gdt.c), so even a blown
- * kernel stack is reported. The report starts with panic_begin(), which
- * stops the other CPUs first, unless the NMI was that stop itself
- * (nmi.c). A page fault on a free page that
- * debug_pagealloc took out of the direct map names that page. Vectors
- * 0x20-0xff go to the interrupt stubs (entry_64.S, irq.c).
+ * Every CPU exception is fatal in this kernel but one: a page fault at
+ * one of arch_probe_kernel_access()'s instructions (entry_64.S), which
+ * is reported in a few lines and resumes at the probe's fixup. Else
+ * do_exception() prints the vector and its name, the error code, CR2
+ * for a page fault, all registers and the call chain (frame pointers,
+ * with symbol names), then ends the QEMU run with a failure status.
+ * Double fault, NMI and machine check run on IST stacks of their own
+ * (see gdt.c), so even a blown kernel stack is reported. The report
+ * starts with panic_begin(), which stops the other CPUs first, unless
+ * the NMI was that stop itself (nmi.c). A page fault on a free page that
+ * debug_pagealloc took out of the direct map names that page; one in the
+ * vmalloc window names the area (mm/vmalloc.c). Vectors 0x20-0xff go to
+ * the interrupt stubs (entry_64.S, irq.c).
  */
 #include "arch/x86_64/x86.h"
 #include "arch/x86_64/io.h"
 #include "kernel/bug.h"
 #include "kernel/printk.h"
 #include "mm/page_debug.h"
+#include "mm/vmalloc.h"
 #include "arch/arch.h"
+#include "arch/pgtable.h"
+#include "kernel/report.h"
 
 #define NR_EXCEPTIONS	32
 #define IDT_ENTRIES	256
@@ -122,6 +128,50 @@ static void print_pf_reason(unsigned long error)
 	       error & 0x4 ? "user" : "kernel");
 }
 
+/* The report's first line, naming what lies at addr if anything does. */
+static void print_pf_address(unsigned long addr)
+{
+	unsigned long pfn;
+	char what[160];
+
+	if (debug_pagealloc_fault(addr, &pfn))
+		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx (debug_pagealloc: pfn 0x%lx is free)\n",
+		       addr, pfn);
+	else if (vmalloc_fault_describe(addr, what, sizeof(what)))
+		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx (%s)\n",
+		       addr, what);
+	else
+		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n",
+		       addr);
+}
+
+extern const char probe_read_insn[], probe_write_insn[], probe_exec_ret[],
+	probe_fixup[];
+
+/*
+ * A page fault arch_probe_kernel_access() expected: report it without
+ * the registers, and resume at probe_fixup. The exec probe's fault is
+ * at the target, with the call's return address on top of the stack.
+ */
+static bool probe_fault_fixup(struct pt_regs *regs)
+{
+	unsigned long addr = read_cr2();
+	bool exec = (regs->error_code & 0x10) && regs->rip == addr &&
+		    *(unsigned long *)regs->rsp == (unsigned long)probe_exec_ret;
+
+	if (regs->rip != (unsigned long)probe_read_insn &&
+	    regs->rip != (unsigned long)probe_write_insn && !exec)
+		return false;
+	report_kind(REPORT_PAGE_FAULT);
+	print_pf_address(addr);
+	print_pf_reason(regs->error_code);
+	printk(KERN_EMERG "probe: the fault was expected, resuming\n");
+	if (exec)
+		regs->rsp += 8;
+	regs->rip = (unsigned long)probe_fixup;
+	return true;
+}
+
 static void print_regs(const struct pt_regs *regs)
 {
 	printk(KERN_EMERG "RIP: %04lx:%016lx %pS\n", regs->cs, regs->rip,
@@ -150,6 +200,8 @@ void do_exception(struct pt_regs *regs)
 
 	if (v == 2)
 		x86_nmi_stop();		/* returns only if it was not that */
+	if (v == 14 && probe_fault_fixup(regs))
+		return;
 	if (!panic_begin()) {
 		printk(KERN_EMERG "CPU exception %lu (%s) inside the panic\n",
 		       v, name);
@@ -158,14 +210,7 @@ void do_exception(struct pt_regs *regs)
 	printk(KERN_EMERG "CPU exception %lu (%s), error code 0x%lx\n", v, name,
 	       regs->error_code);
 	if (v == 14) {
-		unsigned long addr = read_cr2(), pfn;
-
-		if (debug_pagealloc_fault(addr, &pfn))
-			printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx (debug_pagealloc: pfn 0x%lx is free)\n",
-			       addr, pfn);
-		else
-			printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n",
-			       addr);
+		print_pf_address(read_cr2());
 		print_pf_reason(regs->error_code);
 	}
 	print_regs(regs);

@@ -40,13 +40,6 @@ void apic_eoi(void);
 void init_8259A(void);
 void pic_register_spurious(void);
 
-/*
- * Map [phys, phys + size) uncached (PCD|PWT), read-write, no-execute,
- * for device registers (mm.c). Only while memblock hands out memory
- * (setup_arch() and before), which gives the page tables. NULL if the
- * window for such mappings is full.
- */
-void *ioremap_uc(phys_addr_t phys, unsigned long size);
 
 void apic_ap_init(void);
 u32 apic_read_id(void);

@@ -10,6 +10,7 @@ import struct
 KMALLOC, KZALLOC, KREALLOC, FREE, STORM = 0, 4, 5, 7, 11
 CREATE, CACHE_ALLOC, BULK_ALLOC, BULK_FREE, SHRINK, DESTROY = 12, 13, 16, 17, 18, 19
 PAGES, EXACT, SPLIT, CHECK, DRAIN, HOG = 20, 23, 24, 25, 26, 27
+VMALLOC = 31
 
 KERNEL, DMA32, DMA, ATOMIC, MEMALLOC = 0x00, 0x06, 0x07, 0x08, 0xf0
 MAX = 4 << 20   # KMALLOC_MAX_SIZE
@@ -53,6 +54,12 @@ def krealloc(slot, n, gfp=KERNEL, v=0):
 
 def free(slot, v=0):
     return op(FREE, v) + b(slot)
+
+
+def vmalloc(slot, n, v=0, gfp=KERNEL):
+    """v 0-3: vmalloc of n * (1 + 21 * v) bytes, 4: vzalloc, 5-6: kvmalloc,
+    7: vmalloc(0), which must fail."""
+    return op(VMALLOC, v) + b(slot) + size(n) + b(gfp)
 
 
 def create(cache, n, align=0, flags=0):
@@ -175,6 +182,14 @@ CORPUS = {
         hog(0, v=4), kmalloc(10, 100), kmalloc(11, 100, MEMALLOC),
         create(1, 64), cache_alloc(1, 8), storm(64, 250, cache=1, v=1),
         free(1), free(3),
+    ]),
+    # vmalloc areas from a byte to 3.8 MiB, vzalloc, kvmalloc both ways,
+    # vmalloc(0); freed by kfree-ing ops on their slots and at the end
+    'vmalloc': b''.join([
+        vmalloc(0, 1), vmalloc(1, 5000, v=1), vmalloc(2, 60000, v=3),
+        vmalloc(3, 16384, v=4), vmalloc(4, 100, v=5), vmalloc(5, 8192, v=6),
+        vmalloc(6, 0, v=7), check(0), check(2), free(1), kmalloc(2, 64),
+        vmalloc(7, 73000, v=5), check(7), free(3), free(4), drain(7),
     ]),
     # many objects at once: per-CPU arrays overflow into the shared array
     'storm': b''.join([

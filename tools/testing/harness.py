@@ -38,8 +38,8 @@ one failure, so a failed stage can never add up to "0 failed".
 
 ``--selftest KERNEL`` checks the harness itself: it runs the pure unit tests
 of test_harness.py and then boots the kernel's hidden ``selftest`` suite
-cases (pass, fail, panic, exception, hang, triple, and pagealloc_fault
-booted with debug_pagealloc=on), checking that each gets the expected
+cases (pass, fail, panic, exception, hang, triple, vmalloc_guard, and
+pagealloc_fault booted with debug_pagealloc=on), checking that each gets the expected
 verdict (and, where one is listed, that its log holds a given report).  ``run`` is the interactive mode behind ``make run``.
 
 Environment: QEMU (default 'qemu-system-x86_64') and MKISO (default
@@ -844,6 +844,7 @@ LIVE_SELFTESTS = {
     'triple': ('exit', 'triple fault detected'),
     'pagealloc_fault': ('exception', 'debug_pagealloc fault on a free page named'),
     'double_fault': ('exception', 'double fault on a broken stack reported'),
+    'vmalloc_guard': ('exception', 'vmalloc guard page write named with its area'),
 }
 # Kernel parameters a selftest case needs besides its ktest=, and text its
 # log must contain.
@@ -854,7 +855,9 @@ SELFTEST_SMP = {'panic_smp': '4', 'panic_ap': '4'}
 # panic's first line but the panic itself.
 SELFTEST_PANIC_LAST = ('panic_smp', 'panic_ap')
 SELFTEST_LOG_TEXT = {'pagealloc_fault': '(debug_pagealloc: pfn 0x',
-                     'double_fault': 'CPU exception 8 (#DF Double Fault)'}
+                     'double_fault': 'CPU exception 8 (#DF Double Fault)',
+                     'vmalloc_guard': '(vmalloc guard page of a 12288-byte area '
+                                      'allocated by vmalloc_guard+0x'}
 
 
 class _CollectingResult(unittest.TestResult):
