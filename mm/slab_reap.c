@@ -106,9 +106,9 @@ static unsigned long first_delay(unsigned int cpu, unsigned long period)
 	return min(period, (unsigned long)HZ) + 3 * cpu;
 }
 
-static void start_cpu_reap(unsigned int cpu, unsigned long period)
+static void start_cpu_reap(unsigned int cpu, unsigned long delay)
 {
-	schedule_delayed_work_on(cpu, &reap_work[cpu], first_delay(cpu, period));
+	schedule_delayed_work_on(cpu, &reap_work[cpu], delay);
 }
 
 /* Every CPU that ticks: this one and the online ones. */
@@ -126,7 +126,7 @@ void cache_reap_init(void)
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
 		if (!reap_cpu(cpu))
 			continue;
-		start_cpu_reap(cpu, reap_period);
+		start_cpu_reap(cpu, first_delay(cpu, reap_period));
 		started++;
 	}
 	WRITE_ONCE(reap_started, true);
@@ -150,7 +150,8 @@ unsigned long cache_reap_set_period(unsigned long period)
 		if (!reap_cpu(cpu))
 			continue;
 		cancel_delayed_work_sync(&reap_work[cpu]);
-		start_cpu_reap(cpu, period);
+		/* A whole new period: a long one holds the reaper off. */
+		start_cpu_reap(cpu, period + 3 * cpu);
 	}
 	return old;
 }
