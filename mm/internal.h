@@ -76,6 +76,16 @@ static inline unsigned long pcp_pages(const struct per_cpu_pages *pcp)
 	return n;
 }
 
+/* The pages pcp's lists may hold at most, all orders (zoneinfo's high). */
+static inline unsigned long pcp_high_pages(const struct per_cpu_pages *pcp)
+{
+	unsigned long n = 0;
+
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		n += (unsigned long)pcp->lists[o].high << o;
+	return n;
+}
+
 struct pglist_data;
 
 struct zone {

@@ -81,11 +81,8 @@ static void print_zone(const struct zone *zone)
 			continue;
 		console_printf("    cpu: %d\n", cpu);
 		console_printf("              count: %lu\n", pcp_pages(pcp));
-		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-			console_printf("              order %u: %d of high %d, batch %d\n",
-				       o, pcp->lists[o].count,
-				       pcp->lists[o].high,
-				       pcp->lists[o].batch);
+		console_printf("              high:  %lu\n", pcp_high_pages(pcp));
+		console_printf("              batch: %d\n", pcp->lists[0].batch);
 	}
 	console_printf("  start_pfn:           %lu\n", zone->zone_start_pfn);
 }
