@@ -504,7 +504,10 @@ static unsigned long tick_rate_once(bool tsc)
 	struct pit_window w;
 	u64 counts;
 
-	pit_window(RATE_WINDOW_MS, apic_timer_count, &w);
+	if (!pit_window(RATE_WINDOW_MS, apic_timer_count, &w)) {
+		arch_irq_restore(flags);
+		return 0;
+	}
 	arch_irq_restore(flags);
 	counts = w.other_end <= w.other_start ?
 		 w.other_start - w.other_end :

@@ -24,6 +24,11 @@
 
 #define CALIBRATE_MS	10
 #define PIT_TRIES	5
+/*
+ * Polls of OUT2 before a window is given up: a 50 ms window takes about
+ * 50000 port reads at ISA speed, and no port read takes 1 ns.
+ */
+#define PIT_POLL_MAX	(1UL << 24)
 #define PIT_CH2		0x42
 #define PIT_CMD		0x43
 #define PORT_B		0x61
@@ -35,12 +40,14 @@ unsigned long tsc_khz;
 /*
  * One PIT window of ms milliseconds (<= 50): the TSC, and other(), if
  * given, read right at its start and its end, and how far apart the TSC
- * reads around each edge were (slack).
+ * reads around each edge were (slack). False, with an empty window of
+ * endless slack, if OUT2 never rose (no PIT).
  */
-void pit_window(unsigned int ms, u32 (*other)(void), struct pit_window *w)
+bool pit_window(unsigned int ms, u32 (*other)(void), struct pit_window *w)
 {
 	u32 count = PIT_HZ * ms / 1000;
 	u64 before, last_low;
+	unsigned long polls = 0;
 
 	BUG_ON(!ms || count > 0xffff);
 	w->pit_counts = count;
@@ -58,14 +65,30 @@ void pit_window(unsigned int ms, u32 (*other)(void), struct pit_window *w)
 		before = rdtsc();
 		if (inb(PORT_B) & 0x20)
 			break;
+		if (++polls == PIT_POLL_MAX) {
+			w->tsc_end = w->tsc_start;
+			w->other_end = w->other_start;
+			w->slack = ~0ULL;
+			return false;
+		}
 		last_low = before;
 	}
 	w->tsc_end = rdtsc();
 	w->other_end = other ? other() : 0;
 	w->slack += rdtsc() - last_low;
+	return true;
 }
 
-/* The window with the least slack of up to PIT_TRIES, interrupts off. */
+static bool pit_window_tight(const struct pit_window *w)
+{
+	return w->slack != ~0ULL &&
+	       w->slack * 2000 <= w->tsc_end - w->tsc_start;
+}
+
+/*
+ * The window with the least slack of up to PIT_TRIES, interrupts off
+ * (empty if none completed: the callers then see a rate of 0).
+ */
 void pit_window_best(unsigned int ms, u32 (*other)(void),
 		     struct pit_window *w)
 {
@@ -73,11 +96,8 @@ void pit_window_best(unsigned int ms, u32 (*other)(void),
 	struct pit_window t;
 
 	pit_window(ms, other, w);
-	for (int i = 1; i < PIT_TRIES; i++) {
-		if (w->slack * 2000 <= w->tsc_end - w->tsc_start)
-			break;
-		pit_window(ms, other, &t);
-		if (t.slack < w->slack)
+	for (int i = 1; i < PIT_TRIES && !pit_window_tight(w); i++) {
+		if (pit_window(ms, other, &t) && t.slack < w->slack)
 			*w = t;
 	}
 	arch_irq_restore(flags);

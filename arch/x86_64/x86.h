@@ -60,7 +60,7 @@ struct pit_window {
 	u64 slack;			/* TSC cycles the edges may be off */
 };
 #define PIT_HZ		1193182
-void pit_window(unsigned int ms, u32 (*other)(void), struct pit_window *w);
+bool pit_window(unsigned int ms, u32 (*other)(void), struct pit_window *w);
 void pit_window_best(unsigned int ms, u32 (*other)(void),
 		     struct pit_window *w);
 extern unsigned long tsc_khz;
