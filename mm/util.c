@@ -96,6 +96,9 @@ void *kvmalloc_node(size_t size, gfp_t flags, int node)
 	gfp_t kmalloc_flags = flags;
 	void *p;
 
+	/* vmalloc may sleep and flush other CPUs: only GFP_KERNEL falls back. */
+	if ((flags & GFP_KERNEL) != GFP_KERNEL)
+		return kmalloc_node(size, flags, node);
 	if (size <= KMALLOC_MAX_SIZE) {
 		if (size > PAGE_SIZE)
 			kmalloc_flags |= __GFP_NOWARN | __GFP_NORETRY;

@@ -384,6 +384,9 @@ unsigned long lazy_max_pages(void)
  * back to the free tree. The page-table pages emptied before the flush
  * began are freed after it (a CPU's paging-structure caches may point
  * at them until then); with no area waiting they still get a flush.
+ * With interrupts off or in a handler no IPI may be sent, so nothing is
+ * purged there: the areas wait for the next caller that can flush (an
+ * atomic vmalloc in a full window then fails).
  */
 static void purge_vmap_area_lazy(void)
 {
@@ -393,6 +396,8 @@ static void purge_vmap_area_lazy(void)
 	LIST_HEAD(local);
 	LIST_HEAD(tables);
 
+	if (arch_irqs_disabled() || in_interrupt())
+		return;
 	arch_take_freed_pgtables(&tables);
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	list_splice_init(&purge_list, &local);
@@ -1103,7 +1108,8 @@ static void show_area(const struct vmap_area *va)
 	if (vm->nr_pages)
 		console_printf(" pages=%u", vm->nr_pages);
 	if (vm->phys_addr)
-		console_printf(" phys=0x%llx", (unsigned long long)vm->phys_addr);
+		console_printf(" phys=0x%016llx",
+			       (unsigned long long)vm->phys_addr);
 	console_printf(" %s%s\n", vm_kind(vm->flags),
 		       is_vmalloc_addr(vm->pages) ? " vpages" : "");
 }

@@ -654,6 +654,32 @@ static void test_lazy_purge_batching(struct ktest *t)
 	kfree(pages);
 }
 
+/* With interrupts off no IPI may go out: the purge waits, nothing is lost. */
+static void test_no_purge_irqs_off(struct ktest *t)
+{
+	struct vmalloc_stats s0, s1, s2;
+	unsigned long flags;
+	void *p = vmalloc(3 * PAGE_SIZE);
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	vm_unmap_aliases();
+	vfree(p);
+	vmalloc_get_stats(&s0);
+	KTEST_EXPECT_GT(t, s0.lazy_pages, 0UL);
+	local_irq_save(flags);
+	vm_unmap_aliases();
+	local_irq_restore(flags);
+	vmalloc_get_stats(&s1);
+	KTEST_EXPECT_EQ(t, s1.nr_purges, s0.nr_purges);
+	KTEST_EXPECT_EQ(t, s1.nr_shootdowns, s0.nr_shootdowns);
+	KTEST_EXPECT_EQ(t, s1.lazy_pages, s0.lazy_pages);
+	vm_unmap_aliases();
+	vmalloc_get_stats(&s2);
+	KTEST_EXPECT_EQ(t, s2.nr_purges, s0.nr_purges + 1);
+	KTEST_EXPECT_EQ(t, s2.lazy_pages, 0UL);
+	KTEST_EXPECT_EQ(t, vmalloc_check(), 0U);
+}
+
 struct reader {
 	volatile u32 *p;
 	volatile bool ready, stop, stopped, go;
@@ -834,6 +860,7 @@ static const struct ktest_case vmalloc_cases[] = {
 	KTEST_CASE(test_fragmented_memory),
 	KTEST_CASE(test_stress),
 	KTEST_CASE(test_lazy_purge_batching),
+	KTEST_CASE(test_no_purge_irqs_off),
 	KTEST_CASE(test_no_stale_mapping_after_vfree),
 	KTEST_CASE(test_bad_input),
 	{}
