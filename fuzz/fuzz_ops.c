@@ -702,8 +702,8 @@ static void op_krealloc(struct fuzz_state *s, unsigned int v)
 
 /*
  * vmalloc (v 0-3: a size up to 64 times next_size, 4: vzalloc, checked
- * zeroed), kvmalloc (v 5-6), or bad input (v 7: a vfree of a slot's
- * kmalloc object or a size of 0, which must be reported).
+ * zeroed), kvmalloc (v 5-6, with the input's flags: without GFP_KERNEL's
+ * it is kmalloc alone), or bad input (v 7: vmalloc(0), which must fail).
  */
 static void op_vmalloc(struct fuzz_state *s, unsigned int v)
 {
