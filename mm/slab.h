@@ -73,6 +73,8 @@ void kmem_cache_destroy(struct kmem_cache *cachep);
 int kmem_cache_shrink(struct kmem_cache *cachep);
 /* The same for every cache (memory pressure, tests). */
 void kmem_cache_shrink_all(void);
+/* This CPU's arrays and page lists back, before it stops allocating. */
+void kmem_cache_cpu_release(void);
 /*
  * Objects allocated and not yet freed, over all caches (the allocator's
  * own off-slab index arrays are not counted).

@@ -38,6 +38,7 @@
 #include "kernel/printk.h"
 #include "kernel/report.h"
 #include "lib/string.h"
+#include "mm/internal.h"
 #include "mm/slab_internal.h"
 
 #define BOOT_CPUCACHE_ENTRIES	1
@@ -726,6 +727,32 @@ void kmem_cache_shrink_all(void)
 	list_for_each_entry_reverse(cachep, &slab_caches, list)
 		drain_cache(cachep);
 	spin_unlock(&slab_lock);
+}
+
+/*
+ * This CPU stops using the allocators (a malloc shim thread that exits,
+ * as a CPU going offline in Linux: slab_dead_cpu, page_alloc_cpu_dead):
+ * every cache's array of this CPU goes back to its slabs, and its page
+ * lists to the buddy lists, so nothing stays stranded on a CPU that may
+ * not run again. Process context, interrupts on (else a WARNING, and
+ * nothing is released).
+ */
+void kmem_cache_cpu_release(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long flags;
+
+	if (WARN(irqs_disabled() || in_interrupt(),
+		 "slab: CPU caches released with interrupts off: kept\n"))
+		return;
+	spin_lock(&slab_lock);
+	list_for_each_entry_reverse(cachep, &slab_caches, list) {
+		flags = arch_irq_save();
+		do_drain(cachep);
+		arch_irq_restore(flags);
+	}
+	spin_unlock(&slab_lock);
+	drain_local_pages();
 }
 
 /*

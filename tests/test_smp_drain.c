@@ -503,7 +503,47 @@ static void test_shrink_irqs_off_warns(struct ktest *t)
 	kmem_cache_destroy(cachep);
 }
 
+/*
+ * kmem_cache_cpu_release() (a malloc shim thread's exit) empties this
+ * CPU's arrays and page lists and leaves every other CPU's alone; with
+ * interrupts off it is a WARNING and releases nothing.
+ */
+static void test_cpu_release_empties_own_caches(struct ktest *t)
+{
+	unsigned int me, kept = 0;
+	unsigned long flags;
+
+	fill_cache = kmem_cache_create("smp-drain-release", 64, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, fill_cache);
+	if (!has_arrays(fill_cache)) {
+		kmem_cache_destroy(fill_cache);
+		ktest_skip(t, "slab_debug: the cache keeps no per-CPU arrays");
+	}
+	fill_failed = 0;
+	KTEST_ASSERT_EQ(t, on_each_cpu(fill_on_cpu, NULL, true), 0);
+	KTEST_EXPECT_EQ(t, fill_failed, 0UL);
+
+	ktest_capture_start(t, "WARNING:");
+	local_irq_save(flags);
+	me = smp_processor_id();
+	kmem_cache_cpu_release();
+	KTEST_EXPECT_GT(t, array_avail(fill_cache, me), 0U);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+
+	kmem_cache_cpu_release();
+	KTEST_EXPECT_EQ(t, array_avail(fill_cache, me), 0U);
+	KTEST_EXPECT_EQ(t, pcp_count(me), 0U);
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		kept += cpu != me && cpu_online(cpu) &&
+			array_avail(fill_cache, cpu) > 0;
+	KTEST_EXPECT_EQ(t, kept, num_online_cpus() - 1);
+	KTEST_EXPECT_EQ(t, kmem_cache_shrink(fill_cache), 0);
+	kmem_cache_destroy(fill_cache);
+}
+
 static const struct ktest_case smp_drain_cases[] = {
+	KTEST_CASE(test_cpu_release_empties_own_caches),
 	KTEST_CASE(test_shrink_empties_every_cpu),
 	KTEST_CASE(test_shrink_while_others_allocate),
 	KTEST_CASE(test_atomic_ipi_inside_slow_paths),

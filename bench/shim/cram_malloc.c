@@ -269,8 +269,14 @@ static __thread int cpu_state __attribute__((tls_model("initial-exec")));
 static unsigned long cpus_taken;	/* bit n: CPU n has a thread */
 static pthread_mutex_t shared_cpu_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * The thread exits: what its CPU's caches hold goes back first, as a CPU
+ * going offline gives back its arrays and page lists, so that a CPU no
+ * thread takes again strands nothing.
+ */
 static void cpu_release(void *unused)
 {
+	kmem_cache_cpu_release();
 	__atomic_fetch_and(&cpus_taken, ~(1UL << host_cpu_id), __ATOMIC_RELEASE);
 	cpu_state = CPU_SHARED;
 }
