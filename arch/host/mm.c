@@ -293,6 +293,30 @@ bool arch_is_kernel_rodata(unsigned long addr)
 	return false;
 }
 
+/*
+ * The vmalloc window: HOST_VMALLOC_SIZE of address space, or the largest
+ * power-of-two part of it (at least 1 GiB) the host grants: valgrind's
+ * address space is smaller than 64 GiB.
+ */
+static void reserve_vmalloc_window(void)
+{
+	for (size_t size = HOST_VMALLOC_SIZE; size >= SZ_1G; size /= 2) {
+		void *p = mmap(NULL, size, PROT_NONE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		if (p != MAP_FAILED) {
+			vmalloc_base = (unsigned long)p;
+			vmalloc_size = size;
+			if (size < HOST_VMALLOC_SIZE)
+				pr_info("host: vmalloc window cut to %zu MiB\n",
+					size >> 20);
+			return;
+		}
+	}
+	perror("host: mmap of the vmalloc window");
+	exit(2);
+}
+
 void setup_arch(void)
 {
 	phys_addr_t end = memblock_end_of_DRAM();
@@ -316,10 +340,7 @@ void setup_arch(void)
 		dl_iterate_phdr(find_rodata, NULL);
 	if (!nr_rodata_ranges)
 		pr_warn("host: no read-only segment holds the kernel's rodata\n");
-	vmalloc_size = HOST_VMALLOC_SIZE;
-	vmalloc_base = (unsigned long)map_or_die(NULL, vmalloc_size, PROT_NONE,
-						 MAP_PRIVATE | MAP_ANONYMOUS |
-						 MAP_NORESERVE, 0);
+	reserve_vmalloc_window();
 	if (debug_pagealloc_enabled())
 		debug_pagealloc_init();
 	segv_handler_init();
