@@ -41,10 +41,13 @@ struct free_area {
  * Per-CPU lists of free blocks, one list per order up to
  * PAGE_ALLOC_COSTLY_ORDER (Linux keeps them per order since 5.14). Freed
  * blocks collect here and allocations take from here without the zone
- * lock. Each list is refilled from and drained to the buddy lists batch
- * blocks at a time under one hold of zone->lock, and never holds high
- * blocks after an operation. Their pages are not counted in
- * zone->free_pages.
+ * lock. As in Linux, one budget in pages covers all orders: a free that
+ * brings count to high drains at least batch pages, the other orders'
+ * lists first (round robin from the next order up), so the order in use
+ * keeps its hot blocks and a CPU never holds high pages after a free.
+ * An empty list is refilled with batch pages' worth of blocks (batch >>
+ * order, at least one); each refill or drain holds zone->lock once.
+ * Their pages are not counted in zone->free_pages.
  *
  * Only the owning CPU touches a per_cpu_pages, with interrupts off;
  * another CPU only reads the counts and sets drain_pending (see
@@ -56,34 +59,23 @@ struct free_area {
 struct pcp_list {
 	struct list_head list;	/* blocks of one order, hottest first */
 	int count;		/* blocks on list */
-	int high;		/* a free that reaches it drains batch */
-	int batch;		/* blocks moved per refill or drain */
+	int batch;		/* blocks per refill: batch pages >> order */
 };
 
+/* The header and the lists of orders 0 and 1 share one cache line. */
 struct per_cpu_pages {
 	bool touched;		/* used since cache_reap's last pass */
 	bool drain_pending;	/* another CPU asked for a drain */
+	int count;		/* pages on all lists */
+	int high;		/* a free that reaches it drains */
+	int batch;		/* pages per drain */
 	struct pcp_list lists[NR_PCP_ORDERS];
 } __aligned(64);
 
 /* Pages (not blocks) on pcp's lists; any CPU may ask, without a lock. */
 static inline unsigned long pcp_pages(const struct per_cpu_pages *pcp)
 {
-	unsigned long n = 0;
-
-	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-		n += (unsigned long)READ_ONCE(pcp->lists[o].count) << o;
-	return n;
-}
-
-/* The pages pcp's lists may hold at most, all orders (zoneinfo's high). */
-static inline unsigned long pcp_high_pages(const struct per_cpu_pages *pcp)
-{
-	unsigned long n = 0;
-
-	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-		n += (unsigned long)pcp->lists[o].high << o;
-	return n;
+	return (unsigned long)READ_ONCE(pcp->count);
 }
 
 struct pglist_data;

@@ -41,9 +41,9 @@
  *    touched.
  *
  * 6. Per-CPU lists and locking. zone->lock guards the free lists and
- *    counters. Each CPU keeps, per zone, one list per order 0-3 with its
- *    own high and batch (mm/internal.h); a refill or drain of batch
- *    blocks holds zone->lock once. The lists have no lock: only their
+ *    counters. Each CPU keeps, per zone, one list per order 0-3 under
+ *    one high and batch in pages (mm/internal.h); a refill or drain of
+ *    batch pages holds zone->lock once. The lists have no lock: only their
  *    CPU touches them, with interrupts off (pushf/cli and popf on
  *    x86_64, a thread-local flag on the host: no locked instruction).
  *    So the fast paths, alloc_pages() and
@@ -437,28 +437,68 @@ static struct per_cpu_pages *this_cpu_pcp(struct zone *zone)
 	return &zone->pcp[arch_cpu_id()];
 }
 
-/*
- * Move up to count blocks from the cold end of one list to the buddy
- * lists, under one hold of zone->lock. A block that does not look free
- * (someone wrote to its struct page after freeing it) is reported and
- * left out. Interrupts off, on the list's own CPU.
- */
-static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp,
-			       unsigned int order, int count)
+/* The cold end of one list to the buddy lists; zone->lock held. */
+static void free_pcp_block(struct zone *zone, struct per_cpu_pages *pcp,
+			   unsigned int order)
 {
 	struct pcp_list *l = &pcp->lists[order];
+	struct page *page = list_last_entry(&l->list, struct page, lru);
+
+	list_del(&page->lru);
+	l->count--;
+	pcp->count -= 1 << order;
+	/* A block that no longer looks free is reported and left out. */
+	if (check_new_page(page, order))
+		__free_one_page(page, page_to_pfn(page), zone, order);
+}
+
+/*
+ * Move at least pages pages, and until the lists hold fewer than high,
+ * from the cold ends of the lists to the buddy lists, under one hold of
+ * zone->lock: the lists in turn from the order after order, so that
+ * order's own list, the one in use, goes last. Interrupts off, on the
+ * lists' own CPU. Returns the pages moved.
+ */
+static unsigned long free_pcppages_bulk(struct zone *zone,
+					struct per_cpu_pages *pcp,
+					unsigned int order, int pages)
+{
+	unsigned long moved = 0;
 
 	lockdep_assert_irqs_disabled();
 	spin_lock(&zone->lock);
-	while (count-- > 0 && l->count) {
-		struct page *page = list_last_entry(&l->list, struct page, lru);
+	for (unsigned int i = 1; i <= NR_PCP_ORDERS; i++) {
+		unsigned int o = (order + i) % NR_PCP_ORDERS;
 
-		list_del(&page->lru);
-		l->count--;
-		if (check_new_page(page, order))
-			__free_one_page(page, page_to_pfn(page), zone, order);
+		while (pcp->lists[o].count &&
+		       (pages > 0 || pcp->count >= pcp->high)) {
+			free_pcp_block(zone, pcp, o);
+			pages -= 1 << o;
+			moved += 1UL << o;
+		}
 	}
 	spin_unlock(&zone->lock);
+	WARN_ON_ONCE(pcp->count < 0 || pcp->count >= pcp->high);
+	return moved;
+}
+
+/* Every block on pcp's lists to the buddy lists; pages moved. */
+static unsigned long free_pcppages_all(struct zone *zone,
+				       struct per_cpu_pages *pcp)
+{
+	unsigned long moved = 0;
+
+	lockdep_assert_irqs_disabled();
+	spin_lock(&zone->lock);
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
+		while (pcp->lists[o].count) {
+			free_pcp_block(zone, pcp, o);
+			moved += 1UL << o;
+		}
+	}
+	spin_unlock(&zone->lock);
+	WARN_ON_ONCE(pcp->count);
+	return moved;
 }
 
 /*
@@ -482,6 +522,7 @@ static void rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp,
 			continue;	/* reported; never handed out */
 		list_add_tail(&page->lru, &l->list);
 		l->count++;
+		pcp->count += 1 << order;
 	}
 	spin_unlock(&zone->lock);
 }
@@ -490,14 +531,10 @@ static void rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp,
 static unsigned long drain_pages_zone(struct zone *zone,
 				      struct per_cpu_pages *pcp)
 {
-	unsigned long moved = pcp_pages(pcp);
-
 	/* Cleared before the drain: a request made during it stays. */
 	WRITE_ONCE(pcp->drain_pending, false);
 	barrier();
-	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-		free_pcppages_bulk(zone, pcp, o, pcp->lists[o].count);
-	return moved;
+	return free_pcppages_all(zone, pcp);
 }
 
 /* Honour another CPU's drain request, on this CPU's next pcp operation. */
@@ -536,6 +573,7 @@ static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order)
 		page = list_first_entry(&l->list, struct page, lru);
 		list_del(&page->lru);
 		l->count--;
+		pcp->count -= 1 << order;
 	}
 	local_irq_restore(flags);
 	return page;
@@ -557,8 +595,10 @@ static __noinline void free_unref_page(struct page *page, struct zone *zone,
 	pcp = this_cpu_pcp_slow(zone);
 	l = &pcp->lists[order];
 	list_add(&page->lru, &l->list);
-	if (++l->count >= l->high)
-		free_pcppages_bulk(zone, pcp, order, l->batch);
+	l->count++;
+	pcp->count += 1 << order;
+	if (pcp->count >= pcp->high)
+		free_pcppages_bulk(zone, pcp, order, pcp->batch);
 	local_irq_restore(flags);
 }
 
@@ -825,6 +865,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	page = list_first_entry(&l->list, struct page, lru);
 	list_del(&page->lru);
 	l->count--;
+	pcp->count -= 1 << order;
 	pcp->touched = true;
 	arch_irq_restore(flags);
 	set_page_count(page, 1);
@@ -906,13 +947,16 @@ void __free_pages(struct page *page, unsigned int order)
 	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
 	l = &pcp->lists[order];
 	OPTIMIZER_HIDE_VAR(l);
-	if (unlikely(pcp->drain_pending || l->count >= l->high - 1)) {
+	/* Room for the largest block: no shift before the test. */
+	if (unlikely(pcp->drain_pending ||
+		     pcp->count + (1 << PAGE_ALLOC_COSTLY_ORDER) >= pcp->high)) {
 		arch_irq_restore(flags);
 		free_unref_page(page, zone, order);
 		return;
 	}
 	list_add(&page->lru, &l->list);
 	l->count++;
+	pcp->count += 1 << order;
 	pcp->touched = true;
 	arch_irq_restore(flags);
 }
@@ -1055,9 +1099,9 @@ static void setup_per_zone_wmarks(void)
 
 /*
  * Linux's zone_batchsize, roughly: a quarter of managed/1024 pages, at
- * most 63, for order 0. A list of order o moves batch >> o blocks (at
- * least one) and holds fewer than six batches: about the same pages on
- * every order's list.
+ * most 63; high is six batches, over all orders (Linux's pcp->high
+ * before it became adaptive). A list of order o is refilled with
+ * batch >> o blocks, at least one.
  */
 static void setup_pcp_lists(struct zone *zone)
 {
@@ -1067,12 +1111,13 @@ static void setup_pcp_lists(struct zone *zone)
 		struct per_cpu_pages *pcp = &zone->pcp[cpu];
 
 		memset(pcp, 0, sizeof(*pcp));
+		pcp->batch = batch;
+		pcp->high = 6 * batch;
 		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
 			struct pcp_list *l = &pcp->lists[o];
 
 			INIT_LIST_HEAD(&l->list);
 			l->batch = max(batch >> o, 1);
-			l->high = 6 * l->batch;
 		}
 	}
 }

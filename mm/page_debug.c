@@ -493,7 +493,7 @@ static void check_pcp_local(void *info)
 {
 	struct pcp_arg *a = info;
 	struct per_cpu_pages *pcp = &a->zone->pcp[a->cpu];
-	unsigned long flags;
+	unsigned long flags, pages = 0;
 	char what[56];
 
 	local_irq_save(flags);
@@ -511,11 +511,12 @@ static void check_pcp_local(void *info)
 			problem(a->c, REPORT_PAGE_CHECK_COUNT,
 				"%s: %lu blocks listed, count %d", what, n,
 				l->count);
-		if (l->count >= l->high && l->high)
-			problem(a->c, REPORT_PAGE_CHECK_COUNT,
-				"%s: count %d not below high %d", what,
-				l->count, l->high);
+		pages += (unsigned long)l->count << a->order;
 	}
+	if (pages != (unsigned long)pcp->count)
+		problem(a->c, REPORT_PAGE_CHECK_COUNT,
+			"zone %s cpu %d lists: %lu pages listed, count %d",
+			a->zone->name, a->cpu, pages, pcp->count);
 	spin_unlock(&a->zone->lock);
 	local_irq_restore(flags);
 }

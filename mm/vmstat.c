@@ -81,8 +81,8 @@ static void print_zone(const struct zone *zone)
 			continue;
 		console_printf("    cpu: %d\n", cpu);
 		console_printf("              count: %lu\n", pcp_pages(pcp));
-		console_printf("              high:  %lu\n", pcp_high_pages(pcp));
-		console_printf("              batch: %d\n", pcp->lists[0].batch);
+		console_printf("              high:  %lu\n", (unsigned long)pcp->high);
+		console_printf("              batch: %d\n", pcp->batch);
 	}
 	console_printf("  start_pfn:           %lu\n", zone->zone_start_pfn);
 }

@@ -1164,11 +1164,30 @@ static bool pcp_list_is(struct pcp_list *l, unsigned long last, int count)
 }
 
 /*
+ * The blocks on one list after a free, with the other lists empty: a
+ * free that brings the pages to high moves at least batch pages, and
+ * until fewer than high are left, coldest first.
+ */
+static int pcp_model_free(const struct per_cpu_pages *pcp, int count,
+			  unsigned int order)
+{
+	int size = 1 << order, moved = 0;
+
+	if (++count * size < pcp->high)
+		return count;
+	while (count && (moved < pcp->batch || count * size >= pcp->high)) {
+		count--;
+		moved += size;
+	}
+	return count;
+}
+
+/*
  * Freed blocks of each order up to PAGE_ALLOC_COSTLY_ORDER collect on
- * this CPU's list for their order, hottest first, which never reaches
- * high: at high it gives the batch coldest blocks to the buddy lists
- * (after every free the list is exactly the blocks freed last), and the
- * other orders' lists stay as they were. drain_all_pages() empties it.
+ * this CPU's list for their order, hottest first; the pages on all
+ * lists never reach high: there the coldest blocks go to the buddy
+ * lists (after every free the list is exactly the blocks freed last).
+ * drain_all_pages() empties it.
  */
 static void pcp_list_fill_drain(struct ktest *t, unsigned int order)
 {
@@ -1178,9 +1197,10 @@ static void pcp_list_fill_drain(struct ktest *t, unsigned int order)
 	unsigned long n, free0, bad = 0, wrong = 0, size = 1UL << order;
 	int count = 0, most = 0;
 
-	KTEST_ASSERT_GT(t, l->high, l->batch);
-	KTEST_ASSERT_GT(t, l->batch, 0);
-	n = min(2UL * l->high + 3, (unsigned long)ARRAY_SIZE(pcp_blocks));
+	KTEST_ASSERT_GT(t, pcp->high, pcp->batch);
+	KTEST_ASSERT_GT(t, pcp->batch, 0);
+	n = min(2UL * (pcp->high >> order) + 3,
+		(unsigned long)ARRAY_SIZE(pcp_blocks));
 	for (unsigned long i = 0; i < n; i++) {
 		pcp_blocks[i] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
 		if (!pcp_blocks[i]) {
@@ -1191,14 +1211,13 @@ static void pcp_list_fill_drain(struct ktest *t, unsigned int order)
 			 !IS_ALIGNED(page_to_pfn(pcp_blocks[i]), size);
 	}
 	KTEST_EXPECT_EQ(t, wrong, 0UL);
-	KTEST_EXPECT_GT(t, n, (unsigned long)l->high);
+	KTEST_EXPECT_GT(t, n * size, (unsigned long)pcp->high);
 	drain_all_pages();
 	KTEST_EXPECT_EQ(t, nr_pcp_pages(), 0UL);
 	free0 = zone->free_pages;
 	for (unsigned long i = 0; i < n; i++) {
 		__free_pages(pcp_blocks[i], order);
-		if (++count >= l->high)
-			count -= l->batch;
+		count = pcp_model_free(pcp, count, order);
 		bad += l->count != count ||
 		       zone->free_pages != free0 + (i + 1 - count) * size ||
 		       pcp_pages(pcp) != count * size ||
@@ -1206,7 +1225,7 @@ static void pcp_list_fill_drain(struct ktest *t, unsigned int order)
 		most = max(most, l->count);
 	}
 	KTEST_EXPECT_EQ(t, bad, 0UL);
-	KTEST_EXPECT_EQ(t, most, l->high - 1);
+	KTEST_EXPECT_EQ(t, most, (pcp->high - 1) >> order);
 	KTEST_EXPECT_EQ(t, nr_pcp_pages(), count * size);
 	drain_all_pages();
 	KTEST_EXPECT_EQ(t, nr_pcp_pages(), 0UL);
@@ -1236,6 +1255,42 @@ static void pcp_list_refill(struct ktest *t, unsigned int order)
 	KTEST_EXPECT_EQ(t, zone->free_pages, free0);
 }
 
+/*
+ * One budget for all orders: with the order-0 list holding high - 1
+ * pages, a freed order-3 block drains the order-0 list (the next order
+ * round from 3), at least batch pages, and stays on its own list.
+ */
+static void pcp_lists_share_high(struct ktest *t)
+{
+	struct zone *zone = zone_of(top_zone());
+	struct per_cpu_pages *pcp = my_pcp(zone);
+	int small = pcp->high - 1, moved = max(pcp->batch, 8);
+	unsigned long free0;
+	struct page *big;
+	int got = 0;
+
+	KTEST_ASSERT_LE(t, small, (int)ARRAY_SIZE(pcp_blocks));
+	for (int i = 0; i < small; i++)
+		got += !!(pcp_blocks[i] = alloc_page(GFP_KERNEL | __GFP_NOWARN));
+	big = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 3);
+	KTEST_ASSERT_EQ(t, got, small);
+	KTEST_ASSERT_NOT_NULL(t, big);
+	drain_all_pages();
+	free0 = zone->free_pages;
+	for (int i = 0; i < small; i++)
+		__free_page(pcp_blocks[i]);
+	KTEST_EXPECT_EQ(t, pcp->lists[0].count, small);
+	KTEST_EXPECT_EQ(t, pcp->count, small);
+	__free_pages(big, 3);
+	KTEST_EXPECT_EQ(t, pcp->lists[3].count, 1);
+	KTEST_EXPECT_EQ(t, pcp->lists[0].count, small - moved);
+	KTEST_EXPECT_EQ(t, pcp->count, small - moved + 8);
+	KTEST_EXPECT_LT(t, pcp->count, pcp->high);
+	KTEST_EXPECT_EQ(t, zone->free_pages, free0 + (unsigned long)moved);
+	drain_all_pages();
+	KTEST_EXPECT_EQ(t, zone->free_pages, free0 + (unsigned long)small + 8);
+}
+
 static void test_pcp_lists(struct ktest *t)
 {
 	struct free_counts before;
@@ -1246,6 +1301,7 @@ static void test_pcp_lists(struct ktest *t)
 		pcp_list_fill_drain(t, order);
 		pcp_list_refill(t, order);
 	}
+	pcp_lists_share_high(t);
 	expect_counts(t, &before);
 
 	/* LIFO: the hot page comes back first. */
