@@ -215,15 +215,19 @@ static void test_measure_scale(struct ktest *t)
 
 static void test_cpus_param(struct ktest *t)
 {
-	static const char *const bad[] = { "0", "9", "", "-1", "2x", "100" };
+	static const char *const bad[] = { "0", "", "-1", "2x", "100" };
 	const unsigned int old = bench_scale_cpus();
-	char buf[8];
+	char buf[8], over[8];
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
 		KTEST_EXPECT_EQ(t, set_reps_like(bench_set_cpus, bad[i], buf,
 						 sizeof(buf)), -EINVAL);
 		KTEST_EXPECT_EQ(t, bench_scale_cpus(), old);
 	}
+	snprintf(over, sizeof(over), "%u", NR_CPUS + 1);	/* no such CPU */
+	KTEST_EXPECT_EQ(t, set_reps_like(bench_set_cpus, over, buf, sizeof(buf)),
+			-EINVAL);
+	KTEST_EXPECT_EQ(t, bench_scale_cpus(), old);
 	KTEST_EXPECT_EQ(t, bench_set_cpus(NULL), -EINVAL);
 	KTEST_EXPECT_EQ(t, set_reps_like(bench_set_cpus, "1", buf, sizeof(buf)), 0);
 	KTEST_EXPECT_EQ(t, bench_scale_cpus(), 1U);

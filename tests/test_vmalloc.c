@@ -341,12 +341,39 @@ static void test_guard_page_named(struct ktest *t)
 	vfree(p);
 }
 
+/* A field of the meminfo command's output, in kB; ULONG_MAX if absent. */
+static unsigned long meminfo_kb(struct ktest *t, const char *field)
+{
+	char cmd[] = "meminfo";
+	unsigned long kb = 0;
+	const char *s;
+
+	ktest_capture_start(t, NULL);
+	KTEST_EXPECT_EQ(t, shell_exec(cmd), 0);
+	ktest_capture_stop(t);
+	s = strstr(ktest_captured(t), field);
+	if (!s)
+		return ULONG_MAX;
+	for (s += strlen(field); *s == ' '; s++)
+		;
+	for (; *s >= '0' && *s <= '9'; s++)
+		kb = kb * 10 + (unsigned long)(*s - '0');
+	return kb;
+}
+
 static void test_vmallocinfo(struct ktest *t)
 {
 	char line[64], cmd[] = "vmallocinfo";
+	unsigned long used = meminfo_kb(t, "VmallocUsed:");
 	void *p = vmalloc(3 * PAGE_SIZE);
 
 	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_ASSERT_NE(t, used, ULONG_MAX);
+	/* Three more pages in use; the largest free range inside the area. */
+	KTEST_EXPECT_EQ(t, meminfo_kb(t, "VmallocUsed:"), used + 12);
+	KTEST_EXPECT_GT(t, meminfo_kb(t, "VmallocChunk:"), 0UL);
+	KTEST_EXPECT_LT(t, meminfo_kb(t, "VmallocChunk:"),
+			(unsigned long)(VMALLOC_TOTAL >> 10));
 	snprintf(line, sizeof(line), "0x%016lx-0x%016lx   16384 test_vmallocinfo+0x",
 		 (unsigned long)p, (unsigned long)p + 4 * PAGE_SIZE);
 	ktest_capture_start(t, NULL);
