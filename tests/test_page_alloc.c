@@ -1642,6 +1642,50 @@ static void bad_use_after_free_pcp(struct ktest *t)
 	__free_pages(page, 1);
 }
 
+/*
+ * A free page on the buddy lists that someone took a reference to: the
+ * refill of this CPU's list meets it first, reports it and leaves it
+ * out; the caller gets another page and the refill the rest. Half of a
+ * split pair, freed alone, makes sure the order-0 free list has a page.
+ */
+static void bad_use_after_free_buddy(struct ktest *t)
+{
+	struct zone *zone = zone_of(top_zone());
+	struct pcp_list *l = &my_pcp(zone)->lists[0];
+	struct page *pair = alloc_pages(GFP_KERNEL, 1), *victim, *page;
+	unsigned long flags;
+
+	KTEST_ASSERT_NOT_NULL(t, pair);
+	split_page(pair, 1);
+	__free_page(pair + 1);
+	local_irq_save(flags);
+	drain_local_pages();
+	spin_lock(&zone->lock);
+	victim = list_first_entry_or_null(&zone->free_area[0].free_list,
+					  struct page, lru);
+	spin_unlock(&zone->lock);
+	if (victim)
+		set_page_count(victim, 1);
+	ktest_capture_start(t, "BUG: Bad page state: ");
+	page = victim ? alloc_pages(GFP_ATOMIC, 0) : NULL;
+	local_irq_restore(flags);
+	KTEST_ASSERT_NOT_NULL(t, victim);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_REPORTS(t, REPORT_BAD_PAGE_NEW_IN_USE, 1);
+	expect_sentence(t, "pfn:%#lx order:0: free page in use or with flags set",
+			page_to_pfn(victim));
+	KTEST_EXPECT_NOT_NULL(t, page);
+	KTEST_EXPECT_PTR_NE(t, page, victim);
+	KTEST_EXPECT_FALSE(t, PageBuddy(victim));
+	KTEST_EXPECT_EQ(t, page_ref_count(victim), 1);
+	KTEST_EXPECT_EQ(t, l->count, l->batch - 2);
+	if (page)
+		__free_page(page);
+	victim->alloc_order = 0;
+	__free_page(victim);
+	__free_page(pair);
+}
+
 /* Freed twice: the second time the block is on the buddy lists. */
 static void bad_double_free_buddy(struct ktest *t)
 {
@@ -1870,6 +1914,7 @@ static const struct bad_free bad_frees[] = {
 	{ "double free, on a per-CPU list", bad_double_free_pcp },
 	{ "double free, on the order-3 list", bad_double_free_pcp_order3 },
 	{ "reference taken on a per-CPU list", bad_use_after_free_pcp },
+	{ "reference taken on the buddy lists", bad_use_after_free_buddy },
 	{ "compound block, wrong order", bad_free_compound_wrong_order },
 	{ "double free, on the buddy lists", bad_double_free_buddy },
 	{ "reserved page", bad_free_reserved },
