@@ -369,6 +369,38 @@ static struct page *some_free_block(struct zone **zonep, unsigned int *order)
 }
 
 /*
+ * A per-CPU list of order 2 whose block count is off, then the lists'
+ * page total alone: each is reported, and named.
+ */
+static void check_pcp_order2(struct ktest *t)
+{
+	struct page *block = alloc_pages(GFP_KERNEL, 2);
+	struct per_cpu_pages *pcp;
+	unsigned int lines;
+	int problems;
+
+	KTEST_ASSERT_NOT_NULL(t, block);
+	__free_pages(block, 2);
+	pcp = &page_zone(block)->pcp[arch_cpu_id()];
+	KTEST_EXPECT_GT(t, pcp->lists[2].count, 0);
+	pcp->lists[2].count++;
+	problems = captured_check(t, &lines);
+	pcp->lists[2].count--;
+	KTEST_EXPECT_GE(t, problems, 2);	/* the list, and the total */
+	KTEST_EXPECT_EQ(t, lines, (unsigned int)problems);
+	KTEST_EXPECT_CAPTURED(t, "order-2 list: ");
+	KTEST_EXPECT_CAPTURED(t, "pages listed, count");
+
+	pcp->count += 4;
+	problems = captured_check(t, &lines);
+	pcp->count -= 4;
+	KTEST_EXPECT_EQ(t, problems, 1);
+	KTEST_EXPECT_EQ(t, lines, 1U);
+	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_COUNT);
+	KTEST_EXPECT_CAPTURED(t, "pages listed, count");
+}
+
+/*
  * Each kind of broken state, made by hand and undone: the check reports
  * it (one problem or more, each on a line of its own, of the kind that
  * names it), and passes again once it is undone. This is the test of
@@ -438,6 +470,9 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	KTEST_EXPECT_GE(t, lines, 1U);
 	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_COUNT);
 	KTEST_EXPECT_CAPTURED(t, "blocks listed, count");
+
+	/* 4b. The same on the order-2 list, and the lists' page total. */
+	check_pcp_order2(t);
 
 	/* 5. A per-CPU page that is also a free block (PG_buddy, order 0). */
 	spin_lock_irqsave(&zone->lock, flags);
