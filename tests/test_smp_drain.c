@@ -480,18 +480,25 @@ static void test_page_drain_from_irq(struct ktest *t)
 	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
 }
 
-/* A drain with interrupts off is a caller's bug: WARNING, this CPU only. */
-static void test_shrink_irqs_off_warns(struct ktest *t)
+/* A new cache of 64-byte objects with per-CPU arrays, or a skip. */
+static struct kmem_cache *array_cache_create(struct ktest *t, const char *name)
 {
-	struct kmem_cache *cachep;
-	unsigned long flags;
+	struct kmem_cache *cachep = kmem_cache_create(name, 64, 0, 0, NULL);
 
-	cachep = kmem_cache_create("smp-drain-irqoff", 64, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, cachep);
 	if (!has_arrays(cachep)) {
 		kmem_cache_destroy(cachep);
 		ktest_skip(t, "slab_debug: the cache keeps no per-CPU arrays");
 	}
+	return cachep;
+}
+
+/* A drain with interrupts off is a caller's bug: WARNING, this CPU only. */
+static void test_shrink_irqs_off_warns(struct ktest *t)
+{
+	struct kmem_cache *cachep = array_cache_create(t, "smp-drain-irqoff");
+	unsigned long flags;
+
 	kmem_cache_free(cachep, kmem_cache_alloc(cachep, GFP_KERNEL));
 	KTEST_EXPECT_GT(t, array_avail(cachep, smp_processor_id()), 0U);
 	ktest_capture_start(t, "WARNING:");
@@ -513,12 +520,7 @@ static void test_cpu_release_empties_own_caches(struct ktest *t)
 	unsigned int me, kept = 0;
 	unsigned long flags;
 
-	fill_cache = kmem_cache_create("smp-drain-release", 64, 0, 0, NULL);
-	KTEST_ASSERT_NOT_NULL(t, fill_cache);
-	if (!has_arrays(fill_cache)) {
-		kmem_cache_destroy(fill_cache);
-		ktest_skip(t, "slab_debug: the cache keeps no per-CPU arrays");
-	}
+	fill_cache = array_cache_create(t, "smp-drain-release");
 	fill_failed = 0;
 	KTEST_ASSERT_EQ(t, on_each_cpu(fill_on_cpu, NULL, true), 0);
 	KTEST_EXPECT_EQ(t, fill_failed, 0UL);
