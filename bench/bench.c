@@ -226,7 +226,7 @@ static void run_one(const struct bench_case *b)
 	print_bench_line(b->name, res.ns, res.cycles, res.ops, res.peak_kb);
 }
 
-/* A ratio in percent with one decimal ("-" without a base). */
+/* A ratio in percent with one decimal and its sign ("-" without a base). */
 struct percent {
 	char s[16];
 };
@@ -237,7 +237,7 @@ static struct percent percent_of(u64 part, u64 whole)
 	u64 tenths = whole ? part * 1000 / whole : 0;
 
 	if (whole)
-		snprintf(p.s, sizeof(p.s), "%llu.%llu",
+		snprintf(p.s, sizeof(p.s), "%llu.%llu%%",
 			 (unsigned long long)(tenths / 10),
 			 (unsigned long long)(tenths % 10));
 	else
@@ -285,7 +285,7 @@ static void run_scale_cpus(const struct bench_case *b, unsigned int nr,
 		base->total = total;
 		base->per_cpu_s = per_cpu_s;
 	}
-	console_printf("BENCH_SCALE %-28s %2u %12llu %5s%% %12llu %5s%%\n",
+	console_printf("BENCH_SCALE %-28s %2u %12llu %6s %12llu %6s\n",
 		       name, nr, (unsigned long long)total,
 		       percent_of(total, nr * base->total).s,
 		       (unsigned long long)per_cpu_s,

@@ -260,6 +260,22 @@ static void run_one(const struct peer_bench *b, long reps)
 	print_line(b->name, best_ns, best_cyc, ops, peak);
 }
 
+/* A ratio in percent with one decimal and its sign, or "-" without a base. */
+struct percent {
+	char s[16];
+};
+
+static struct percent percent_of(double part, double whole)
+{
+	struct percent p;
+
+	if (whole > 0)
+		snprintf(p.s, sizeof(p.s), "%5.1f%%", part * 100 / whole);
+	else
+		snprintf(p.s, sizeof(p.s), "%6s", "-");
+	return p;
+}
+
 /* A scaling case's throughput on one thread: what efficiency is against. */
 struct scale_base {
 	double total;		/* ops/s over the wall time */
@@ -306,9 +322,9 @@ static void run_scale_threads(const struct peer_bench *b, unsigned int nr,
 		base->total = total;
 		base->per_cpu_s = per_cpu_s;
 	}
-	printf("BENCH_SCALE %-28s %2u %12.0f %5.1f%% %12.0f %5.1f%%\n", name, nr,
-	       total, base->total ? total * 100 / (nr * base->total) : 0,
-	       per_cpu_s, base->per_cpu_s ? per_cpu_s * 100 / base->per_cpu_s : 0);
+	printf("BENCH_SCALE %-28s %2u %12.0f %s %12.0f %s\n", name, nr, total,
+	       percent_of(total, nr * base->total).s, per_cpu_s,
+	       percent_of(per_cpu_s, base->per_cpu_s).s);
 }
 
 /* 1, 2 and all threads; fewer where there are fewer, each count once. */
