@@ -947,9 +947,8 @@ void __free_pages(struct page *page, unsigned int order)
 	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
 	l = &pcp->lists[order];
 	OPTIMIZER_HIDE_VAR(l);
-	/* Room for the largest block: no shift before the test. */
 	if (unlikely(pcp->drain_pending ||
-		     pcp->count + (1 << PAGE_ALLOC_COSTLY_ORDER) >= pcp->high)) {
+		     pcp->count + (1 << order) >= pcp->high)) {
 		arch_irq_restore(flags);
 		free_unref_page(page, zone, order);
 		return;
