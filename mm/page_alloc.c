@@ -1099,7 +1099,8 @@ static void setup_per_zone_wmarks(void)
 /*
  * Linux's zone_batchsize, roughly: a quarter of managed/1024 pages, at
  * most 63; high is six batches, over all orders (Linux's pcp->high
- * before it became adaptive). A list of order o is refilled with
+ * before it became adaptive), and room for two blocks of the largest
+ * order however small the zone. A list of order o is refilled with
  * batch >> o blocks, at least one.
  */
 static void setup_pcp_lists(struct zone *zone)
@@ -1111,7 +1112,7 @@ static void setup_pcp_lists(struct zone *zone)
 
 		memset(pcp, 0, sizeof(*pcp));
 		pcp->batch = batch;
-		pcp->high = 6 * batch;
+		pcp->high = max(6 * batch, 2 << PAGE_ALLOC_COSTLY_ORDER);
 		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
 			struct pcp_list *l = &pcp->lists[o];
 
