@@ -60,6 +60,10 @@
  *    Cache geometry, creation, destruction, bootstrap and statistics are
  *    in mm/slab_common.c; this file is the allocator at work.
  *
+ *    kmalloc is 28 caches (and their DMA twins): Linux's classes and,
+ *    above 256 bytes, three between each two powers of two (mm/slab.h),
+ *    found from the size by one table load (kmalloc_index).
+ *
  * 6. Locking. Per-CPU arrays are touched only by their CPU with
  *    interrupts off; node lists, counters and the shared array under
  *    n->list_lock; the cache list under slab_lock. Shrink, destroy and
