@@ -125,8 +125,8 @@ void *kmalloc_node(size_t size, gfp_t flags, int node) __alloc_size(1);
  * 2^i bytes), 96 (index 1) and 192 (index 2). Above 256 bytes each
  * doubling also has three steps of a quarter, 5/4, 6/4 and 7/4 of its
  * lower power of two (320, 384, 448, 640, ... 7168), at the indices
- * after KMALLOC_SHIFT_HIGH in size order: sizes spread evenly over a
- * doubling then waste 1/8 of the class on average instead of 1/3.
+ * after KMALLOC_SHIFT_HIGH in size order. Sizes spread evenly over
+ * 8..4096 then get 8% more than they ask on average, not 33%.
  */
 #define KMALLOC_SHIFT_STEPS	9	/* first doubling with steps: 257..512 */
 #define KMALLOC_STEPS		3	/* per doubling */
