@@ -386,11 +386,6 @@ static void (*const fuzz_ctors[NR_CACHES])(void *) = {
 
 /* --- checks on new allocations ------------------------------------------ */
 
-static bool is_power_of_2(unsigned long n)
-{
-	return n && !(n & (n - 1));
-}
-
 static enum zone_type zone_of(const void *p)
 {
 	return page_zonenum(virt_to_page(p));
@@ -974,7 +969,7 @@ static void op_shrink(struct fuzz_state *s, unsigned int v)
 	int ret;
 
 	if (b & 0x80) {
-		int dma = (b >> 4) & 1, k = 1 + b % KMALLOC_SHIFT_HIGH;
+		int dma = (b >> 4) & 1, k = 1 + b % (KMALLOC_NR_CACHES - 1);
 
 		if (kmalloc_caches[dma][k])
 			kmem_cache_shrink(kmalloc_caches[dma][k]);

@@ -11,4 +11,10 @@ static inline unsigned int fls(u32 x)
 	return x ? 32 - (unsigned int)__builtin_clz(x) : 0;
 }
 
+/* Linux's is_power_of_2 (<linux/log2.h>): false for 0. */
+static inline bool is_power_of_2(unsigned long n)
+{
+	return n && !(n & (n - 1));
+}
+
 #endif /* LIB_BITOPS_H */

@@ -60,6 +60,10 @@
  *    Cache geometry, creation, destruction, bootstrap and statistics are
  *    in mm/slab_common.c; this file is the allocator at work.
  *
+ *    kmalloc is 28 caches (and their DMA twins): Linux's classes and,
+ *    above 256 bytes, three between each two powers of two (mm/slab.h),
+ *    found from the size by one table load (kmalloc_index).
+ *
  * 6. Locking. Per-CPU arrays are touched only by their CPU with
  *    interrupts off; node lists, counters and the shared array under
  *    n->list_lock; the cache list under slab_lock. Shrink, destroy and
@@ -232,7 +236,7 @@ bool slab_pfmemalloc_active(void)
 	return pfmemalloc_active();
 }
 
-struct kmem_cache *kmalloc_caches[2][KMALLOC_SHIFT_HIGH + 1];
+struct kmem_cache *kmalloc_caches[2][KMALLOC_NR_CACHES];
 
 /* --- statistics (mm/slab_stats.c): only while on, only in slow paths ---- */
 
@@ -1227,9 +1231,10 @@ unsigned int kmem_cache_size(struct kmem_cache *cachep)
 /* --- kmalloc ----------------------------------------------------------- */
 
 /*
- * kmalloc size classes: index i holds objects of 2^i bytes, except 1
- * (96 bytes) and 2 (192 bytes). Sizes up to 192 go through this table
- * by (size - 1) / 8; larger ones take fls(size - 1). No loop.
+ * kmalloc size classes (mm/slab.h): one table load for any size. Sizes
+ * up to 192 index size_index by (size - 1) / 8, larger ones
+ * size_index_64 by (size - 1) / 64: every class above 192 is a multiple
+ * of 64, so a 64-byte slot never straddles two classes.
  */
 static const u8 size_index[24] = {
 	3, 4, 5, 5, 6, 6, 6, 6,		/* 8, 16, 32, 32, 64 x 4 */
@@ -1237,11 +1242,34 @@ static const u8 size_index[24] = {
 	2, 2, 2, 2, 2, 2, 2, 2,		/* 192 x 8 */
 };
 
+/*
+ * The slots of sizes ((q - 1) / 4, q / 4] of 2^(shift - 1), q = 5..8, in
+ * 64-byte slots: a quarter is 2^(shift - 9) of them.
+ */
+#define SLOTS(shift, q) \
+	[((q) - 1) << ((shift) - 9) ... ((q) << ((shift) - 9)) - 1]
+#define DOUBLING(shift) \
+	SLOTS(shift, 5) = KMALLOC_STEP_INDEX(shift, 0), \
+	SLOTS(shift, 6) = KMALLOC_STEP_INDEX(shift, 1), \
+	SLOTS(shift, 7) = KMALLOC_STEP_INDEX(shift, 2), \
+	SLOTS(shift, 8) = shift
+
+/* Slots 0..2 (sizes up to 192) are never read. */
+static const u8 size_index_64[KMALLOC_MAX_CACHE_SIZE / 64] = {
+	[3] = 8,			/* 193..256 */
+	DOUBLING(9), DOUBLING(10), DOUBLING(11), DOUBLING(12), DOUBLING(13),
+};
+
+_Static_assert(KMALLOC_SHIFT_STEPS == 9 && KMALLOC_SHIFT_HIGH == 13,
+	       "size_index_64 lists the doublings 9..13");
+#undef DOUBLING
+#undef SLOTS
+
 static inline unsigned int kmalloc_index(size_t size)
 {
 	if (size <= 192)
 		return size_index[(size - 1) / 8];
-	return fls((u32)(size - 1));
+	return size_index_64[(size - 1) / 64];
 }
 
 /* The cache for 1..KMALLOC_MAX_CACHE_SIZE bytes. */

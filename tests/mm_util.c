@@ -89,7 +89,7 @@ void skip_debugged_cache(struct ktest *t, struct kmem_cache *cachep)
 
 void skip_if_kmalloc_debugged(struct ktest *t)
 {
-	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++)
+	for (unsigned int i = 0; i < KMALLOC_NR_CACHES; i++)
 		if (kmalloc_caches[0][i])
 			skip_if_debugged(t, kmalloc_caches[0][i]);
 }

@@ -29,15 +29,30 @@
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "tests/mm_util.h"
 
-/* The classes, their kmalloc_caches index and names, by hand. */
-static const unsigned int class_size[] = { 8, 16, 32, 64, 96, 128, 192, 256,
-					   512, 1024, 2048, 4096, 8192 };
-static const unsigned int class_index[] = { 3, 4, 5, 6, 1, 7, 2, 8, 9, 10,
-					    11, 12, 13 };
+/*
+ * The classes, their kmalloc_caches index and names, by hand: Linux's,
+ * and above 256 three steps of a quarter per doubling (mm/slab.h).
+ */
+static const unsigned int class_size[] = {
+	8, 16, 32, 64, 96, 128, 192, 256,
+	320, 384, 448, 512, 640, 768, 896, 1024,
+	1280, 1536, 1792, 2048, 2560, 3072, 3584, 4096,
+	5120, 6144, 7168, 8192,
+};
+static const unsigned int class_index[] = {
+	3, 4, 5, 6, 1, 7, 2, 8,
+	14, 15, 16, 9, 17, 18, 19, 10,
+	20, 21, 22, 11, 23, 24, 25, 12,
+	26, 27, 28, 13,
+};
 static const char *const class_name[] = {
 	"kmalloc-8", "kmalloc-16", "kmalloc-32", "kmalloc-64", "kmalloc-96",
-	"kmalloc-128", "kmalloc-192", "kmalloc-256", "kmalloc-512",
-	"kmalloc-1k", "kmalloc-2k", "kmalloc-4k", "kmalloc-8k",
+	"kmalloc-128", "kmalloc-192", "kmalloc-256",
+	"kmalloc-320", "kmalloc-384", "kmalloc-448", "kmalloc-512",
+	"kmalloc-640", "kmalloc-768", "kmalloc-896", "kmalloc-1k",
+	"kmalloc-1280", "kmalloc-1536", "kmalloc-1792", "kmalloc-2k",
+	"kmalloc-2560", "kmalloc-3072", "kmalloc-3584", "kmalloc-4k",
+	"kmalloc-5120", "kmalloc-6144", "kmalloc-7168", "kmalloc-8k",
 };
 #define NR_CLASSES	ARRAY_SIZE(class_size)
 
@@ -51,16 +66,13 @@ static unsigned int class_of(size_t size)
 	return NR_CLASSES;
 }
 
-static bool is_power_of_2(unsigned long x)
-{
-	return x && !(x & (x - 1));
-}
-
 /* --- size classes ---------------------------------------------------------- */
 
 static void test_class_table(struct ktest *t)
 {
 	skip_if_kmalloc_debugged(t);
+	/* Every index but 0 is a class of the table above. */
+	KTEST_EXPECT_EQ(t, NR_CLASSES, (size_t)KMALLOC_NR_CACHES - 1);
 	KTEST_EXPECT_NULL(t, kmalloc_caches[0][0]);
 	KTEST_EXPECT_NULL(t, kmalloc_caches[1][0]);
 	for (unsigned int i = 0; i < NR_CLASSES; i++) {
@@ -81,6 +93,33 @@ static void test_class_table(struct ktest *t)
 		/* Power-of-two classes are aligned to their size. */
 		KTEST_EXPECT_EQ(t, c->align,
 				is_power_of_2(class_size[i]) ? class_size[i] : 8U);
+	}
+}
+
+/*
+ * slabinfo NAME finds every class, plain and DMA: the header and one
+ * line, which starts with the name and shows the class's size and slab
+ * geometry ("<objsize> <objperslab> <pagesperslab> : tunables").
+ */
+static void test_slabinfo_classes(struct ktest *t)
+{
+	char want[48];
+
+	skip_if_kmalloc_debugged(t);
+	for (unsigned int i = 0; i < 2 * NR_CLASSES; i++) {
+		struct kmem_cache *c = kmalloc_caches[i / NR_CLASSES]
+						     [class_index[i % NR_CLASSES]];
+		const char *name = kmem_cache_name(c);
+
+		ktest_capture_start(t, NULL);
+		KTEST_EXPECT_EQ(t, slabinfo_show(name), 0);
+		ktest_capture_stop(t);
+		snprintf(want, sizeof(want), "\n%s%s ", i < NR_CLASSES ? "" : "dma-",
+			 class_name[i % NR_CLASSES]);
+		KTEST_EXPECT_CAPTURED(t, want);
+		snprintf(want, sizeof(want), " %6u %4u %4u : tunables ",
+			 class_size[i % NR_CLASSES], c->num, 1U << c->gfporder);
+		KTEST_EXPECT_CAPTURED(t, want);
 	}
 }
 
@@ -164,16 +203,32 @@ static void test_natural_alignment(struct ktest *t)
 		for (int i = 0; i < 64; i++)
 			kfree(p[i]);
 	}
-	/* 96 and 192 are only 8-byte aligned, but always that. */
-	for (size_t size = 96; size <= 192; size += 96) {
+	/* 96, 192 and the steps above 256 are only 8-byte aligned, always. */
+	for (unsigned int k = 0; k < NR_CLASSES; k++) {
+		if (is_power_of_2(class_size[k]))
+			continue;
 		for (int i = 0; i < 64; i++) {
-			p[i] = kmalloc(size, GFP_KERNEL);
+			p[i] = kmalloc(class_size[k], GFP_KERNEL);
 			KTEST_ASSERT_NOT_NULL(t, p[i]);
 			bad += (unsigned long)p[i] % 8 != 0;
 		}
 		for (int i = 0; i < 64; i++)
 			kfree(p[i]);
 	}
+	/* Constant sizes (the cache picked at compile time) alike. */
+	for (int i = 0; i < 64; i++) {
+		p[i] = kmalloc(512, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p[i]);
+		bad += (unsigned long)p[i] % 512 != 0;
+	}
+	for (int i = 0; i < 64; i++) {
+		kfree(p[i]);
+		p[i] = kmalloc(4096, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p[i]);
+		bad += (unsigned long)p[i] % 4096 != 0;
+	}
+	for (int i = 0; i < 64; i++)
+		kfree(p[i]);
 	KTEST_EXPECT_EQ(t, bad, 0U);
 }
 
@@ -307,16 +362,16 @@ static void test_krealloc(struct ktest *t)
 	fill(q, 128, 5);
 	p = krealloc(q, 5000, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);
-	KTEST_EXPECT_EQ(t, ksize(p), 8192UL);
+	KTEST_EXPECT_EQ(t, ksize(p), 5120UL);
 	KTEST_EXPECT_TRUE(t, filled(p, 128, 5));
-	fill(p, 8192, 9);
+	fill(p, 5120, 9);
 	/* Into a large allocation; shrinking by less than half stays put. */
 	q = krealloc(p, 20000, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, q);
 	KTEST_EXPECT_EQ(t, ksize(q), 32768UL);
-	KTEST_EXPECT_TRUE(t, filled(q, 8192, 9));
+	KTEST_EXPECT_TRUE(t, filled(q, 5120, 9));
 	KTEST_EXPECT_PTR_EQ(t, krealloc(q, 16385, GFP_KERNEL), q);
-	KTEST_EXPECT_TRUE(t, filled(q, 8192, 9));
+	KTEST_EXPECT_TRUE(t, filled(q, 5120, 9));
 	/* By half or more it moves to a class its size, keeping the prefix. */
 	p = krealloc(q, 100, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);
@@ -347,6 +402,61 @@ static void test_krealloc(struct ktest *t)
 				      GFP_KERNEL | __GFP_NOWARN));
 	KTEST_EXPECT_TRUE(t, filled(p, 64, 1));
 	KTEST_EXPECT_EQ(t, ksize(p), 64UL);
+	kfree(p);
+}
+
+/*
+ * krealloc through every class: growing one byte past a class moves the
+ * object to the next class up; shrinking to half a class or less moves
+ * it down to the class that fits, and to more than half keeps it (above
+ * 64 bytes). The contents travel every time.
+ */
+static void test_krealloc_classes(struct ktest *t)
+{
+	unsigned char *p = kmalloc(1, GFP_KERNEL), *q;
+	unsigned int bad = 0;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	fill(p, ksize(p), 7);
+	for (unsigned int i = 0; i + 1 < NR_CLASSES; i++) {
+		size_t was = ksize(p);
+
+		q = krealloc(p, class_size[i] + 1, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, q);
+		if (q == p || ksize(q) != class_size[i + 1] ||
+		    !filled(q, was, 7)) {
+			if (!bad++)
+				KTEST_FAIL(t, "krealloc(%u bytes) from %zu: ksize %zu, want %u",
+					   class_size[i] + 1, was, ksize(q),
+					   class_size[i + 1]);
+		}
+		fill(q, ksize(q), 7);
+		p = q;
+	}
+	KTEST_EXPECT_EQ(t, ksize(p), (size_t)KMALLOC_MAX_CACHE_SIZE);
+	for (unsigned int i = NR_CLASSES - 1; class_size[i] > 64; i--) {
+		size_t half = class_size[i] / 2;
+
+		/* p is in class i: more than half stays, half moves. */
+		if (krealloc(p, half + 1, GFP_KERNEL) != p && !bad++)
+			KTEST_FAIL(t, "krealloc(%zu) moved out of kmalloc-%u",
+				   half + 1, class_size[i]);
+		q = krealloc(p, half, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, q);
+		if (q == p || ksize(q) != class_size[class_of(half)] ||
+		    !filled(q, half, 7)) {
+			if (!bad++)
+				KTEST_FAIL(t, "krealloc(%zu) from kmalloc-%u: ksize %zu, want %u",
+					   half, class_size[i], ksize(q),
+					   class_size[class_of(half)]);
+		}
+		/* Grow back to a whole class i - 1 for the next round. */
+		p = krealloc(q, class_size[i - 1], GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p);
+		bad += ksize(p) != class_size[i - 1] || !filled(p, half, 7);
+		fill(p, ksize(p), 7);
+	}
+	KTEST_EXPECT_EQ(t, bad, 0U);
 	kfree(p);
 }
 
@@ -769,6 +879,7 @@ static void test_stress(struct ktest *t)
 
 static const struct ktest_case kmalloc_cases[] = {
 	KTEST_CASE(test_class_table),
+	KTEST_CASE(test_slabinfo_classes),
 	KTEST_CASE(test_every_size),
 	KTEST_CASE(test_constant_size_index),
 	KTEST_CASE(test_natural_alignment),
@@ -776,6 +887,7 @@ static const struct ktest_case kmalloc_cases[] = {
 	KTEST_CASE(test_too_large),
 	KTEST_CASE(test_bad_kfree),
 	KTEST_CASE(test_krealloc),
+	KTEST_CASE(test_krealloc_classes),
 	KTEST_CASE(test_kcalloc_kmalloc_array),
 	KTEST_CASE(test_zero_size_and_null),
 	KTEST_CASE(test_kzalloc),

@@ -422,7 +422,8 @@ static void test_kmalloc_size_roundup(struct ktest *t)
 	static const struct { size_t size, want; } table[] = {
 		{ 1, 8 }, { 8, 8 }, { 9, 16 }, { 33, 64 }, { 65, 96 },
 		{ 96, 96 }, { 97, 128 }, { 129, 192 }, { 193, 256 },
-		{ 1000, 1024 }, { 4097, 8192 }, { 8192, 8192 },
+		{ 257, 320 }, { 1000, 1024 }, { 1025, 1280 }, { 4097, 5120 },
+		{ 7169, 8192 }, { 8192, 8192 },
 		{ 8193, 16384 }, { 16385, 32768 }, { 3 * PAGE_SIZE, 16384 },
 		{ KMALLOC_MAX_SIZE - 1, KMALLOC_MAX_SIZE },
 		{ KMALLOC_MAX_SIZE, KMALLOC_MAX_SIZE },
