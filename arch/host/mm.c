@@ -25,7 +25,8 @@
  * was there before (ASan's, or the default).
  *
  * The vmalloc window (arch/pgtable.h) is a PROT_NONE reservation of
- * HOST_VMALLOC_SIZE. Mapping a page there maps the page's part of the
+ * host_vmalloc_size (HOST_VMALLOC_SIZE; the malloc shim takes less, as
+ * valgrind's address space has no room for 64 GiB more). Mapping a page there maps the page's part of the
  * memfd (MAP_SHARED|MAP_FIXED at its offset) with the protection asked
  * (uncached means nothing here); unmapping puts PROT_NONE anonymous
  * memory back. What is mapped is recorded in a software page table of
@@ -89,6 +90,7 @@ static struct sigaction old_segv;
 
 unsigned long vmalloc_base;
 unsigned long vmalloc_size;
+unsigned long host_vmalloc_size = HOST_VMALLOC_SIZE;
 static u64 *vm_root[VM_ROOT_ENTRIES];	/* -> PMD tables -> PTE tables */
 static DEFINE_SPINLOCK(pgtable_lock);
 static unsigned long window_tables;
@@ -316,7 +318,7 @@ void setup_arch(void)
 		dl_iterate_phdr(find_rodata, NULL);
 	if (!nr_rodata_ranges)
 		pr_warn("host: no read-only segment holds the kernel's rodata\n");
-	vmalloc_size = HOST_VMALLOC_SIZE;
+	vmalloc_size = min(host_vmalloc_size, HOST_VMALLOC_SIZE);
 	vmalloc_base = (unsigned long)map_or_die(NULL, vmalloc_size, PROT_NONE,
 						 MAP_PRIVATE | MAP_ANONYMOUS |
 						 MAP_NORESERVE, 0);

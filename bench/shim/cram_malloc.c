@@ -58,12 +58,17 @@
 
 #define EXPORT			__attribute__((visibility("default")))
 #define SHIM_DEFAULT_MEM	(1UL << 30)
+#define SHIM_VMALLOC_SIZE	(1UL << 30)
 #define SHARED_CPU		(NR_CPUS - 1)
 #define MIN_ALIGN		16UL
 #define BOOT_BUF_SIZE		(256UL << 10)
 
-/* arch/host/mm.c: the arena size when CRAM_HOST_MEM is unset. */
+/*
+ * arch/host/mm.c: the arena size when CRAM_HOST_MEM is unset, and the
+ * vmalloc window's (64 GiB there; valgrind cannot reserve that much).
+ */
 extern unsigned long host_default_mem;
+extern unsigned long host_vmalloc_size;
 
 /* --- the arch interface main.c gives the host build ------------------ */
 
@@ -208,6 +213,7 @@ static void shim_boot(void)
 	boot_ns = monotonic_ns();
 	console_loglevel = 4;	/* before the command line says so too */
 	host_default_mem = SHIM_DEFAULT_MEM;
+	host_vmalloc_size = SHIM_VMALLOC_SIZE;
 	arch_memory_setup();
 	parse_early_params(arch_cmdline());
 	arch_memblock_setup();
