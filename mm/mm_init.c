@@ -83,13 +83,20 @@ void memblock_reserve_named(phys_addr_t base, phys_addr_t size,
 	ledger_add(reason, fresh);
 }
 
-phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)
+phys_addr_t memblock_alloc_pages_aligned_named(unsigned long pages,
+					       phys_addr_t align,
+					       const char *reason)
 {
-	phys_addr_t phys = memblock_phys_alloc(pages << PAGE_SHIFT, PAGE_SIZE);
+	phys_addr_t phys = memblock_phys_alloc(pages << PAGE_SHIFT, align);
 
 	if (phys)
 		ledger_add(reason, pages);
 	return phys;
+}
+
+phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)
+{
+	return memblock_alloc_pages_aligned_named(pages, PAGE_SIZE, reason);
 }
 
 /* --- 5: mem_map and zones ----------------------------------------------- */
