@@ -208,11 +208,13 @@ static unsigned long memory_pfns_in(unsigned long start, unsigned long end,
 	return count;
 }
 
+/* One assignment of the whole page: stores, not a memset call per page. */
 static void init_single_page(struct page *page, enum zone_type zone, int nid)
 {
-	memset(page, 0, sizeof(*page));
-	page->flags = ((unsigned long)zone << ZONES_PGSHIFT) |
-		      ((unsigned long)nid << NODES_PGSHIFT);
+	*page = (struct page){
+		.flags = ((unsigned long)zone << ZONES_PGSHIFT) |
+			 ((unsigned long)nid << NODES_PGSHIFT),
+	};
 	INIT_LIST_HEAD(&page->lru);
 	set_page_count(page, 1);
 	SetPageReserved(page);
@@ -237,15 +239,21 @@ static void init_zone(struct pglist_data *pgdat, enum zone_type z)
 	zone->spanned_pages = last + 1 - first;
 }
 
+/* The struct pages of the RAM in [start, end), memblock range by range. */
 static void init_pfn_range(struct zone *zone, unsigned long start,
 			   unsigned long end)
 {
+	const struct memblock_type *mem = &memblock.memory;
 	enum zone_type z = zone - zone->zone_pgdat->node_zones;
+	int nid = zone->zone_pgdat->node_id;
 
-	for (unsigned long pfn = start; pfn < end; pfn++) {
-		if (pfn_valid(pfn))
-			init_single_page(pfn_to_page(pfn), z,
-					 zone->zone_pgdat->node_id);
+	for (unsigned long i = 0; i < mem->cnt; i++) {
+		unsigned long s = max(PFN_UP(mem->regions[i].base), start);
+		unsigned long e = min(PFN_DOWN(mem->regions[i].base +
+					       mem->regions[i].size), end);
+
+		for (unsigned long pfn = s; pfn < e; pfn++)
+			init_single_page(pfn_to_page(pfn), z, nid);
 	}
 }
 
