@@ -404,11 +404,36 @@ out:
 	return p;
 }
 
+/*
+ * The fast paths: a thread with a CPU of its own (so the boot is done)
+ * and a size a kmalloc cache serves, or a pointer into the arena, goes
+ * straight to kmalloc or kfree: one thread-local load and a compare or
+ * two before the kernel's own fast path. Everything else takes the
+ * general functions above and below.
+ */
+static __always_inline bool fast_size(size_t size)
+{
+	return likely(cpu_state == CPU_OWN &&
+		      size - 1 < KMALLOC_MAX_CACHE_SIZE);
+}
+
+static __always_inline bool fast_ptr(const void *p)
+{
+	return likely(cpu_state == CPU_OWN && in_arena(p));
+}
+
+static __always_inline void *fast_alloc(size_t size, gfp_t gfp)
+{
+	return __kmalloc((size + MIN_ALIGN - 1) & ~(MIN_ALIGN - 1), gfp);
+}
+
 static size_t usable_size(const void *p)
 {
 	size_t n;
 	bool locked;
 
+	if (fast_ptr(p))
+		return ksize(p);
 	if (!p)
 		return 0;
 	if (in_arena(p)) {
@@ -424,10 +449,16 @@ static size_t usable_size(const void *p)
 
 EXPORT void *malloc(size_t size)
 {
+	if (fast_size(size)) {
+		void *p = fast_alloc(size, GFP_KERNEL);
+
+		if (likely(p))
+			return p;
+	}
 	return shim_alloc(size, 0, GFP_KERNEL);
 }
 
-EXPORT void free(void *p)
+static __noinline void free_slow(void *p)
 {
 	bool locked;
 
@@ -442,6 +473,15 @@ EXPORT void free(void *p)
 	munmap(map_header(p)->base, map_header(p)->len);
 }
 
+EXPORT void free(void *p)
+{
+	if (fast_ptr(p)) {
+		kfree(p);
+		return;
+	}
+	free_slow(p);
+}
+
 EXPORT void *calloc(size_t n, size_t size)
 {
 	size_t bytes;
@@ -449,6 +489,12 @@ EXPORT void *calloc(size_t n, size_t size)
 	if (__builtin_mul_overflow(n, size, &bytes)) {
 		errno = ENOMEM;
 		return NULL;
+	}
+	if (fast_size(bytes)) {
+		void *p = fast_alloc(bytes, GFP_KERNEL | __GFP_ZERO);
+
+		if (likely(p))
+			return p;
 	}
 	return shim_alloc(bytes, 0, GFP_KERNEL | __GFP_ZERO);
 }
