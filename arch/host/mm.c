@@ -348,33 +348,41 @@ static void vmemmap_map(unsigned long va, unsigned long size, phys_addr_t phys)
 
 /*
  * Whole 2 MiB blocks of mem_map inside [start, end) get one 2 MiB piece
- * of RAM and one mmap (as x86_64 Linux maps vmemmap with PMDs), the rest
- * page by page: a 1 GiB arena takes 8 mappings instead of 4096.
+ * of RAM and one mmap (as x86_64 Linux maps vmemmap with PMDs); the
+ * rest, a run of unbacked pages up to the next 2 MiB boundary, one
+ * piece of as many pages: a 1 GiB arena takes a dozen mappings, not
+ * 4096, and no more RAM than page by page.
  */
 unsigned long vmemmap_populate(unsigned long start, unsigned long end)
 {
 	unsigned long bytes = 0, va = ALIGN_DOWN(start, PAGE_SIZE);
 
 	while (va < end) {
-		unsigned long size = PAGE_SIZE;
-		phys_addr_t phys = 0;
+		unsigned long size = PAGE_SIZE, limit;
+		phys_addr_t phys;
 
-		if (IS_ALIGNED(va, SZ_2M) && va + SZ_2M <= end &&
-		    !vmemmap_page_populated(va)) {
+		if (vmemmap_page_populated(va)) {
+			va += PAGE_SIZE;
+			continue;
+		}
+		if (IS_ALIGNED(va, SZ_2M) && va + SZ_2M <= end) {
 			phys = memblock_alloc_pages_aligned_named(
 				SZ_2M >> PAGE_SHIFT, SZ_2M, "mem_map");
-			if (phys)
-				size = SZ_2M;
+			if (phys) {
+				vmemmap_map(va, SZ_2M, phys);
+				bytes += SZ_2M;
+				va += SZ_2M;
+				continue;
+			}
 		}
-		if (!phys && !vmemmap_page_populated(va)) {
-			phys = memblock_alloc_pages_named(1, "mem_map");
-			if (!phys)
-				panic("host: out of memory for mem_map");
-		}
-		if (phys) {
-			vmemmap_map(va, size, phys);
-			bytes += size;
-		}
+		limit = min(PAGE_ALIGN(end), ALIGN(va + 1, SZ_2M));
+		while (va + size < limit && !vmemmap_page_populated(va + size))
+			size += PAGE_SIZE;
+		phys = memblock_alloc_pages_named(size >> PAGE_SHIFT, "mem_map");
+		if (!phys)
+			panic("host: out of memory for mem_map");
+		vmemmap_map(va, size, phys);
+		bytes += size;
 		va += size;
 	}
 	return bytes;
