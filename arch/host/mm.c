@@ -59,6 +59,7 @@
 
 #include "arch/arch.h"
 #include "arch/pgtable.h"
+#include "asm/host_mm.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/spinlock.h"
@@ -80,6 +81,7 @@ unsigned long host_default_mem = DEFAULT_HOST_MEM;
 static int ram_fd = -1;
 static unsigned long ram_end;
 static unsigned char vmemmap_populated[MAX_VMEMMAP_PAGES / 8];
+static u32 vmemmap_pfn[MAX_VMEMMAP_PAGES];	/* what backs each page */
 static int probe_pipe[2] = { -1, -1 };
 static struct sigaction old_segv;
 
@@ -343,6 +345,7 @@ static void vmemmap_map(unsigned long va, unsigned long size, phys_addr_t phys)
 		unsigned long i = (va + off - (unsigned long)vmemmap) >> PAGE_SHIFT;
 
 		vmemmap_populated[i / 8] |= 1U << (i % 8);
+		vmemmap_pfn[i] = (u32)PHYS_PFN(phys + off);
 	}
 }
 
@@ -386,6 +389,104 @@ unsigned long vmemmap_populate(unsigned long start, unsigned long end)
 		va += size;
 	}
 	return bytes;
+}
+
+/* --- fork ---------------------------------------------------------------- */
+
+/* Copy the data ranges of the memfd old to fd (holes stay holes). */
+static void copy_ram(int fd, int old)
+{
+	off_t off = 0, end;
+
+	while ((off = lseek(old, off, SEEK_DATA)) >= 0 && (unsigned long)off < ram_end) {
+		end = lseek(old, off, SEEK_HOLE);
+		if (end < 0 || (unsigned long)end > ram_end)
+			end = (off_t)ram_end;
+		while (off < end) {
+			ssize_t n = pwrite(fd, (void *)(page_offset_base + off),
+					   (size_t)(end - off), off);
+
+			if (n <= 0) {
+				perror("host: copying RAM");
+				exit(2);
+			}
+			off += n;
+		}
+	}
+}
+
+/* mem_map again over fd, in runs of contiguous backing. */
+static void remap_vmemmap(void)
+{
+	unsigned long i = 0, n = MAX_VMEMMAP_PAGES;
+
+	while (i < n) {
+		unsigned long run = 1;
+
+		if (!(vmemmap_populated[i / 8] & (1U << (i % 8)))) {
+			i++;
+			continue;
+		}
+		while (i + run < n &&
+		       (vmemmap_populated[(i + run) / 8] & (1U << ((i + run) % 8))) &&
+		       vmemmap_pfn[i + run] == vmemmap_pfn[i] + run)
+			run++;
+		map_or_die((char *)vmemmap + (i << PAGE_SHIFT), run << PAGE_SHIFT,
+			   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+			   (off_t)PFN_PHYS(vmemmap_pfn[i]));
+		i += run;
+	}
+}
+
+static int host_prot(pgprot_t prot);
+
+/* The vmalloc window's pages again over fd, from the software tables. */
+static void remap_window(void)
+{
+	for (unsigned long r = 0; r < VM_ROOT_ENTRIES; r++) {
+		for (unsigned long p = 0; vm_root[r] && p < PTRS_PER_TABLE; p++) {
+			const u64 *ptes = (const u64 *)vm_root[r][p];
+
+			for (unsigned long e = 0; ptes && e < PTRS_PER_TABLE; e++) {
+				unsigned long addr = vmalloc_base + (r << 30) +
+						     (p << 21) + (e << PAGE_SHIFT);
+				u64 pte = ptes[e];
+
+				if (!(pte & SWPTE_PRESENT))
+					continue;
+				map_or_die((void *)addr, PAGE_SIZE,
+					   host_prot(__pgprot((unsigned int)(pte >> 1) &
+							      _PAGE_KERNEL_MASK)),
+					   MAP_SHARED | MAP_FIXED,
+					   (off_t)(pte & PAGE_MASK));
+			}
+		}
+	}
+}
+
+/*
+ * After fork() the child's mappings of RAM are MAP_SHARED mappings of
+ * the parent's memfd: what either writes, the other sees. The malloc
+ * shim calls this in the child (pthread_atfork): a new memfd gets a copy
+ * of the data, and the direct map, mem_map and the vmalloc window's
+ * pages move to it at the same offsets. It costs a copy of the RAM in
+ * use. debug_pagealloc's protections are not carried over.
+ */
+void host_ram_unshare(void)
+{
+	int fd = memfd_create("cram-ram", 0), old = ram_fd;
+
+	if (fd < 0 || ftruncate(fd, (off_t)ram_end)) {
+		perror("host: memfd");
+		exit(2);
+	}
+	copy_ram(fd, old);
+	ram_fd = fd;
+	map_or_die((void *)page_offset_base, ram_end, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_FIXED, 0);
+	remap_vmemmap();
+	remap_window();
+	close(old);
 }
 
 /* --- the kernel page-table API (arch/pgtable.h) ------------------------ */

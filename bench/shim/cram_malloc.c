@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "asm/host_mm.h"
 #include "kernel/kernel.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -63,12 +64,6 @@
 #define MIN_ALIGN		16UL
 #define BOOT_BUF_SIZE		(256UL << 10)
 
-/*
- * arch/host/mm.c: the arena size when CRAM_HOST_MEM is unset, and the
- * vmalloc window's (64 GiB there; valgrind cannot reserve that much).
- */
-extern unsigned long host_default_mem;
-extern unsigned long host_vmalloc_size;
 
 /* --- the arch interface main.c gives the host build ------------------ */
 
@@ -207,6 +202,7 @@ static unsigned char boot_buf[BOOT_BUF_SIZE] __attribute__((aligned(16)));
 static size_t boot_used;
 
 static void cpu_release(void *unused);
+static void shim_fork_child(void);
 
 static void shim_boot(void)
 {
@@ -221,8 +217,9 @@ static void shim_boot(void)
 	mm_core_init();
 	arena_start = page_offset_base;
 	arena_end = page_offset_base + memblock_end_of_DRAM();
-	if (pthread_key_create(&cpu_key, cpu_release)) {
-		static const char msg[] = "cram-malloc: pthread_key_create failed\n";
+	if (pthread_key_create(&cpu_key, cpu_release) ||
+	    pthread_atfork(NULL, NULL, shim_fork_child)) {
+		static const char msg[] = "cram-malloc: pthread_key_create or pthread_atfork failed\n";
 
 		arch_console_write(msg, sizeof(msg) - 1);
 		abort();
@@ -325,6 +322,19 @@ static inline void cpu_leave(bool locked)
 {
 	if (unlikely(locked))
 		pthread_mutex_unlock(&shared_cpu_lock);
+}
+
+/*
+ * fork(): the child gets a copy of the arena (host_ram_unshare), or its
+ * allocations would land in the parent's memory, the arena being a
+ * shared mapping. Only the forking thread lives on in the child: the
+ * shared CPU's mutex starts unlocked there. A kernel lock that another
+ * thread held at the fork stays held in the child (see the top).
+ */
+static void shim_fork_child(void)
+{
+	host_ram_unshare();
+	pthread_mutex_init(&shared_cpu_lock, NULL);
 }
 
 /* --- blocks mmap'd directly ---------------------------------------------- */
