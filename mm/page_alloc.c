@@ -80,6 +80,8 @@
  *          fastpath_lock, fault_lock (a fail_page_alloc decision,
  *          before any below)
  *      7. (none: the per-CPU lists are their CPU's, interrupts off)
+ *      7a. pgdat->node_size_lock: deferred init growing a zone
+ *          (mm/mm_init.c), which frees the new pages under 8
  *      8. zone->lock: never two zones' at once
  *      ... pool->lock, 10. logbuf_lock (kernel/printk.c): a report
  *          under either

@@ -31,10 +31,15 @@
  * not.
  *
  * The arena is CRAM_HOST_MEM (default here 1G, the host build's limit
- * being 3G): booting costs about 60 ms per GiB (mem_map), and a program
- * that outgrows the arena goes on with mmap'd blocks. The kernel's
- * messages go to stderr at loglevel 4 (warnings and worse), so a
- * program's stdout is its own.
+ * being 3G): deferred struct page init (mm/internal.h) makes the boot
+ * initialise the struct pages of its first 256 MiB only, the rest as
+ * the program needs it, and a program that outgrows the arena goes on
+ * with mmap'd blocks. The kernel's messages go to stderr at loglevel 4
+ * (warnings and worse), so a program's stdout is its own.
+ *
+ * fork(): the arena is a shared mapping of a memfd, so a child would
+ * write into its parent's heap; the child's pthread_atfork handler gives
+ * it a copy (host_ram_unshare) before it runs on.
  */
 #define _GNU_SOURCE
 #include <errno.h>
