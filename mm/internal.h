@@ -14,7 +14,21 @@
  *   spanned_pages  pfns from the zone's first to its last, holes included
  *   present_pages  pfns that are RAM
  *   managed_pages  pages given to the page allocator (present minus
- *                  what boot reserved: kernel image, mem_map, tables)
+ *                  what boot reserved: kernel image, mem_map, tables,
+ *                  and minus what deferred init has not handed over)
+ *
+ * Deferred struct page init (Linux's CONFIG_DEFERRED_STRUCT_PAGE_INIT):
+ * boot initialises the struct pages of every zone but the node's last
+ * one in full, and of the last one the first PAGES_PER_SECTION pages
+ * and up to the next section boundary; pgdat->first_deferred_pfn is
+ * where that stopped (ULONG_MAX: nothing deferred). Beyond it only the
+ * struct pages of memblock's reserved ranges are initialised at boot
+ * (PageReserved, as everywhere); the rest stay zero, belong to no free
+ * list and are not counted in managed_pages or totalram_pages, until an
+ * allocation that the zone cannot serve grows it (deferred_grow_zone(),
+ * a section at a time, under pgdat->node_size_lock). Linux also
+ * finishes the rest in kernel threads late in boot; this kernel grows
+ * only on demand, so a boot or a program pays for the mem_map it uses.
  */
 #ifndef MM_INTERNAL_H
 #define MM_INTERNAL_H
@@ -115,7 +129,13 @@ typedef struct pglist_data {
 	unsigned long node_start_pfn;
 	unsigned long node_present_pages;
 	unsigned long node_spanned_pages;
+	spinlock_t node_size_lock;	/* deferred init's growth */
+	unsigned long first_deferred_pfn;	/* ULONG_MAX: none left */
 } pg_data_t;
+
+/* Deferred init's unit: a memory section of x86_64 Linux, 128 MiB. */
+#define SECTION_SIZE_BITS	27
+#define PAGES_PER_SECTION	(1UL << (SECTION_SIZE_BITS - PAGE_SHIFT))
 
 extern struct pglist_data contig_page_data;
 #define NODE_DATA(nid)		(&contig_page_data)
@@ -137,6 +157,13 @@ static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
 static inline bool populated_zone(const struct zone *zone)
 {
 	return zone->present_pages != 0;
+}
+
+/* Has the zone a deferred part left (it is the node's last zone)? */
+static inline bool zone_has_deferred(const struct zone *zone)
+{
+	return zone_spans_pfn(zone,
+			      READ_ONCE(zone->zone_pgdat->first_deferred_pfn));
 }
 
 /* The zone a page belongs to (its flags say which). */
@@ -177,8 +204,33 @@ static inline bool pfn_in_ram_chunk(unsigned long pfn)
 		       (chunk % (8 * sizeof(long)))) & 1;
 }
 
-/* Hand every free memblock range to the buddy allocator (boot, once). */
+/*
+ * Hand every free memblock range below the node's first_deferred_pfn to
+ * the buddy allocator (boot, once).
+ */
 void memblock_free_all(void);
+/* Free [start, end) of RAM, initialised and reserved, to the buddy lists. */
+void free_pfn_range(unsigned long start, unsigned long end);
+
+/*
+ * Deferred init (mm/mm_init.c): initialise and free at least the
+ * sections that hold 2^order pages of zone's deferred part; true if
+ * the zone has more pages than when the caller looked (its own growth
+ * or another CPU's), false if it has nothing deferred left. The zone's
+ * watermarks follow. Any context: interrupts are off while it works.
+ */
+bool deferred_grow_zone(struct zone *zone, unsigned int order);
+/*
+ * Grow every zone to its end: what Linux's page_alloc_init_late() has
+ * its threads do at boot. For a caller that wants all of RAM in the
+ * buddy lists now (tests that count every free page).
+ */
+void deferred_init_all(void);
+/* RAM pages not yet initialised nor handed to the buddy allocator. */
+unsigned long zone_deferred_pages(const struct zone *zone);
+unsigned long nr_deferred_pages(void);
+/* The watermarks from totalram_pages (mm/page_alloc.c). */
+void setup_per_zone_wmarks(void);
 
 /* No zone gfp may use has order-sized room above its low watermark. */
 bool pfmemalloc_needed(gfp_t gfp, unsigned int order);

@@ -117,7 +117,14 @@ extern struct reserve_reason reserve_ledger[MAX_RESERVE_REASONS];
 
 void memblock_reserve_named(phys_addr_t base, phys_addr_t size,
 			    const char *reason);
-/* memblock_phys_alloc of whole pages, booked under reason; 0 on failure. */
+/*
+ * memblock_phys_alloc of whole pages (aligned to align, a power of two
+ * of at least PAGE_SIZE, in the _aligned form), booked under reason; 0
+ * on failure.
+ */
 phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason);
+phys_addr_t memblock_alloc_pages_aligned_named(unsigned long pages,
+					       phys_addr_t align,
+					       const char *reason);
 
 #endif /* MM_MM_H */

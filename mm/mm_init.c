@@ -12,14 +12,22 @@
  *    "Reserved at boot".
  * 4. setup_arch() (arch) reserves its own ranges and maps all RAM.
  * 5. mm_core_init(): vmemmap is backed for every RAM range (holes get
- *    nothing), the zones are laid out over the pfns, every struct page of
- *    RAM is initialised (reserved, refcount 1, its zone and node in
+ *    nothing), the zones are laid out over the pfns, the struct pages of
+ *    RAM are initialised (reserved, refcount 1, its zone and node in
  *    flags), and the free memblock ranges are handed to the buddy
  *    allocator (mm/page_alloc.c). Last, SLAB bootstraps its caches, and
  *    the fault injection the command line asked for is armed.
+ * 6. Deferred struct page init (mm/internal.h says what it defers): in
+ *    step 5 the node's last zone is initialised only up to
+ *    first_deferred_pfn (and its reserved ranges); deferred_grow_zone()
+ *    does the rest a section at a time when an allocation needs it.
+ *    Until then the deferred pages are in no counter but present_pages:
+ *    MemTotal (totalram_pages) and managed grow with each section, and
+ *    present - managed = reserved + nr_deferred_pages().
  *
  * After this, memblock stays as the record of what RAM exists (pfn_valid
- * asks it) but allocates nothing more.
+ * asks it) and of what is free in the deferred part, but allocates
+ * nothing more.
  */
 #include "kernel/bug.h"
 #include "kernel/errno.h"
@@ -83,13 +91,20 @@ void memblock_reserve_named(phys_addr_t base, phys_addr_t size,
 	ledger_add(reason, fresh);
 }
 
-phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)
+phys_addr_t memblock_alloc_pages_aligned_named(unsigned long pages,
+					       phys_addr_t align,
+					       const char *reason)
 {
-	phys_addr_t phys = memblock_phys_alloc(pages << PAGE_SHIFT, PAGE_SIZE);
+	phys_addr_t phys = memblock_phys_alloc(pages << PAGE_SHIFT, align);
 
 	if (phys)
 		ledger_add(reason, pages);
 	return phys;
+}
+
+phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)
+{
+	return memblock_alloc_pages_aligned_named(pages, PAGE_SIZE, reason);
 }
 
 /* --- 5: mem_map and zones ----------------------------------------------- */
@@ -193,20 +208,23 @@ static unsigned long memory_pfns_in(unsigned long start, unsigned long end,
 	return count;
 }
 
+/* One assignment of the whole page: stores, not a memset call per page. */
 static void init_single_page(struct page *page, enum zone_type zone, int nid)
 {
-	memset(page, 0, sizeof(*page));
-	page->flags = ((unsigned long)zone << ZONES_PGSHIFT) |
-		      ((unsigned long)nid << NODES_PGSHIFT);
+	*page = (struct page){
+		.flags = ((unsigned long)zone << ZONES_PGSHIFT) |
+			 ((unsigned long)nid << NODES_PGSHIFT),
+	};
 	INIT_LIST_HEAD(&page->lru);
 	set_page_count(page, 1);
 	SetPageReserved(page);
 }
 
+/* The zone's span and present pages; its struct pages come later. */
 static void init_zone(struct pglist_data *pgdat, enum zone_type z)
 {
 	struct zone *zone = &pgdat->node_zones[z];
-	unsigned long start, end, first, last, pfn;
+	unsigned long start, end, first, last;
 
 	zone->name = zone_names[z];
 	zone->zone_pgdat = pgdat;
@@ -219,9 +237,79 @@ static void init_zone(struct pglist_data *pgdat, enum zone_type z)
 		return;
 	zone->zone_start_pfn = first;
 	zone->spanned_pages = last + 1 - first;
-	for (pfn = first; pfn <= last; pfn++) {
-		if (pfn_valid(pfn))
-			init_single_page(pfn_to_page(pfn), z, pgdat->node_id);
+}
+
+/* The struct pages of the RAM in [start, end), memblock range by range. */
+static void init_pfn_range(struct zone *zone, unsigned long start,
+			   unsigned long end)
+{
+	const struct memblock_type *mem = &memblock.memory;
+	enum zone_type z = zone - zone->zone_pgdat->node_zones;
+	int nid = zone->zone_pgdat->node_id;
+
+	for (unsigned long i = 0; i < mem->cnt; i++) {
+		unsigned long s = max(PFN_UP(mem->regions[i].base), start);
+		unsigned long e = min(PFN_DOWN(mem->regions[i].base +
+					       mem->regions[i].size), end);
+
+		for (unsigned long pfn = s; pfn < e; pfn++)
+			init_single_page(pfn_to_page(pfn), z, nid);
+	}
+}
+
+/*
+ * Linux's defer_init(): only the node's last zone defers, after its
+ * first PAGES_PER_SECTION pages, at a section boundary; the lower zones
+ * are there in full for allocations that need low addresses.
+ */
+static void set_first_deferred_pfn(struct pglist_data *pgdat)
+{
+	struct zone *zone = NULL;
+	unsigned long pfn;
+
+	pgdat->first_deferred_pfn = ULONG_MAX;
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		if (populated_zone(&pgdat->node_zones[z]))
+			zone = &pgdat->node_zones[z];
+	}
+	if (!zone)
+		return;
+	pfn = ALIGN(zone->zone_start_pfn + PAGES_PER_SECTION + 1,
+		    PAGES_PER_SECTION);
+	if (pfn < zone_end_pfn(zone))
+		pgdat->first_deferred_pfn = pfn;
+}
+
+/*
+ * Every struct page below first_deferred_pfn, and beyond it those of
+ * memblock's reserved ranges (Linux's memmap_init_reserved_pages):
+ * boot's own pages are PageReserved wherever they lie.
+ */
+static void memmap_init(struct pglist_data *pgdat)
+{
+	const struct memblock_type *rsv = &memblock.reserved;
+	unsigned long deferred = pgdat->first_deferred_pfn;
+	struct zone *zone, *last = NULL;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		zone = &pgdat->node_zones[z];
+		if (!populated_zone(zone))
+			continue;
+		init_pfn_range(zone, zone->zone_start_pfn,
+			       min(zone_end_pfn(zone), deferred));
+		last = zone;
+	}
+	if (deferred == ULONG_MAX)
+		return;
+	zone = last;
+	for (unsigned long i = 0; i < rsv->cnt; i++) {
+		unsigned long s = PFN_DOWN(rsv->regions[i].base);
+		unsigned long e = PFN_UP(rsv->regions[i].base + rsv->regions[i].size);
+
+		s = max(s, deferred);
+		e = min(e, zone_end_pfn(zone));
+		if (s < e)
+			init_pfn_range(zone, s, e);
 	}
 }
 
@@ -230,6 +318,7 @@ static void free_area_init(void)
 	struct pglist_data *pgdat = NODE_DATA(0);
 
 	pgdat->node_id = 0;
+	spin_lock_init(&pgdat->node_size_lock);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		struct zone *zone = &pgdat->node_zones[z];
 
@@ -238,6 +327,106 @@ static void free_area_init(void)
 	}
 	pgdat->node_start_pfn = PFN_UP(memblock_start_of_DRAM());
 	pgdat->node_spanned_pages = max_pfn - pgdat->node_start_pfn;
+	set_first_deferred_pfn(pgdat);
+	memmap_init(pgdat);
+}
+
+/* --- deferred struct page init ------------------------------------------- */
+
+/* The free memblock pages of [start, end) (memblock's RAM not reserved). */
+static unsigned long free_pfns_in(unsigned long start, unsigned long end)
+{
+	unsigned long count = 0;
+	phys_addr_t ps, pe;
+	u64 i;
+
+	for_each_free_mem_range(&memblock, i, &ps, &pe) {
+		unsigned long s = max(PFN_UP(ps), start);
+		unsigned long e = min(PFN_DOWN(pe), end);
+
+		if (s < e)
+			count += e - s;
+	}
+	return count;
+}
+
+unsigned long zone_deferred_pages(const struct zone *zone)
+{
+	unsigned long first = READ_ONCE(zone->zone_pgdat->first_deferred_pfn);
+
+	if (!zone_spans_pfn(zone, first))
+		return 0;
+	return free_pfns_in(first, zone_end_pfn(zone));
+}
+
+unsigned long nr_deferred_pages(void)
+{
+	unsigned long sum = 0;
+	struct zone *zone;
+
+	for_each_zone(zone)
+		sum += zone_deferred_pages(zone);
+	return sum;
+}
+
+/* Initialise the free memblock ranges of [start, end) and free them. */
+static void deferred_init_range(struct zone *zone, unsigned long start,
+				unsigned long end)
+{
+	phys_addr_t ps, pe;
+	u64 i;
+
+	for_each_free_mem_range(&memblock, i, &ps, &pe) {
+		unsigned long s = max(PFN_UP(ps), start);
+		unsigned long e = min(PFN_DOWN(pe), end);
+
+		if (s >= e)
+			continue;
+		init_pfn_range(zone, s, e);
+		free_pfn_range(s, e);
+	}
+}
+
+/*
+ * Linux's deferred_grow_zone(): whole sections, enough for 2^order
+ * pages, from first_deferred_pfn on. Under node_size_lock with
+ * interrupts off, so that two CPUs never grow the same section and an
+ * interrupt's allocation cannot find the zone half grown; the lock is
+ * taken before zone->lock (free_pfn_range), never inside it.
+ */
+bool deferred_grow_zone(struct zone *zone, unsigned int order)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	unsigned long first = READ_ONCE(pgdat->first_deferred_pfn);
+	unsigned long end, flags;
+
+	if (!zone_spans_pfn(zone, first))
+		return false;
+	spin_lock_irqsave(&pgdat->node_size_lock, flags);
+	if (pgdat->first_deferred_pfn != first) {
+		/* another CPU grew it meanwhile: look again */
+		spin_unlock_irqrestore(&pgdat->node_size_lock, flags);
+		return true;
+	}
+	BUG_ON(!IS_ALIGNED(first, PAGES_PER_SECTION));
+	end = min(first + ALIGN(1UL << order, PAGES_PER_SECTION),
+		  zone_end_pfn(zone));
+	deferred_init_range(zone, first, end);
+	WRITE_ONCE(pgdat->first_deferred_pfn,
+		   end < zone_end_pfn(zone) ? end : ULONG_MAX);
+	setup_per_zone_wmarks();
+	spin_unlock_irqrestore(&pgdat->node_size_lock, flags);
+	return true;
+}
+
+void deferred_init_all(void)
+{
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		while (deferred_grow_zone(zone, MAX_ORDER - 1))
+			;
+	}
 }
 
 static void print_zones(void)
@@ -300,7 +489,7 @@ static unsigned long present_pages(void)
 
 void mm_core_init(void)
 {
-	unsigned long total_kb;
+	unsigned long total_kb, deferred_kb;
 
 	init_ram_chunks();
 	sparse_init();
@@ -312,9 +501,13 @@ void mm_core_init(void)
 	kmem_cache_init();
 	vmalloc_init();
 	total_kb = present_pages() << (PAGE_SHIFT - 10);
+	deferred_kb = nr_deferred_pages() << (PAGE_SHIFT - 10);
 	pr_info("Memory: %luK/%luK available (%luK reserved, %luK mem_map)\n",
 		totalram_pages << (PAGE_SHIFT - 10), total_kb,
-		total_kb - (totalram_pages << (PAGE_SHIFT - 10)),
+		total_kb - deferred_kb - (totalram_pages << (PAGE_SHIFT - 10)),
 		vmemmap_bytes >> 10);
+	if (deferred_kb)
+		pr_info("Memory: %luK deferred from pfn %#lx, initialised when needed\n",
+			deferred_kb, NODE_DATA(0)->first_deferred_pfn);
 	fault_inject_init();
 }

@@ -29,7 +29,8 @@
  *    Linux's vmstat work drains idle CPUs' lists.
  *
  * 4. Watermarks. min, low and high per zone, from min_free_kbytes like
- *    Linux. An allocation must leave free pages above min (GFP_ATOMIC:
+ *    Linux, computed again each time deferred init grows a zone (they
+ *    follow totalram_pages: what has been handed over so far). An allocation must leave free pages above min (GFP_ATOMIC:
  *    above half of min). Only __GFP_MEMALLOC may go below, and the pages
  *    it gets that way are marked PG_pfmemalloc.
  *
@@ -79,6 +80,8 @@
  *          fastpath_lock, fault_lock (a fail_page_alloc decision,
  *          before any below)
  *      7. (none: the per-CPU lists are their CPU's, interrupts off)
+ *      7a. pgdat->node_size_lock: deferred init growing a zone
+ *          (mm/mm_init.c), which frees the new pages under 8
  *      8. zone->lock: never two zones' at once
  *      ... pool->lock, 10. logbuf_lock (kernel/printk.c): a report
  *          under either
@@ -722,7 +725,12 @@ static struct page *rmqueue(struct zone *zone, unsigned int order)
 	return page;
 }
 
-/* Try each allowed zone from the highest down; NULL if none can give. */
+/*
+ * Try each allowed zone from the highest down; NULL if none can give. A
+ * zone that cannot, but has a deferred part, grows and is tried again
+ * (Linux's get_page_from_freelist does the same): at most once per
+ * section it has left.
+ */
 static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 					   unsigned int alloc_flags)
 {
@@ -732,22 +740,26 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 
 		if (!zone->managed_pages)
 			continue;
-		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
-		    !zone_watermark_ok(zone, order, min_wmark_pages(zone),
-				       alloc_flags))
-			continue;
-		page = rmqueue(zone, order);
-		if (page) {
-			prep_new_page(page, order, gfp, alloc_flags);
-			return page;
-		}
+		do {
+			if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
+			    !zone_watermark_ok(zone, order,
+					       min_wmark_pages(zone),
+					       alloc_flags))
+				continue;	/* to the growth */
+			page = rmqueue(zone, order);
+			if (page) {
+				prep_new_page(page, order, gfp, alloc_flags);
+				return page;
+			}
+		} while (deferred_grow_zone(zone, order));
 	}
 	return NULL;
 }
 
 /*
  * Would an ordinary allocation of this gfp and order have to dip into
- * the reserve: no zone it may use is above its low watermark? SLAB asks
+ * the reserve: no zone it may use is above its low watermark, nor can
+ * grow (deferred init)? SLAB asks
  * before it turns a reserve slab into an ordinary one (the low mark, not
  * the min one, so that it does not flip back at the next allocation).
  * Without the zones' locks: an answer that is stale by a page is fine.
@@ -758,7 +770,8 @@ bool pfmemalloc_needed(gfp_t gfp, unsigned int order)
 		struct zone *zone = &NODE_DATA(0)->node_zones[z];
 
 		if (zone->managed_pages &&
-		    zone_watermark_ok(zone, order, low_wmark_pages(zone), 0))
+		    (zone_watermark_ok(zone, order, low_wmark_pages(zone), 0) ||
+		     zone_has_deferred(zone)))
 			return false;
 	}
 	return true;
@@ -1044,7 +1057,7 @@ static void __free_pages_core(struct page *page, unsigned int order)
 }
 
 /* Free [start, end) in the largest aligned blocks that fit. */
-static void free_pfn_range(unsigned long start, unsigned long end)
+void free_pfn_range(unsigned long start, unsigned long end)
 {
 	while (start < end) {
 		unsigned int order = MAX_ORDER - 1;
@@ -1078,7 +1091,7 @@ static unsigned long int_sqrt(unsigned long x)
  * and 64 MiB, shared among zones by size; low and high are min plus a
  * quarter and a half of it.
  */
-static void setup_per_zone_wmarks(void)
+void setup_per_zone_wmarks(void)
 {
 	unsigned long pages_min;
 	struct zone *zone;
@@ -1098,14 +1111,17 @@ static void setup_per_zone_wmarks(void)
 
 /*
  * Linux's zone_batchsize, roughly: a quarter of managed/1024 pages, at
- * most 63; high is six batches, over all orders (Linux's pcp->high
- * before it became adaptive), and room for two blocks of the largest
- * order however small the zone. A list of order o is refilled with
- * batch >> o blocks, at least one.
+ * most 63, for order 0 (counting the pages deferred init has still to
+ * give: Linux resizes the lists when its deferred init is done); high is
+ * six batches, over all orders (Linux's pcp->high before it became
+ * adaptive), and room for two blocks of the largest order however small
+ * the zone. A list of order o is refilled with batch >> o blocks, at
+ * least one.
  */
 static void setup_pcp_lists(struct zone *zone)
 {
-	int batch = (int)clamp_val(zone->managed_pages / 4096, 1UL, 63UL);
+	unsigned long pages = zone->managed_pages + zone_deferred_pages(zone);
+	int batch = (int)clamp_val(pages / 4096, 1UL, 63UL);
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = &zone->pcp[cpu];
@@ -1141,7 +1157,8 @@ void memblock_free_all(void)
 	for_each_zone(zone)
 		spin_lock_init(&zone->lock);
 	for_each_free_mem_range(&memblock, i, &start, &end)
-		free_pfn_range(PFN_UP(start), PFN_DOWN(end));
+		free_pfn_range(PFN_UP(start),
+			       min(PFN_DOWN(end), NODE_DATA(0)->first_deferred_pfn));
 	for_each_zone(zone)
 		setup_pcp_lists(zone);
 	setup_per_zone_wmarks();

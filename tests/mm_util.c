@@ -3,6 +3,7 @@
 #include "lib/ktest/ktest.h"
 #include "lib/prandom.h"
 #include "lib/string.h"
+#include "mm/internal.h"
 #include "mm/page_debug.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
@@ -24,6 +25,7 @@ struct hog *hog_memory_gfp(gfp_t gfp)
 {
 	struct hog *head = NULL;
 
+	deferred_init_all();	/* all of RAM, whatever the gfp may grow */
 	for (int order = MAX_ORDER - 1; order >= 0; order--) {
 		struct page *page;
 
@@ -56,11 +58,20 @@ unsigned long pages_free(void)
 
 unsigned long pages_baseline(void)
 {
+	deferred_init_all();	/* a test's growth must not look like a leak */
 	kmem_cache_shrink_all();
 	if (rcu_pending_callbacks())
 		rcu_barrier();	/* SLAB_TYPESAFE_BY_RCU pages wait for a GP */
 	drain_all_pages();
 	return pages_free();
+}
+
+bool deferred_page(unsigned long pfn)
+{
+	const struct page *page = pfn_to_page(pfn);
+
+	return pfn >= READ_ONCE(NODE_DATA(0)->first_deferred_pfn) &&
+	       !page->flags && !page_ref_count(page);
 }
 
 enum zone_type expected_zone(unsigned long pfn)

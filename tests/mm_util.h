@@ -27,6 +27,11 @@ void release_memory(struct hog *head);
 unsigned long pages_free(void);
 /* Free pages with every cache shrunk and the per-CPU lists drained. */
 unsigned long pages_baseline(void);
+/*
+ * A RAM pfn whose struct page deferred init has not reached yet (all
+ * zero: no zone, no flags, no reference).
+ */
+bool deferred_page(unsigned long pfn);
 /* The zone a pfn belongs to, from the zone limits alone. */
 enum zone_type expected_zone(unsigned long pfn);
 

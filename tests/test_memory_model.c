@@ -30,7 +30,7 @@ static void test_struct_page_layout(struct ktest *t)
 static void test_every_ram_pfn(struct ktest *t)
 {
 	const struct memblock_type *mem = &memblock.memory;
-	unsigned long checked = 0, bad = 0;
+	unsigned long checked = 0, bad = 0, deferred = 0;
 
 	for (unsigned long i = 0; i < mem->cnt; i++) {
 		unsigned long start = PFN_UP(mem->regions[i].base);
@@ -40,16 +40,21 @@ static void test_every_ram_pfn(struct ktest *t)
 		for (unsigned long pfn = start; pfn < end; pfn++) {
 			struct page *page = pfn_to_page(pfn);
 
+			checked++;
+			if (deferred_page(pfn)) {
+				deferred++;
+				continue;
+			}
 			bad += !pfn_valid(pfn) || page_to_pfn(page) != pfn ||
 			       page_zonenum(page) != expected_zone(pfn) ||
 			       page_to_nid(page) != 0 ||
 			       page_address(page) != __va(PFN_PHYS(pfn)) ||
 			       virt_to_page(page_address(page)) != page;
-			checked++;
 		}
 	}
 	KTEST_EXPECT_EQ(t, bad, 0UL);
 	KTEST_EXPECT_EQ(t, checked, NODE_DATA(0)->node_present_pages);
+	KTEST_EXPECT_EQ(t, deferred, nr_deferred_pages());
 }
 
 /* Holes of the e820 map have no struct pages. */
@@ -150,8 +155,8 @@ static void test_reserved_pages(struct ktest *t)
 
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++)
 		reserved += pfn_valid(pfn) && PageReserved(pfn_to_page(pfn));
-	KTEST_EXPECT_EQ(t, reserved,
-			NODE_DATA(0)->node_present_pages - totalram_pages);
+	KTEST_EXPECT_EQ(t, reserved, NODE_DATA(0)->node_present_pages -
+				     totalram_pages - nr_deferred_pages());
 	KTEST_EXPECT_GE(t, reserved * PAGE_SIZE, vmemmap_bytes + SZ_64K);
 	KTEST_EXPECT_EQ(t, reserved, ledger_pages());
 	KTEST_EXPECT_TRUE(t, memblock_is_region_reserved(0, PAGE_SIZE));

@@ -331,7 +331,9 @@ static void test_counters(struct ktest *t)
 		     pfn < zone_end_pfn(zone); pfn++)
 			unreserved += pfn_valid(pfn) &&
 				      !PageReserved(pfn_to_page(pfn));
-		KTEST_EXPECT_EQ(t, unreserved, zone->managed_pages);
+		/* a deferred page is all zero, not reserved either */
+		KTEST_EXPECT_EQ(t, unreserved, zone->managed_pages +
+					       zone_deferred_pages(zone));
 		weighted += zone_weighted;
 		sum += zone->free_pages;
 		managed += zone->managed_pages;
@@ -363,6 +365,111 @@ static void test_watermark_values(struct ktest *t)
 		KTEST_EXPECT_EQ(t, low_wmark_pages(zone), min + min / 4);
 		KTEST_EXPECT_EQ(t, high_wmark_pages(zone), min + min / 2);
 	}
+}
+
+/* --- deferred struct page init -------------------------------------------- */
+
+/* The zone that holds pfn, or NULL. */
+static struct zone *zone_spanning(unsigned long pfn)
+{
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		if (populated_zone(zone) && zone_spans_pfn(zone, pfn))
+			return zone;
+	}
+	return NULL;
+}
+
+/*
+ * Allocating past the initialised part of the node's last zone grows it
+ * by one section: its struct pages are initialised (right zone, node),
+ * its free pages join the lists and the counters (managed, totalram) by
+ * exactly what nr_deferred_pages() lost, the watermarks follow, and the
+ * next block comes from the new section. Given back, the lists check
+ * clean.
+ */
+static void test_deferred_grow(struct ktest *t)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY;
+	struct pglist_data *pgdat = NODE_DATA(0);
+	unsigned long first = READ_ONCE(pgdat->first_deferred_pfn);
+	unsigned long deferred, total, managed, min, end, bad = 0;
+	unsigned long bound = (totalram_pages >> (MAX_ORDER - 1)) + 2;
+	struct chain c = { 0 };
+	struct zone *zone;
+	struct page *page;
+
+	if (first == ULONG_MAX)
+		ktest_skip(t, "nothing deferred (the last zone is under two sections)");
+	zone = zone_spanning(first);
+	KTEST_ASSERT_NOT_NULL(t, zone);
+	KTEST_EXPECT_TRUE(t, IS_ALIGNED(first, PAGES_PER_SECTION));
+	KTEST_EXPECT_TRUE(t, !pfn_valid(first) || deferred_page(first) ||
+			     PageReserved(pfn_to_page(first)));
+	deferred = nr_deferred_pages();
+	KTEST_ASSERT_GT(t, deferred, 0UL);
+	total = totalram_pages;
+	managed = zone->managed_pages;
+	min = min_wmark_pages(zone);
+	while (READ_ONCE(pgdat->first_deferred_pfn) == first && c.blocks < bound) {
+		page = alloc_pages(gfp, MAX_ORDER - 1);
+		if (!page)
+			break;
+		chain_add(&c, page, MAX_ORDER - 1);
+	}
+	end = READ_ONCE(pgdat->first_deferred_pfn);
+	KTEST_EXPECT_TRUE(t, end == first + PAGES_PER_SECTION ||
+			     (end == ULONG_MAX &&
+			      zone_end_pfn(zone) <= first + PAGES_PER_SECTION));
+	KTEST_EXPECT_EQ(t, totalram_pages - total, deferred - nr_deferred_pages());
+	KTEST_EXPECT_EQ(t, zone->managed_pages - managed,
+			deferred - nr_deferred_pages());
+	KTEST_EXPECT_GE(t, min_wmark_pages(zone), min);
+	/* The newest blocks on the lists are the new section's. */
+	page = alloc_pages(gfp, MAX_ORDER - 1);
+	KTEST_EXPECT_NOT_NULL(t, page);
+	if (page) {
+		KTEST_EXPECT_GE(t, page_to_pfn(page), first);
+		chain_add(&c, page, MAX_ORDER - 1);
+	}
+	for (unsigned long pfn = first; pfn < min(end, zone_end_pfn(zone)); pfn++) {
+		if (!pfn_valid(pfn))
+			continue;
+		page = pfn_to_page(pfn);
+		bad += page_zone(page) != zone || page_to_nid(page) != 0;
+	}
+	KTEST_EXPECT_EQ(t, bad, 0UL);
+	chain_free(t, &c);
+	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
+	expect_allocator_works(t);
+}
+
+/*
+ * Exhausting memory grows the zone to its end before it fails: then
+ * nothing is deferred, every order fails cleanly, and everything given
+ * back leaves the lists clean with the deferred pages added to the free.
+ */
+static void test_deferred_exhaust(struct ktest *t)
+{
+	unsigned long deferred = nr_deferred_pages(), before;
+	struct chain c = { 0 };
+	unsigned long pages;
+
+	if (!deferred)
+		ktest_skip(t, "nothing deferred");
+	before = nr_free_pages() + nr_pcp_pages();
+	pages = fill(&c, GFP_KERNEL | __GFP_MEMALLOC, ANY_ZONE, NULL);
+	KTEST_EXPECT_EQ(t, READ_ONCE(NODE_DATA(0)->first_deferred_pfn), ULONG_MAX);
+	KTEST_EXPECT_EQ(t, nr_deferred_pages(), 0UL);
+	KTEST_EXPECT_EQ(t, nr_free_pages(), 0UL);
+	KTEST_EXPECT_GE(t, pages, before + deferred - nr_pcp_pages());
+	KTEST_EXPECT_NULL(t, alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0));
+	KTEST_EXPECT_NULL(t, alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_ORDER - 1));
+	chain_free(t, &c);
+	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
+	KTEST_EXPECT_EQ(t, nr_free_pages() + nr_pcp_pages(), before + deferred);
+	expect_allocator_works(t);
 }
 
 /* --- split and merge ----------------------------------------------------- */
@@ -577,6 +684,7 @@ static void test_exhaust_all_memory(struct ktest *t)
 	struct page *page;
 	struct zone *zone;
 
+	deferred_init_all();	/* every page is on the lists to count */
 	snapshot_free(&before);
 	pages = fill(&c, GFP_KERNEL | __GFP_MEMALLOC, ANY_ZONE, NULL);
 	KTEST_EXPECT_EQ(t, pages, counted_pages_all(&before));
@@ -1958,6 +2066,8 @@ static void test_bad_free(struct ktest *t)
 static const struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_counters),
 	KTEST_CASE(test_watermark_values),
+	KTEST_CASE(test_deferred_grow),
+	KTEST_CASE(test_deferred_exhaust),
 	KTEST_CASE(test_split_merge_exact),
 	KTEST_CASE(test_every_order),
 	KTEST_CASE(test_order_too_large),

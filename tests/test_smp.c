@@ -22,7 +22,9 @@
  * the end every page and object is back. A second case (up to
  * SMP_STATS_OPS operations) runs with the slab statistics on and checks
  * that each CPU's counters for the test's cache add up to exactly the
- * allocations and frees that CPU made.
+ * allocations and frees that CPU made. A third has every CPU allocate
+ * past the part of memory boot initialised, at once (deferred init; the
+ * host run with CRAM_HOST_MEM=1G has it).
  */
 #include "kernel/errno.h"
 #include "kernel/printk.h"
@@ -31,6 +33,8 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/internal.h"	/* white-box: the node's deferred part */
+#include "mm/page_debug.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: per-CPU statistics */
 #include "tests/mm_util.h"
@@ -520,9 +524,110 @@ static void test_cpu_run_refuses(struct ktest *t)
 	arch_cpu_join(1);
 }
 
+/* --- deferred init grown by several CPUs at once ------------------------ */
+
+struct grown_block {
+	struct grown_block *next;
+	unsigned long pfn;	/* checked on free: nobody else had it */
+	unsigned int cpu;
+};
+
+struct grow_cpu {
+	struct grown_block *blocks;
+	unsigned long nr, max, stop_pfn;
+	unsigned long failed;	/* NULL while the zone could still grow */
+	unsigned int cpu;
+};
+
+static struct grow_cpu grow_cpus[NR_CPUS];
+
+/* Take 4 MiB blocks until the node has grown up to stop_pfn. */
+static void grow_worker(void *arg)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY;
+	struct pglist_data *pgdat = NODE_DATA(0);
+	struct grow_cpu *g = arg;
+
+	while (g->nr < g->max &&
+	       READ_ONCE(pgdat->first_deferred_pfn) < g->stop_pfn) {
+		struct page *page = alloc_pages(gfp, MAX_ORDER - 1);
+		struct grown_block *b;
+
+		if (!page) {
+			g->failed += READ_ONCE(pgdat->first_deferred_pfn) != ULONG_MAX;
+			break;
+		}
+		b = page_address(page);
+		b->next = g->blocks;
+		b->pfn = page_to_pfn(page);
+		b->cpu = g->cpu;
+		g->blocks = b;
+		g->nr++;
+	}
+}
+
+/*
+ * Every CPU allocates past the initialised part at once, so that they
+ * meet in deferred_grow_zone(): the node grows two sections, section by
+ * section, no allocation fails while it could still grow, no block goes
+ * to two CPUs, and totalram_pages grows by exactly what is no longer
+ * deferred. Everything given back, the free lists check clean.
+ */
+static void test_deferred_grow_race(struct ktest *t)
+{
+	struct pglist_data *pgdat = NODE_DATA(0);
+	unsigned long first = READ_ONCE(pgdat->first_deferred_pfn);
+	unsigned long deferred, total, stop, failed = 0, corrupt = 0, nr = 0;
+	unsigned int cpus = arch_nr_cpus();
+	struct grown_block *b;
+
+	if (cpus < 2)
+		ktest_skip(t, "one CPU online");
+	if (first == ULONG_MAX)
+		ktest_skip(t, "nothing deferred (the last zone is under two sections)");
+	deferred = nr_deferred_pages();
+	total = totalram_pages;
+	stop = first + 2 * PAGES_PER_SECTION;
+	for (unsigned int c = 0; c < cpus; c++) {
+		grow_cpus[c] = (struct grow_cpu){
+			.max = ((total + deferred) >> (MAX_ORDER - 1)) + 2,
+			.stop_pfn = stop, .cpu = c,
+		};
+	}
+	for (unsigned int c = 1; c < cpus; c++) {
+		int err = arch_cpu_run(c, grow_worker, &grow_cpus[c]);
+
+		if (err == -ENOSYS)
+			ktest_skip(t, "this arch cannot run work on another CPU (arch_cpu_run)");
+		KTEST_EXPECT_EQ(t, err, 0);
+	}
+	grow_worker(&grow_cpus[0]);
+	for (unsigned int c = 1; c < cpus; c++)
+		arch_cpu_join(c);
+	KTEST_EXPECT_GE(t, READ_ONCE(pgdat->first_deferred_pfn), stop);
+	KTEST_EXPECT_EQ(t, totalram_pages - total, deferred - nr_deferred_pages());
+	for (unsigned int c = 0; c < cpus; c++) {
+		struct grow_cpu *g = &grow_cpus[c];
+
+		failed += g->failed;
+		while ((b = g->blocks)) {
+			g->blocks = b->next;
+			corrupt += b->pfn != virt_to_pfn(b) || b->cpu != c;
+			__free_pages(virt_to_page(b), MAX_ORDER - 1);
+			nr++;
+		}
+	}
+	ktest_info(t, "%u CPUs took %lu blocks of 4 MiB; %lu KiB still deferred",
+		   cpus, nr, nr_deferred_pages() << (PAGE_SHIFT - 10));
+	KTEST_EXPECT_EQ(t, failed, 0UL);
+	KTEST_EXPECT_EQ(t, corrupt, 0UL);
+	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
+}
+
 static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(test_cpu_run_refuses),
 	KTEST_CASE(test_smp_ops_param),
+	KTEST_CASE(test_deferred_grow_race),
 	KTEST_CASE(test_all_cpus_cross_free),
 	KTEST_CASE(test_per_cpu_stats_add_up),
 	{}

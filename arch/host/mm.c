@@ -25,7 +25,8 @@
  * was there before (ASan's, or the default).
  *
  * The vmalloc window (arch/pgtable.h) is a PROT_NONE reservation of
- * HOST_VMALLOC_SIZE. Mapping a page there maps the page's part of the
+ * host_vmalloc_size (HOST_VMALLOC_SIZE; the malloc shim takes less, as
+ * valgrind's address space has no room for 64 GiB more). Mapping a page there maps the page's part of the
  * memfd (MAP_SHARED|MAP_FIXED at its offset) with the protection asked
  * (uncached means nothing here); unmapping puts PROT_NONE anonymous
  * memory back. What is mapped is recorded in a software page table of
@@ -58,6 +59,7 @@
 
 #include "arch/arch.h"
 #include "arch/pgtable.h"
+#include "asm/host_mm.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/spinlock.h"
@@ -79,6 +81,7 @@ unsigned long host_default_mem = DEFAULT_HOST_MEM;
 static int ram_fd = -1;
 static unsigned long ram_end;
 static unsigned char vmemmap_populated[MAX_VMEMMAP_PAGES / 8];
+static u32 vmemmap_pfn[MAX_VMEMMAP_PAGES];	/* what backs each page */
 static int probe_pipe[2] = { -1, -1 };
 static struct sigaction old_segv;
 
@@ -89,6 +92,7 @@ static struct sigaction old_segv;
 
 unsigned long vmalloc_base;
 unsigned long vmalloc_size;
+unsigned long host_vmalloc_size = HOST_VMALLOC_SIZE;
 static u64 *vm_root[VM_ROOT_ENTRIES];	/* -> PMD tables -> PTE tables */
 static DEFINE_SPINLOCK(pgtable_lock);
 static unsigned long window_tables;
@@ -294,20 +298,22 @@ bool arch_is_kernel_rodata(unsigned long addr)
 }
 
 /*
- * The vmalloc window: HOST_VMALLOC_SIZE of address space, or the largest
- * power-of-two part of it (at least 1 GiB) the host grants: valgrind's
- * address space is smaller than 64 GiB.
+ * The vmalloc window: host_vmalloc_size of address space (at most
+ * HOST_VMALLOC_SIZE), or the largest power-of-two part of it (at least
+ * 1 GiB) the host grants: valgrind's address space is smaller than 64 GiB.
  */
 static void reserve_vmalloc_window(void)
 {
-	for (size_t size = HOST_VMALLOC_SIZE; size >= SZ_1G; size /= 2) {
+	size_t want = min(host_vmalloc_size, HOST_VMALLOC_SIZE);
+
+	for (size_t size = want; size >= SZ_1G; size /= 2) {
 		void *p = mmap(NULL, size, PROT_NONE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 		if (p != MAP_FAILED) {
 			vmalloc_base = (unsigned long)p;
 			vmalloc_size = size;
-			if (size < HOST_VMALLOC_SIZE)
+			if (size < want)
 				pr_info("host: vmalloc window cut to %zu MiB\n",
 					size >> 20);
 			return;
@@ -346,26 +352,164 @@ void setup_arch(void)
 	segv_handler_init();
 }
 
+static bool vmemmap_page_populated(unsigned long va)
+{
+	unsigned long i = (va - (unsigned long)vmemmap) >> PAGE_SHIFT;
+
+	return vmemmap_populated[i / 8] & (1U << (i % 8));
+}
+
+/* Back [va, va + size) of mem_map with the RAM at phys: one mapping. */
+static void vmemmap_map(unsigned long va, unsigned long size, phys_addr_t phys)
+{
+	map_or_die((void *)va, size, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_FIXED, (off_t)phys);
+	for (unsigned long off = 0; off < size; off += PAGE_SIZE) {
+		unsigned long i = (va + off - (unsigned long)vmemmap) >> PAGE_SHIFT;
+
+		vmemmap_populated[i / 8] |= 1U << (i % 8);
+		vmemmap_pfn[i] = (u32)PHYS_PFN(phys + off);
+	}
+}
+
+/*
+ * Whole 2 MiB blocks of mem_map inside [start, end) get one 2 MiB piece
+ * of RAM and one mmap (as x86_64 Linux maps vmemmap with PMDs); the
+ * rest, a run of unbacked pages up to the next 2 MiB boundary, one
+ * piece of as many pages: a 1 GiB arena takes a dozen mappings, not
+ * 4096, and no more RAM than page by page.
+ */
 unsigned long vmemmap_populate(unsigned long start, unsigned long end)
 {
-	unsigned long bytes = 0;
+	unsigned long bytes = 0, va = ALIGN_DOWN(start, PAGE_SIZE);
 
-	for (unsigned long va = ALIGN_DOWN(start, PAGE_SIZE); va < end;
-	     va += PAGE_SIZE) {
-		unsigned long i = (va - (unsigned long)vmemmap) >> PAGE_SHIFT;
+	while (va < end) {
+		unsigned long size = PAGE_SIZE, limit;
 		phys_addr_t phys;
 
-		if (vmemmap_populated[i / 8] & (1U << (i % 8)))
+		if (vmemmap_page_populated(va)) {
+			va += PAGE_SIZE;
 			continue;
-		phys = memblock_alloc_pages_named(1, "mem_map");
+		}
+		if (IS_ALIGNED(va, SZ_2M) && va + SZ_2M <= end) {
+			phys = memblock_alloc_pages_aligned_named(
+				SZ_2M >> PAGE_SHIFT, SZ_2M, "mem_map");
+			if (phys) {
+				vmemmap_map(va, SZ_2M, phys);
+				bytes += SZ_2M;
+				va += SZ_2M;
+				continue;
+			}
+		}
+		limit = min(PAGE_ALIGN(end), ALIGN(va + 1, SZ_2M));
+		while (va + size < limit && !vmemmap_page_populated(va + size))
+			size += PAGE_SIZE;
+		phys = memblock_alloc_pages_named(size >> PAGE_SHIFT, "mem_map");
 		if (!phys)
 			panic("host: out of memory for mem_map");
-		map_or_die((void *)va, PAGE_SIZE, PROT_READ | PROT_WRITE,
-			   MAP_SHARED | MAP_FIXED, (off_t)phys);
-		vmemmap_populated[i / 8] |= 1U << (i % 8);
-		bytes += PAGE_SIZE;
+		vmemmap_map(va, size, phys);
+		bytes += size;
+		va += size;
 	}
 	return bytes;
+}
+
+/* --- fork ---------------------------------------------------------------- */
+
+/* Copy the data ranges of the memfd old to fd (holes stay holes). */
+static void copy_ram(int fd, int old)
+{
+	off_t off = 0, end;
+
+	while ((off = lseek(old, off, SEEK_DATA)) >= 0 && (unsigned long)off < ram_end) {
+		end = lseek(old, off, SEEK_HOLE);
+		if (end < 0 || (unsigned long)end > ram_end)
+			end = (off_t)ram_end;
+		while (off < end) {
+			ssize_t n = pwrite(fd, (void *)(page_offset_base + off),
+					   (size_t)(end - off), off);
+
+			if (n <= 0) {
+				perror("host: copying RAM");
+				exit(2);
+			}
+			off += n;
+		}
+	}
+}
+
+/* mem_map again over fd, in runs of contiguous backing. */
+static void remap_vmemmap(void)
+{
+	unsigned long i = 0, n = MAX_VMEMMAP_PAGES;
+
+	while (i < n) {
+		unsigned long run = 1;
+
+		if (!(vmemmap_populated[i / 8] & (1U << (i % 8)))) {
+			i++;
+			continue;
+		}
+		while (i + run < n &&
+		       (vmemmap_populated[(i + run) / 8] & (1U << ((i + run) % 8))) &&
+		       vmemmap_pfn[i + run] == vmemmap_pfn[i] + run)
+			run++;
+		map_or_die((char *)vmemmap + (i << PAGE_SHIFT), run << PAGE_SHIFT,
+			   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+			   (off_t)PFN_PHYS(vmemmap_pfn[i]));
+		i += run;
+	}
+}
+
+static int host_prot(pgprot_t prot);
+
+/* The vmalloc window's pages again over fd, from the software tables. */
+static void remap_window(void)
+{
+	for (unsigned long r = 0; r < VM_ROOT_ENTRIES; r++) {
+		for (unsigned long p = 0; vm_root[r] && p < PTRS_PER_TABLE; p++) {
+			const u64 *ptes = (const u64 *)vm_root[r][p];
+
+			for (unsigned long e = 0; ptes && e < PTRS_PER_TABLE; e++) {
+				unsigned long addr = vmalloc_base + (r << 30) +
+						     (p << 21) + (e << PAGE_SHIFT);
+				u64 pte = ptes[e];
+
+				if (!(pte & SWPTE_PRESENT))
+					continue;
+				map_or_die((void *)addr, PAGE_SIZE,
+					   host_prot(__pgprot((unsigned int)(pte >> 1) &
+							      _PAGE_KERNEL_MASK)),
+					   MAP_SHARED | MAP_FIXED,
+					   (off_t)(pte & PAGE_MASK));
+			}
+		}
+	}
+}
+
+/*
+ * After fork() the child's mappings of RAM are MAP_SHARED mappings of
+ * the parent's memfd: what either writes, the other sees. The malloc
+ * shim calls this in the child (pthread_atfork): a new memfd gets a copy
+ * of the data, and the direct map, mem_map and the vmalloc window's
+ * pages move to it at the same offsets. It costs a copy of the RAM in
+ * use. debug_pagealloc's protections are not carried over.
+ */
+void host_ram_unshare(void)
+{
+	int fd = memfd_create("cram-ram", 0), old = ram_fd;
+
+	if (fd < 0 || ftruncate(fd, (off_t)ram_end)) {
+		perror("host: memfd");
+		exit(2);
+	}
+	copy_ram(fd, old);
+	ram_fd = fd;
+	map_or_die((void *)page_offset_base, ram_end, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_FIXED, 0);
+	remap_vmemmap();
+	remap_window();
+	close(old);
 }
 
 /* --- the kernel page-table API (arch/pgtable.h) ------------------------ */

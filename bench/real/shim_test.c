@@ -5,7 +5,8 @@
  * aligned_alloc, memalign, valloc, malloc_usable_size, at every size
  * class, zero sizes, blocks above kmalloc's 4 MiB, growing and shrinking
  * reallocs that keep their contents, 16-byte alignment of every block,
- * and more threads than the kernel has CPUs, all at once. Prints "ok"
+ * more threads than the kernel has CPUs, all at once, and a forked
+ * child whose heap is its own. Prints "ok"
  * and exits 0, or says what failed and exits 1.
  */
 #define _GNU_SOURCE
@@ -15,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define NTHREADS	12	/* more than NR_CPUS (8) */
 #define SLOTS		512
@@ -215,6 +218,58 @@ static void test_threads(void)
 		free(shared_slots[i]);
 }
 
+/*
+ * fork(): the child's heap is its own. The child frees the parent's
+ * blocks and fills the memory it then gets with another pattern; the
+ * parent's blocks must still hold theirs, and the child's its.
+ */
+#define FORK_BLOCKS	256
+
+static void test_fork(void)
+{
+	unsigned char *mine[FORK_BLOCKS];
+	int status = 0, bad = 0;
+	pid_t pid;
+
+	for (int i = 0; i < FORK_BLOCKS; i++) {
+		mine[i] = malloc(100 + i * 40);
+		CHECK(mine[i] != NULL, "malloc");
+		if (mine[i])
+			fill(mine[i], 100 + i * 40, (unsigned char)i);
+	}
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		unsigned char *theirs[FORK_BLOCKS];
+
+		for (int i = 0; i < FORK_BLOCKS; i++) {
+			bad += mine[i] && !intact(mine[i], 100 + i * 40, (unsigned char)i);
+			free(mine[i]);
+		}
+		for (int i = 0; i < FORK_BLOCKS; i++) {
+			theirs[i] = malloc(100 + i * 40);
+			if (theirs[i])
+				memset(theirs[i], 0x55, 100 + i * 40);
+		}
+		for (int i = 0; i < FORK_BLOCKS; i++) {
+			for (int j = 0; theirs[i] && j < 100 + i * 40; j++)
+				bad += theirs[i][j] != 0x55;
+			free(theirs[i]);
+		}
+		_exit(bad ? 1 : 0);
+	}
+	if (pid > 0) {
+		CHECK(waitpid(pid, &status, 0) == pid, "waitpid");
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the child's heap was not its own (status %#x)", status);
+	}
+	for (int i = 0; i < FORK_BLOCKS; i++) {
+		bad += mine[i] && !intact(mine[i], 100 + i * 40, (unsigned char)i);
+		free(mine[i]);
+	}
+	CHECK(!bad, "%d blocks changed in the parent by the child's work", bad);
+}
+
 /* With SHIM_TEST_EXPECT=cram: the kernel's arena must be mapped. */
 static void test_preloaded(void)
 {
@@ -241,6 +296,7 @@ int main(void)
 	test_aligned();
 	test_realloc();
 	test_threads();
+	test_fork();
 	if (failures) {
 		fprintf(stderr, "shim_test: %d checks failed\n", failures);
 		return 1;

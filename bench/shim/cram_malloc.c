@@ -31,10 +31,15 @@
  * not.
  *
  * The arena is CRAM_HOST_MEM (default here 1G, the host build's limit
- * being 3G): booting costs about 60 ms per GiB (mem_map), and a program
- * that outgrows the arena goes on with mmap'd blocks. The kernel's
- * messages go to stderr at loglevel 4 (warnings and worse), so a
- * program's stdout is its own.
+ * being 3G): deferred struct page init (mm/internal.h) makes the boot
+ * initialise the struct pages of its first 256 MiB only, the rest as
+ * the program needs it, and a program that outgrows the arena goes on
+ * with mmap'd blocks. The kernel's messages go to stderr at loglevel 4
+ * (warnings and worse), so a program's stdout is its own.
+ *
+ * fork(): the arena is a shared mapping of a memfd, so a child would
+ * write into its parent's heap; the child's pthread_atfork handler gives
+ * it a copy (host_ram_unshare) before it runs on.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,6 +54,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "asm/host_mm.h"
 #include "kernel/kernel.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -58,12 +64,11 @@
 
 #define EXPORT			__attribute__((visibility("default")))
 #define SHIM_DEFAULT_MEM	(1UL << 30)
+#define SHIM_VMALLOC_SIZE	(1UL << 30)
 #define SHARED_CPU		(NR_CPUS - 1)
 #define MIN_ALIGN		16UL
 #define BOOT_BUF_SIZE		(256UL << 10)
 
-/* arch/host/mm.c: the arena size when CRAM_HOST_MEM is unset. */
-extern unsigned long host_default_mem;
 
 /* --- the arch interface main.c gives the host build ------------------ */
 
@@ -202,12 +207,14 @@ static unsigned char boot_buf[BOOT_BUF_SIZE] __attribute__((aligned(16)));
 static size_t boot_used;
 
 static void cpu_release(void *unused);
+static void shim_fork_child(void);
 
 static void shim_boot(void)
 {
 	boot_ns = monotonic_ns();
 	console_loglevel = 4;	/* before the command line says so too */
 	host_default_mem = SHIM_DEFAULT_MEM;
+	host_vmalloc_size = SHIM_VMALLOC_SIZE;
 	arch_memory_setup();
 	parse_early_params(arch_cmdline());
 	arch_memblock_setup();
@@ -215,8 +222,9 @@ static void shim_boot(void)
 	mm_core_init();
 	arena_start = page_offset_base;
 	arena_end = page_offset_base + memblock_end_of_DRAM();
-	if (pthread_key_create(&cpu_key, cpu_release)) {
-		static const char msg[] = "cram-malloc: pthread_key_create failed\n";
+	if (pthread_key_create(&cpu_key, cpu_release) ||
+	    pthread_atfork(NULL, NULL, shim_fork_child)) {
+		static const char msg[] = "cram-malloc: pthread_key_create or pthread_atfork failed\n";
 
 		arch_console_write(msg, sizeof(msg) - 1);
 		abort();
@@ -327,6 +335,19 @@ static inline void cpu_leave(bool locked)
 		pthread_mutex_unlock(&shared_cpu_lock);
 }
 
+/*
+ * fork(): the child gets a copy of the arena (host_ram_unshare), or its
+ * allocations would land in the parent's memory, the arena being a
+ * shared mapping. Only the forking thread lives on in the child: the
+ * shared CPU's mutex starts unlocked there. A kernel lock that another
+ * thread held at the fork stays held in the child (see the top).
+ */
+static void shim_fork_child(void)
+{
+	host_ram_unshare();
+	pthread_mutex_init(&shared_cpu_lock, NULL);
+}
+
 /* --- blocks mmap'd directly ---------------------------------------------- */
 
 struct map_header {
@@ -404,11 +425,36 @@ out:
 	return p;
 }
 
+/*
+ * The fast paths: a thread with a CPU of its own (so the boot is done)
+ * and a size a kmalloc cache serves, or a pointer into the arena, goes
+ * straight to kmalloc or kfree: one thread-local load and a compare or
+ * two before the kernel's own fast path. Everything else takes the
+ * general functions above and below.
+ */
+static __always_inline bool fast_size(size_t size)
+{
+	return likely(cpu_state == CPU_OWN &&
+		      size - 1 < KMALLOC_MAX_CACHE_SIZE);
+}
+
+static __always_inline bool fast_ptr(const void *p)
+{
+	return likely(cpu_state == CPU_OWN && in_arena(p));
+}
+
+static __always_inline void *fast_alloc(size_t size, gfp_t gfp)
+{
+	return __kmalloc((size + MIN_ALIGN - 1) & ~(MIN_ALIGN - 1), gfp);
+}
+
 static size_t usable_size(const void *p)
 {
 	size_t n;
 	bool locked;
 
+	if (fast_ptr(p))
+		return ksize(p);
 	if (!p)
 		return 0;
 	if (in_arena(p)) {
@@ -424,10 +470,16 @@ static size_t usable_size(const void *p)
 
 EXPORT void *malloc(size_t size)
 {
+	if (fast_size(size)) {
+		void *p = fast_alloc(size, GFP_KERNEL);
+
+		if (likely(p))
+			return p;
+	}
 	return shim_alloc(size, 0, GFP_KERNEL);
 }
 
-EXPORT void free(void *p)
+static __noinline void free_slow(void *p)
 {
 	bool locked;
 
@@ -442,6 +494,15 @@ EXPORT void free(void *p)
 	munmap(map_header(p)->base, map_header(p)->len);
 }
 
+EXPORT void free(void *p)
+{
+	if (fast_ptr(p)) {
+		kfree(p);
+		return;
+	}
+	free_slow(p);
+}
+
 EXPORT void *calloc(size_t n, size_t size)
 {
 	size_t bytes;
@@ -449,6 +510,12 @@ EXPORT void *calloc(size_t n, size_t size)
 	if (__builtin_mul_overflow(n, size, &bytes)) {
 		errno = ENOMEM;
 		return NULL;
+	}
+	if (fast_size(bytes)) {
+		void *p = fast_alloc(bytes, GFP_KERNEL | __GFP_ZERO);
+
+		if (likely(p))
+			return p;
 	}
 	return shim_alloc(bytes, 0, GFP_KERNEL | __GFP_ZERO);
 }
