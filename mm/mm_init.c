@@ -185,21 +185,40 @@ static void zone_pfn_limits(enum zone_type z, unsigned long *start,
 	*end = min(zone_max_pfn[z], max_pfn);
 }
 
+/*
+ * The whole pages of the physical range [ps, pe) that lie in the pfns
+ * [start, end): [*s, *e); false if none do.
+ */
+static bool pfns_within(phys_addr_t ps, phys_addr_t pe, unsigned long start,
+			unsigned long end, unsigned long *s, unsigned long *e)
+{
+	*s = max(PFN_UP(ps), start);
+	*e = min(PFN_DOWN(pe), end);
+	return *s < *e;
+}
+
+/* The whole pages of memblock region i of mem in [start, end). */
+static bool region_pfns_within(const struct memblock_type *mem,
+			       unsigned long i, unsigned long start,
+			       unsigned long end, unsigned long *s,
+			       unsigned long *e)
+{
+	const struct memblock_region *r = &mem->regions[i];
+
+	return pfns_within(r->base, r->base + r->size, start, end, s, e);
+}
+
 /* Count the RAM pfns in [start, end), and the first and last of them. */
 static unsigned long memory_pfns_in(unsigned long start, unsigned long end,
 				    unsigned long *first, unsigned long *last)
 {
 	const struct memblock_type *mem = &memblock.memory;
-	unsigned long count = 0;
+	unsigned long count = 0, s, e;
 
 	*first = ~0UL;
 	*last = 0;
 	for (unsigned long i = 0; i < mem->cnt; i++) {
-		unsigned long s = max(PFN_UP(mem->regions[i].base), start);
-		unsigned long e = min(PFN_DOWN(mem->regions[i].base +
-					       mem->regions[i].size), end);
-
-		if (s >= e)
+		if (!region_pfns_within(mem, i, start, end, &s, &e))
 			continue;
 		count += e - s;
 		*first = min(*first, s);
@@ -246,12 +265,11 @@ static void init_pfn_range(struct zone *zone, unsigned long start,
 	const struct memblock_type *mem = &memblock.memory;
 	enum zone_type z = zone - zone->zone_pgdat->node_zones;
 	int nid = zone->zone_pgdat->node_id;
+	unsigned long s, e;
 
 	for (unsigned long i = 0; i < mem->cnt; i++) {
-		unsigned long s = max(PFN_UP(mem->regions[i].base), start);
-		unsigned long e = min(PFN_DOWN(mem->regions[i].base +
-					       mem->regions[i].size), end);
-
+		if (!region_pfns_within(mem, i, start, end, &s, &e))
+			continue;
 		for (unsigned long pfn = s; pfn < e; pfn++)
 			init_single_page(pfn_to_page(pfn), z, nid);
 	}
@@ -336,15 +354,12 @@ static void free_area_init(void)
 /* The free memblock pages of [start, end) (memblock's RAM not reserved). */
 static unsigned long free_pfns_in(unsigned long start, unsigned long end)
 {
-	unsigned long count = 0;
+	unsigned long count = 0, s, e;
 	phys_addr_t ps, pe;
 	u64 i;
 
 	for_each_free_mem_range(&memblock, i, &ps, &pe) {
-		unsigned long s = max(PFN_UP(ps), start);
-		unsigned long e = min(PFN_DOWN(pe), end);
-
-		if (s < e)
+		if (pfns_within(ps, pe, start, end, &s, &e))
 			count += e - s;
 	}
 	return count;
@@ -373,14 +388,12 @@ unsigned long nr_deferred_pages(void)
 static void deferred_init_range(struct zone *zone, unsigned long start,
 				unsigned long end)
 {
+	unsigned long s, e;
 	phys_addr_t ps, pe;
 	u64 i;
 
 	for_each_free_mem_range(&memblock, i, &ps, &pe) {
-		unsigned long s = max(PFN_UP(ps), start);
-		unsigned long e = min(PFN_DOWN(pe), end);
-
-		if (s >= e)
+		if (!pfns_within(ps, pe, start, end, &s, &e))
 			continue;
 		init_pfn_range(zone, s, e);
 		free_pfn_range(s, e);
