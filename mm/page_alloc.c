@@ -30,8 +30,9 @@
  *
  * 4. Watermarks. min, low and high per zone, from min_free_kbytes like
  *    Linux, computed again each time deferred init grows a zone (they
- *    follow totalram_pages: what has been handed over so far). An allocation must leave free pages above min (GFP_ATOMIC:
- *    above half of min). Only __GFP_MEMALLOC may go below, and the pages
+ *    follow totalram_pages: what has been handed over so far). An
+ *    allocation must leave free pages above min (GFP_ATOMIC: above half
+ *    of min). Only __GFP_MEMALLOC may go below, and the pages
  *    it gets that way are marked PG_pfmemalloc.
  *
  * 5. Bad frees (not a RAM page, reserved, already free, a tail page, the

@@ -25,10 +25,11 @@
  * was there before (ASan's, or the default).
  *
  * The vmalloc window (arch/pgtable.h) is a PROT_NONE reservation of
- * host_vmalloc_size (HOST_VMALLOC_SIZE; the malloc shim takes less, as
- * valgrind's address space has no room for 64 GiB more). Mapping a page there maps the page's part of the
- * memfd (MAP_SHARED|MAP_FIXED at its offset) with the protection asked
- * (uncached means nothing here); unmapping puts PROT_NONE anonymous
+ * host_vmalloc_size (HOST_VMALLOC_SIZE; the malloc shim takes less, and
+ * under valgrind, which has no room for 64 GiB, it is cut down). Mapping
+ * a page there maps the page's part of the memfd (MAP_SHARED|MAP_FIXED
+ * at its offset) with the protection asked (uncached means nothing
+ * here); unmapping puts PROT_NONE anonymous
  * memory back. What is mapped is recorded in a software page table of
  * x86_64's shape below a root of HOST_VMALLOC_SIZE / 1 GiB entries:
  * table pages of 512 entries from the page allocator, freed when empty,
@@ -352,11 +353,15 @@ void setup_arch(void)
 	segv_handler_init();
 }
 
+/* Is page i of mem_map's virtual range backed? */
+static bool vmemmap_backed(unsigned long i)
+{
+	return vmemmap_populated[i / 8] & (1U << (i % 8));
+}
+
 static bool vmemmap_page_populated(unsigned long va)
 {
-	unsigned long i = (va - (unsigned long)vmemmap) >> PAGE_SHIFT;
-
-	return vmemmap_populated[i / 8] & (1U << (i % 8));
+	return vmemmap_backed((va - (unsigned long)vmemmap) >> PAGE_SHIFT);
 }
 
 /* Back [va, va + size) of mem_map with the RAM at phys: one mapping. */
@@ -446,12 +451,11 @@ static void remap_vmemmap(void)
 	while (i < n) {
 		unsigned long run = 1;
 
-		if (!(vmemmap_populated[i / 8] & (1U << (i % 8)))) {
+		if (!vmemmap_backed(i)) {
 			i++;
 			continue;
 		}
-		while (i + run < n &&
-		       (vmemmap_populated[(i + run) / 8] & (1U << ((i + run) % 8))) &&
+		while (i + run < n && vmemmap_backed(i + run) &&
 		       vmemmap_pfn[i + run] == vmemmap_pfn[i] + run)
 			run++;
 		map_or_die((char *)vmemmap + (i << PAGE_SHIFT), run << PAGE_SHIFT,
