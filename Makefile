@@ -188,8 +188,11 @@ compile-checks:
 # Host-native suites only (ASan/UBSan).
 # Deferred struct page init needs a last zone of more than two sections
 # (mm/internal.h): the suites that test it run again on the host with
-# 1 GiB of RAM, where 768 MiB of it is deferred at boot.
+# 1 GiB of RAM, where 768 MiB of it is deferred at boot, and once more
+# with the malloc shim's 4 MiB unit (deferred_init=4M).
 DEFERRED_HOSTS := --host 'env CRAM_HOST_MEM=1G $(HB)/cram ktest=memory_model,page_alloc' \
+		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram deferred_init=4M ktest=memory_model,page_alloc' \
+		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram deferred_init=4M ktest=smp.*deferred*' \
 		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram ktest=smp'
 
 check: $(HB)/cram compile-checks

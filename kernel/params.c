@@ -11,9 +11,6 @@
 
 char boot_command_line[COMMAND_LINE_SIZE];
 
-extern const struct kernel_param __start_kernel_params[] __weak;
-extern const struct kernel_param __stop_kernel_params[] __weak;
-
 char *next_arg(char *args, char **param, char **val)
 {
 	bool in_quote = false;

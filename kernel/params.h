@@ -27,6 +27,10 @@ struct kernel_param {
 		.name = pname, .setup = fn,				\
 	}
 
+/* Every registered parameter: the linker's bounds of their section. */
+extern const struct kernel_param __start_kernel_params[] __weak;
+extern const struct kernel_param __stop_kernel_params[] __weak;
+
 /* The command line as the boot loader gave it (read-only copy). */
 extern char boot_command_line[COMMAND_LINE_SIZE];
 

@@ -19,14 +19,15 @@
  *
  * Deferred struct page init (Linux's CONFIG_DEFERRED_STRUCT_PAGE_INIT):
  * boot initialises the struct pages of every zone but the node's last
- * one in full, and of the last one the first PAGES_PER_SECTION pages
- * and up to the next section boundary; pgdat->first_deferred_pfn is
+ * one in full, and of the last one the first deferred_init_pages
+ * (PAGES_PER_SECTION unless deferred_init=SIZE says less) and up to the
+ * next boundary of that unit; pgdat->first_deferred_pfn is
  * where that stopped (ULONG_MAX: nothing deferred). Beyond it only the
  * struct pages of memblock's reserved ranges are initialised at boot
  * (PageReserved, as everywhere); the rest stay zero, belong to no free
  * list and are not counted in managed_pages or totalram_pages, until an
  * allocation that the zone cannot serve grows it (deferred_grow_zone(),
- * a section at a time, under pgdat->node_size_lock). Linux also
+ * a unit at a time, under pgdat->node_size_lock). Linux also
  * finishes the rest in kernel threads late in boot; this kernel grows
  * only on demand, so a boot or a program pays for the mem_map it uses.
  */
@@ -133,9 +134,11 @@ typedef struct pglist_data {
 	unsigned long first_deferred_pfn;	/* ULONG_MAX: none left */
 } pg_data_t;
 
-/* Deferred init's unit: a memory section of x86_64 Linux, 128 MiB. */
+/* Deferred init's default unit: a memory section of x86_64 Linux, 128 MiB. */
 #define SECTION_SIZE_BITS	27
 #define PAGES_PER_SECTION	(1UL << (SECTION_SIZE_BITS - PAGE_SHIFT))
+/* The unit in use: a power of two, MAX_ORDER_NR_PAGES to a section. */
+extern unsigned long deferred_init_pages;
 
 extern struct pglist_data contig_page_data;
 #define NODE_DATA(nid)		(&contig_page_data)
@@ -214,7 +217,7 @@ void free_pfn_range(unsigned long start, unsigned long end);
 
 /*
  * Deferred init (mm/mm_init.c): initialise and free at least the
- * sections that hold 2^order pages of zone's deferred part; true if
+ * units that hold 2^order pages of zone's deferred part; true if
  * the zone has more pages than when the caller looked (its own growth
  * or another CPU's), false if it has nothing deferred left. The zone's
  * watermarks follow. Any context: interrupts are off while it works.

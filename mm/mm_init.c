@@ -20,9 +20,10 @@
  * 6. Deferred struct page init (mm/internal.h says what it defers): in
  *    step 5 the node's last zone is initialised only up to
  *    first_deferred_pfn (and its reserved ranges); deferred_grow_zone()
- *    does the rest a section at a time when an allocation needs it.
+ *    does the rest a unit (a section, or deferred_init=) at a time when
+ *    an allocation needs it.
  *    Until then the deferred pages are in no counter but present_pages:
- *    MemTotal (totalram_pages) and managed grow with each section, and
+ *    MemTotal (totalram_pages) and managed grow with each unit, and
  *    present - managed = reserved + nr_deferred_pages().
  *
  * After this, memblock stays as the record of what RAM exists (pfn_valid
@@ -276,9 +277,40 @@ static void init_pfn_range(struct zone *zone, unsigned long start,
 }
 
 /*
+ * Deferred init's unit, in pages: what boot initialises of the last zone
+ * (one unit past its start, up to a unit boundary) and what each growth
+ * adds. A section by default, as Linux; deferred_init=SIZE makes it
+ * smaller, for a boot that must be cheap whatever the RAM (the malloc
+ * shim starts in every process).
+ */
+unsigned long deferred_init_pages = PAGES_PER_SECTION;
+
+static int deferred_init_setup(char *val)
+{
+	unsigned long long bytes;
+	char *end;
+
+	if (!val)
+		return -EINVAL;
+	bytes = memparse(val, &end);
+	if (*end || !bytes || (bytes & (bytes - 1)) ||
+	    bytes < PFN_PHYS(MAX_ORDER_NR_PAGES) ||
+	    bytes > PFN_PHYS(PAGES_PER_SECTION)) {
+		pr_warn("deferred_init=%s: not a power of two from %luM to %luM, kept %luM\n",
+			val, PFN_PHYS(MAX_ORDER_NR_PAGES) >> 20,
+			PFN_PHYS(PAGES_PER_SECTION) >> 20,
+			deferred_init_pages >> (20 - PAGE_SHIFT));
+		return -EINVAL;
+	}
+	deferred_init_pages = (unsigned long)PFN_DOWN(bytes);
+	return 0;
+}
+kernel_param("deferred_init", deferred_init_setup);
+
+/*
  * Linux's defer_init(): only the node's last zone defers, after its
- * first PAGES_PER_SECTION pages, at a section boundary; the lower zones
- * are there in full for allocations that need low addresses.
+ * first unit of pages, at a unit boundary; the lower zones are there in
+ * full for allocations that need low addresses.
  */
 static void set_first_deferred_pfn(struct pglist_data *pgdat)
 {
@@ -292,8 +324,8 @@ static void set_first_deferred_pfn(struct pglist_data *pgdat)
 	}
 	if (!zone)
 		return;
-	pfn = ALIGN(zone->zone_start_pfn + PAGES_PER_SECTION + 1,
-		    PAGES_PER_SECTION);
+	pfn = ALIGN(zone->zone_start_pfn + deferred_init_pages + 1,
+		    deferred_init_pages);
 	if (pfn < zone_end_pfn(zone))
 		pgdat->first_deferred_pfn = pfn;
 }
@@ -401,9 +433,10 @@ static void deferred_init_range(struct zone *zone, unsigned long start,
 }
 
 /*
- * Linux's deferred_grow_zone(): whole sections, enough for 2^order
- * pages, from first_deferred_pfn on. Under node_size_lock with
- * interrupts off, so that two CPUs never grow the same section and an
+ * Linux's deferred_grow_zone(): whole units (sections unless
+ * deferred_init= says less), enough for 2^order pages, from
+ * first_deferred_pfn on. Under node_size_lock with
+ * interrupts off, so that two CPUs never grow the same unit and an
  * interrupt's allocation cannot find the zone half grown; the lock is
  * taken before zone->lock (free_pfn_range), never inside it.
  */
@@ -421,8 +454,8 @@ bool deferred_grow_zone(struct zone *zone, unsigned int order)
 		spin_unlock_irqrestore(&pgdat->node_size_lock, flags);
 		return true;
 	}
-	BUG_ON(!IS_ALIGNED(first, PAGES_PER_SECTION));
-	end = min(first + ALIGN(1UL << order, PAGES_PER_SECTION),
+	BUG_ON(!IS_ALIGNED(first, deferred_init_pages));
+	end = min(first + ALIGN(1UL << order, deferred_init_pages),
 		  zone_end_pfn(zone));
 	deferred_init_range(zone, first, end);
 	WRITE_ONCE(pgdat->first_deferred_pfn,

@@ -730,7 +730,7 @@ static struct page *rmqueue(struct zone *zone, unsigned int order)
  * Try each allowed zone from the highest down; NULL if none can give. A
  * zone that cannot, but has a deferred part, grows and is tried again
  * (Linux's get_page_from_freelist does the same): at most once per
- * section it has left.
+ * unit it has left.
  */
 static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 					   unsigned int alloc_flags)

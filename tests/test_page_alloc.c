@@ -27,8 +27,10 @@
 #include "arch/arch.h"
 #include "kernel/bug.h"
 #include "kernel/irq.h"
+#include "kernel/params.h"
 #include "lib/ktest/ktest.h"
 #include "kernel/spinlock.h"
+#include "lib/bitops.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
@@ -383,10 +385,11 @@ static struct zone *zone_spanning(unsigned long pfn)
 
 /*
  * Allocating past the initialised part of the node's last zone grows it
- * by one section: its struct pages are initialised (right zone, node),
+ * by one unit (a section, or what deferred_init= set): its struct pages
+ * are initialised (right zone, node),
  * its free pages join the lists and the counters (managed, totalram) by
  * exactly what nr_deferred_pages() lost, the watermarks follow, and the
- * next block comes from the new section. Given back, the lists check
+ * next block comes from the new unit. Given back, the lists check
  * clean.
  */
 static void test_deferred_grow(struct ktest *t)
@@ -401,10 +404,10 @@ static void test_deferred_grow(struct ktest *t)
 	struct page *page;
 
 	if (first == ULONG_MAX)
-		ktest_skip(t, "nothing deferred (the last zone is under two sections)");
+		ktest_skip(t, "nothing deferred (the last zone is under two units)");
 	zone = zone_spanning(first);
 	KTEST_ASSERT_NOT_NULL(t, zone);
-	KTEST_EXPECT_TRUE(t, IS_ALIGNED(first, PAGES_PER_SECTION));
+	KTEST_EXPECT_TRUE(t, IS_ALIGNED(first, deferred_init_pages));
 	KTEST_EXPECT_TRUE(t, !pfn_valid(first) || deferred_page(first) ||
 			     PageReserved(pfn_to_page(first)));
 	deferred = nr_deferred_pages();
@@ -419,14 +422,14 @@ static void test_deferred_grow(struct ktest *t)
 		chain_add(&c, page, MAX_ORDER - 1);
 	}
 	end = READ_ONCE(pgdat->first_deferred_pfn);
-	KTEST_EXPECT_TRUE(t, end == first + PAGES_PER_SECTION ||
+	KTEST_EXPECT_TRUE(t, end == first + deferred_init_pages ||
 			     (end == ULONG_MAX &&
-			      zone_end_pfn(zone) <= first + PAGES_PER_SECTION));
+			      zone_end_pfn(zone) <= first + deferred_init_pages));
 	KTEST_EXPECT_EQ(t, totalram_pages - total, deferred - nr_deferred_pages());
 	KTEST_EXPECT_EQ(t, zone->managed_pages - managed,
 			deferred - nr_deferred_pages());
 	KTEST_EXPECT_GE(t, min_wmark_pages(zone), min);
-	/* The newest blocks on the lists are the new section's. */
+	/* The newest blocks on the lists are the new unit's. */
 	page = alloc_pages(gfp, MAX_ORDER - 1);
 	KTEST_EXPECT_NOT_NULL(t, page);
 	if (page) {
@@ -443,6 +446,51 @@ static void test_deferred_grow(struct ktest *t)
 	chain_free(t, &c);
 	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
 	expect_allocator_works(t);
+}
+
+/* Run one command line word through every registered parameter. */
+static int set_param(const char *word)
+{
+	char buf[64];
+
+	strscpy(buf, word, sizeof(buf));
+	return parse_args(buf, __start_kernel_params,
+			  __stop_kernel_params - __start_kernel_params);
+}
+
+/*
+ * deferred_init= takes a power of two from the largest buddy block to a
+ * section; anything else is refused with a warning and changes nothing.
+ * After boot only the unit in use can be given again (a new one would
+ * break the alignment of first_deferred_pfn), so that is the one good
+ * value tried.
+ */
+static void test_deferred_init_param(struct ktest *t)
+{
+	static const char *const bad[] = {
+		"deferred_init", "deferred_init=", "deferred_init=0",
+		"deferred_init=3M", "deferred_init=1M", "deferred_init=256M",
+		"deferred_init=4Mx", "deferred_init=-4M", "deferred_init=abc",
+	};
+	unsigned long unit = deferred_init_pages;
+	unsigned int taken = 0, changed = 0;
+	char good[48];
+
+	KTEST_EXPECT_TRUE(t, is_power_of_2(unit));
+	KTEST_EXPECT_GE(t, unit, MAX_ORDER_NR_PAGES);
+	KTEST_EXPECT_LE(t, unit, PAGES_PER_SECTION);
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		taken += set_param(bad[i]) != 1;	/* 1: one word refused */
+		changed += deferred_init_pages != unit;
+		deferred_init_pages = unit;
+	}
+	KTEST_EXPECT_EQ(t, taken, 0U);
+	KTEST_EXPECT_EQ(t, changed, 0U);
+	snprintf(good, sizeof(good), "deferred_init=%luK",
+		 unit << (PAGE_SHIFT - 10));
+	KTEST_EXPECT_EQ(t, set_param(good), 0);
+	KTEST_EXPECT_EQ(t, deferred_init_pages, unit);
 }
 
 /*
@@ -2067,6 +2115,7 @@ static const struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_counters),
 	KTEST_CASE(test_watermark_values),
 	KTEST_CASE(test_deferred_grow),
+	KTEST_CASE(test_deferred_init_param),
 	KTEST_CASE(test_deferred_exhaust),
 	KTEST_CASE(test_split_merge_exact),
 	KTEST_CASE(test_every_order),

@@ -44,9 +44,6 @@
 #define POISON_WORD	(PAGE_POISON * 0x0101010101010101ULL)
 #define SANE_OPS	3000
 
-extern const struct kernel_param __start_kernel_params[] __weak;
-extern const struct kernel_param __stop_kernel_params[] __weak;
-
 static bool boot_poison;
 
 /* --- helpers ------------------------------------------------------------- */

@@ -568,9 +568,9 @@ static void grow_worker(void *arg)
 
 /*
  * Every CPU allocates past the initialised part at once, so that they
- * meet in deferred_grow_zone(): the node grows two sections, section by
- * section, no allocation fails while it could still grow, no block goes
- * to two CPUs, and totalram_pages grows by exactly what is no longer
+ * meet in deferred_grow_zone(): the node grows two units, unit by unit,
+ * no allocation fails while it could still grow, no block goes to two
+ * CPUs, and totalram_pages grows by exactly what is no longer
  * deferred. Everything given back, the free lists check clean.
  */
 static void test_deferred_grow_race(struct ktest *t)
@@ -584,10 +584,10 @@ static void test_deferred_grow_race(struct ktest *t)
 	if (cpus < 2)
 		ktest_skip(t, "one CPU online");
 	if (first == ULONG_MAX)
-		ktest_skip(t, "nothing deferred (the last zone is under two sections)");
+		ktest_skip(t, "nothing deferred (the last zone is under two units)");
 	deferred = nr_deferred_pages();
 	total = totalram_pages;
-	stop = first + 2 * PAGES_PER_SECTION;
+	stop = first + 2 * deferred_init_pages;
 	for (unsigned int c = 0; c < cpus; c++) {
 		grow_cpus[c] = (struct grow_cpu){
 			.max = ((total + deferred) >> (MAX_ORDER - 1)) + 2,

@@ -110,15 +110,17 @@ def run_once(argv, env_add, stdin, preload, wrap=None):
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
     env.update(env_add)
-    if preload:
-        env["LD_PRELOAD"] = preload
     fin = open(stdin, "rb") if stdin else subprocess.DEVNULL
     # GNU time in between, for the peak RSS: a child forked from this
     # (big) Python process would count the parent's pages it had before
-    # exec in its own ru_maxrss.
+    # exec in its own ru_maxrss. The allocator is preloaded into the
+    # program only, not into time itself (env sets LD_PRELOAD after it),
+    # or every run would also pay for one more allocator start-up; every
+    # allocator, glibc included, goes through the same env.
     fd, rss_file = tempfile.mkstemp(prefix="rss-")
     os.close(fd)
-    launcher = ["/usr/bin/time", "-q", "-f", "%M", "-o", rss_file]
+    launcher = ["/usr/bin/time", "-q", "-f", "%M", "-o", rss_file,
+                "/usr/bin/env"] + (["LD_PRELOAD=" + preload] if preload else [])
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         p = subprocess.Popen(launcher + (wrap or []) + argv, env=env,

@@ -31,9 +31,9 @@
  * not.
  *
  * The arena is CRAM_HOST_MEM (default here 1G, the host build's limit
- * being 3G): deferred struct page init (mm/internal.h) makes the boot
- * initialise the struct pages of its first 256 MiB only, the rest as
- * the program needs it, and a program that outgrows the arena goes on
+ * being 3G): deferred struct page init (mm/internal.h), in 4 MiB units
+ * (deferred_init=4M below), makes the boot initialise the struct pages
+ * of its first 24 MiB only, the rest as the program needs it, and a program that outgrows the arena goes on
  * with mmap'd blocks. The kernel's messages go to stderr at loglevel 4
  * (warnings and worse), so a program's stdout is its own.
  *
@@ -117,7 +117,7 @@ u64 arch_cycles(void)
 
 const char *arch_cmdline(void)
 {
-	return "loglevel=4";
+	return "loglevel=4 deferred_init=4M";
 }
 
 __noreturn void arch_exit(enum arch_exit_status status)
