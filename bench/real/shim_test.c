@@ -147,8 +147,9 @@ static void test_aligned(void)
 static void test_realloc(void)
 {
 	static const size_t steps[] = {
-		1, 16, 17, 100, 4000, 8192, 70000, 3 << 20, 6 << 20, 20 << 20,
-		5 << 20, 1 << 20, 1000, 33, 8, 200, 9 << 20, 40,
+		1, 16, 17, 100, 4000, 8192, 70000, 200000, 300000, 700000,
+		3 << 20, 6 << 20, 20 << 20, 5 << 20, 1 << 20, 1000, 33, 8, 200,
+		9 << 20, 40, 5000, 100000, 400000, 12345,
 	};
 	unsigned char *p = NULL;
 	size_t have = 0;
@@ -164,6 +165,19 @@ static void test_realloc(void)
 		fill(p, n, 3);
 		have = n;
 	}
+	free(p);
+	/* An aligned block grown and shrunk keeps its contents. */
+	if (posix_memalign((void **)&p, 4096, 5 << 20)) {
+		CHECK(0, "posix_memalign of 5 MiB failed");
+		return;
+	}
+	fill(p, 5 << 20, 4);
+	p = realloc(p, 11 << 20);
+	check_block(p, 11 << 20, 16);
+	CHECK(p && intact(p, 5 << 20, 4), "aligned realloc lost contents");
+	p = p ? realloc(p, 3000) : NULL;
+	check_block(p, 3000, 16);
+	CHECK(p && intact(p, 3000, 4), "aligned realloc shrink lost contents");
 	free(p);
 }
 
