@@ -327,7 +327,7 @@ SHIM_KSRCS := $(filter-out kernel/main.c kernel/shell.c,$(wildcard kernel/*.c)) 
 	      lib/string.c lib/vsprintf.c $(wildcard mm/*.c) arch/x86_64/e820.c
 SHIM_CFLAGS := -std=gnu11 -O2 -g -I. -Iarch/host/include -fomit-frame-pointer \
 	       -fno-strict-aliasing -fno-common -fPIC -fvisibility=hidden \
-	       -DCONFIG_PROVE_LOCKING=0 '-DHOST_TLS_MODEL="initial-exec"' $(WARNINGS)
+	       -DCONFIG_PROVE_LOCKING=0 '-DHOST_TLS_MODEL="initial-exec"' -DHOST_NO_IRQS=1 $(WARNINGS)
 SHIM_KOBJS := $(patsubst %.c,$(SB)/%.o,$(SHIM_KSRCS))
 SHIM_OBJS := $(SHIM_KOBJS) $(SB)/arch/host/mm.o $(SB)/arch/host/irq.o \
 	     $(SB)/bench/shim/cram_malloc.o

@@ -236,7 +236,9 @@ bool slab_pfmemalloc_active(void)
 	return pfmemalloc_active();
 }
 
-struct kmem_cache *kmalloc_caches[2][KMALLOC_NR_CACHES];
+struct kmem_cache *kmalloc_caches[2][KMALLOC_ROW_SIZE];
+BUILD_BUG_ON(KMALLOC_NR_CACHES > KMALLOC_ROW_SIZE ||
+	     (KMALLOC_ROW_SIZE & (KMALLOC_ROW_SIZE - 1)));
 
 /* --- statistics (mm/slab_stats.c): only while on, only in slow paths ---- */
 

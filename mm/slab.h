@@ -138,8 +138,12 @@ void *kmalloc_node(size_t size, gfp_t flags, int node) __alloc_size(1);
 	(KMALLOC_SHIFT_HIGH + 1 + KMALLOC_STEPS * ((shift) - KMALLOC_SHIFT_STEPS) + \
 	 (step))
 
-/* kmalloc_caches[dma][index]; index 0 is unused. */
-extern struct kmem_cache *kmalloc_caches[2][KMALLOC_NR_CACHES];
+/*
+ * kmalloc_caches[dma][index]; index 0 is unused. A row is padded to a
+ * power of two, so that the lookup finds the DMA row by a shift.
+ */
+#define KMALLOC_ROW_SIZE	32
+extern struct kmem_cache *kmalloc_caches[2][KMALLOC_ROW_SIZE];
 
 /*
  * The kmalloc_caches index for 1..8192 bytes (KMALLOC_SHIFT_HIGH above),

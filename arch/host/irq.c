@@ -2,15 +2,17 @@
 /*
  * Interrupts for the host build: a signal held back by a soft flag.
  *
- * Each thread (host CPU) has a soft interrupt flag, host_irq_off, that
- * arch_irq_save()/arch_irq_restore() set and clear (asm/cpu.h), and an
- * interrupt request register, irr[], one bit per vector, like the
- * APIC's. apic_send_IPI_self() sets the vector's bit and sends SIGUSR1 to
- * its own thread, which the host delivers before pthread_kill() returns:
+ * Each thread (host CPU) has a soft interrupt flag,
+ * host_this_cpu.irq_off, that arch_irq_save()/arch_irq_restore() set and
+ * clear (asm/cpu.h), and an interrupt request register, irr[], one bit
+ * per vector, like the APIC's. apic_send_IPI_self() sets the vector's bit
+ * and sends SIGUSR1 to its own thread, which the host delivers before
+ * pthread_kill() returns:
  *
  *   flag clear: the signal handler runs the pending vectors at once
- *   flag set:   the handler leaves them pending (host_irq_pending), and
- *               the arch_irq_restore() that clears the flag runs them
+ *   flag set:   the handler leaves them pending
+ *               (host_this_cpu.irq_pending), and the arch_irq_restore()
+ *               that clears the flag runs them
  *
  * Pending vectors run highest first, with the soft flag set and this
  * thread's hardirq count raised, through handle_irq_vector(); a vector
@@ -20,9 +22,9 @@
  * IPIs to other CPUs: a thread that stands for CPU n (the boot thread
  * for CPU 0, the CPU threads of arch/host/main.c) registers itself with
  * host_irq_cpu_online(n): its pthread and the address of its
- * host_irq_pending go into host_irq_cpus[n], with a request register of
- * its own that other threads may set (the thread-local irr[] stays for
- * self-IPIs). arch_send_call_function_ipi() sets the bit there, the
+ * host_this_cpu.irq_pending go into host_irq_cpus[n], with a request
+ * register of its own that other threads may set (the thread-local
+ * irr[] stays for self-IPIs). arch_send_call_function_ipi() sets the bit there, the
  * target's pending word, and sends SIGUSR1 to that thread; from there it
  * is the same path as a self-IPI. The malloc shim registers no thread:
  * its CPUs are the application's threads, which get no signal of ours.
@@ -47,15 +49,14 @@
 #define HOST_IRQ_SIGNAL	SIGUSR1
 #define IRR_WORDS	(NR_VECTORS / 64)
 
-__thread unsigned long host_irq_off __attribute__((tls_model(HOST_TLS_MODEL)));
-__thread unsigned long host_irq_pending __attribute__((tls_model(HOST_TLS_MODEL)));
-__thread unsigned int host_hardirq_count __attribute__((tls_model(HOST_TLS_MODEL)));
+__thread struct host_cpu_local host_this_cpu
+	__attribute__((tls_model(HOST_TLS_MODEL)));
 static __thread unsigned long irr[IRR_WORDS];
 
 /* The request register of each CPU a thread of ours stands for. */
 struct host_irq_cpu {
 	unsigned long irr[IRR_WORDS];
-	unsigned long *pending;		/* its thread's host_irq_pending */
+	unsigned long *pending;		/* its thread's host_this_cpu.irq_pending */
 	pthread_t thread;
 	int tid;			/* its thread's ID, for timers */
 	bool online;
@@ -72,7 +73,7 @@ void host_irq_cpu_online(unsigned int cpu)
 	BUG_ON(cpu >= NR_CPUS || c->online);
 	c->thread = pthread_self();
 	c->tid = (int)syscall(SYS_gettid);
-	c->pending = &host_irq_pending;
+	c->pending = &host_this_cpu.irq_pending;
 	this_irq_cpu = c;
 	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
 }
@@ -137,12 +138,12 @@ void host_safe_halt(void)
 	sigaddset(&block, HOST_TICK_SIGNAL);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	host_irq_off = 0;
+	host_this_cpu.irq_off = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&host_irq_pending, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&host_this_cpu.irq_pending, __ATOMIC_RELAXED))
 		sigsuspend(&old);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (__atomic_load_n(&host_irq_pending, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&host_this_cpu.irq_pending, __ATOMIC_RELAXED))
 		host_irq_replay();	/* raised while interrupts were off */
 }
 
@@ -159,17 +160,17 @@ static unsigned long take_requests(int w)
 
 static void run_vector(unsigned int vector)
 {
-	host_hardirq_count++;
+	host_this_cpu.hardirq_count++;
 	handle_irq_vector(vector);
-	host_hardirq_count--;
+	host_this_cpu.hardirq_count--;
 }
 
 /* Run and clear every pending vector, highest first. Flag clear on entry. */
 void host_irq_replay(void)
 {
 	do {
-		host_irq_off = 1;
-		__atomic_store_n(&host_irq_pending, 0, __ATOMIC_RELAXED);
+		host_this_cpu.irq_off = 1;
+		__atomic_store_n(&host_this_cpu.irq_pending, 0, __ATOMIC_RELAXED);
 		for (int w = IRR_WORDS - 1; w >= 0; w--) {
 			unsigned long bits = take_requests(w);
 
@@ -181,9 +182,9 @@ void host_irq_replay(void)
 			}
 		}
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		host_irq_off = 0;
+		host_this_cpu.irq_off = 0;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	} while (__atomic_load_n(&host_irq_pending, __ATOMIC_RELAXED));
+	} while (__atomic_load_n(&host_this_cpu.irq_pending, __ATOMIC_RELAXED));
 	/* Interrupts were on and no handler is below: queued work runs. */
 	workqueue_irq_exit();
 }
@@ -220,7 +221,7 @@ __asm__(".text\n"
 static void host_irq_signal(int sig)
 {
 	(void)sig;
-	if (!host_irq_off && host_irq_pending)
+	if (!host_this_cpu.irq_off && host_this_cpu.irq_pending)
 		host_irq_replay();
 }
 
@@ -232,7 +233,7 @@ void host_irq_raise_from_signal(unsigned int vector)
 {
 	__atomic_fetch_or(&irr[vector / 64], 1UL << (vector % 64),
 			  __ATOMIC_RELAXED);
-	__atomic_store_n(&host_irq_pending, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&host_this_cpu.irq_pending, 1, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	host_irq_signal(HOST_IRQ_SIGNAL);
 }
@@ -244,7 +245,7 @@ void apic_send_IPI_self(unsigned int vector)
 		return;
 	__atomic_fetch_or(&irr[vector / 64], 1UL << (vector % 64),
 			  __ATOMIC_RELAXED);
-	__atomic_store_n(&host_irq_pending, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&host_this_cpu.irq_pending, 1, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	pthread_kill(pthread_self(), HOST_IRQ_SIGNAL);
 }

@@ -10,7 +10,7 @@
  *
  * CPUs: the boot thread is CPU 0; before start_kernel() main() starts
  * one thread for each other CPU, which lives as long as the program and
- * knows its number through host_cpu_id. Each registers as its CPU's
+ * knows its number through host_this_cpu.id. Each registers as its CPU's
  * interrupt target (host_irq_cpu_online(), arch/host/irq.c), so every
  * CPU takes cross-CPU calls at any time, whether a test gives it work or
  * not. A CPU thread idles as an x86_64 AP does: host_safe_halt() is its
@@ -38,7 +38,6 @@
 #define CPU_START_TIMEOUT_S	10
 
 const char arch_name[] = "host";
-__thread unsigned int host_cpu_id __attribute__((tls_model("local-exec")));
 
 static char cmdline[2048];
 
@@ -75,7 +74,7 @@ int main(int argc, char **argv)
 	char here;
 
 	stack_top = (unsigned long)&here;
-	host_irq_off = 1;	/* as a CPU boots; arch_irq_init() */
+	host_this_cpu.irq_off = 1;	/* as a CPU boots; arch_irq_init() */
 	boot_ns = monotonic_ns();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	join_args(argc, argv);
@@ -215,8 +214,8 @@ static void *host_cpu_main(void *data)
 {
 	struct host_cpu *c = data;
 
-	host_cpu_id = c->id;
-	host_irq_off = 1;
+	host_this_cpu.id = c->id;
+	host_this_cpu.irq_off = 1;
 	host_irq_cpu_online(c->id);
 	for (;;) {
 		void (*fn)(void *arg) = __atomic_load_n(&c->fn,

@@ -73,7 +73,6 @@
 /* --- the arch interface main.c gives the host build ------------------ */
 
 const char arch_name[] = "host (malloc shim)";
-__thread unsigned int host_cpu_id __attribute__((tls_model("initial-exec")));
 
 static u64 boot_ns;
 
@@ -285,7 +284,7 @@ static pthread_mutex_t shared_cpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static void cpu_release(void *unused)
 {
 	kmem_cache_cpu_release();
-	__atomic_fetch_and(&cpus_taken, ~(1UL << host_cpu_id), __ATOMIC_RELEASE);
+	__atomic_fetch_and(&cpus_taken, ~(1UL << host_this_cpu.id), __ATOMIC_RELEASE);
 	cpu_state = CPU_SHARED;
 }
 
@@ -305,7 +304,7 @@ static void cpu_claim(void)
 						taken | (1UL << cpu), false,
 						__ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED)) {
-			host_cpu_id = cpu;
+			host_this_cpu.id = cpu;
 			cpu_state = CPU_OWN;
 			/* The destructor runs only for a non-NULL value. */
 			pthread_setspecific(cpu_key, (void *)1);
@@ -325,7 +324,7 @@ static inline bool cpu_enter(void)
 			return false;
 	}
 	pthread_mutex_lock(&shared_cpu_lock);
-	host_cpu_id = SHARED_CPU;
+	host_this_cpu.id = SHARED_CPU;
 	return true;
 }
 

@@ -5,13 +5,26 @@
  * variable set when the thread starts.
  *
  * Interrupts (arch/host/irq.c): the interrupt flag is a thread-local soft
- * flag, host_irq_off (nonzero: interrupts off). arch_irq_save() is a load
- * and a store, no system call. An interrupt is a signal: its handler
- * finds the flag set and leaves the vector pending (host_irq_pending),
- * and arch_irq_restore() runs what is pending when the flag goes clear.
+ * flag, host_this_cpu.irq_off (nonzero: interrupts off). arch_irq_save()
+ * is a load and a store, no system call. An interrupt is a signal: its
+ * handler finds the flag set and leaves the vector pending
+ * (host_this_cpu.irq_pending), and arch_irq_restore() runs what is
+ * pending when the flag goes clear.
  */
 #ifndef ASM_HOST_CPU_H
 #define ASM_HOST_CPU_H
+
+/*
+ * What a host CPU keeps for itself, in one thread-local structure: its
+ * number, the soft interrupt flag (nonzero: interrupts off), the vectors
+ * pending while it was set, and the hard interrupt nesting.
+ */
+struct host_cpu_local {
+	unsigned long irq_off;
+	unsigned long irq_pending;
+	unsigned int id;
+	unsigned int hardirq_count;
+};
 
 /*
  * local-exec: the program is one executable, so the variable sits at a
@@ -24,13 +37,22 @@
 /*
  * The malloc shim (bench/shim/) links this code into a shared object,
  * where local-exec is impossible: it builds with HOST_TLS_MODEL
- * "initial-exec" (static TLS, fine for a preloaded library).
+ * "initial-exec" (static TLS, fine for a preloaded library), where each
+ * thread-local variable costs a load of its offset first: one structure
+ * makes that one load for all of a fast path's fields.
  */
-extern __thread unsigned int host_cpu_id __attribute__((tls_model(HOST_TLS_MODEL)));
+extern __thread struct host_cpu_local host_this_cpu
+	__attribute__((tls_model(HOST_TLS_MODEL)));
 
-extern __thread unsigned long host_irq_off __attribute__((tls_model(HOST_TLS_MODEL)));
-extern __thread unsigned long host_irq_pending __attribute__((tls_model(HOST_TLS_MODEL)));
-extern __thread unsigned int host_hardirq_count __attribute__((tls_model(HOST_TLS_MODEL)));
+/*
+ * HOST_NO_IRQS (1 in the malloc shim): the CPUs are a program's threads,
+ * which no interrupt ever reaches (no tick, no IPI: the shim starts no
+ * CPU of the kernel's, so none is online to send one to), so nothing can
+ * be pending when the flag goes clear and the restore does not look.
+ */
+#ifndef HOST_NO_IRQS
+#define HOST_NO_IRQS 0
+#endif
 
 /* Run the pending interrupts (interrupts were just turned on). */
 void host_irq_replay(void);
@@ -65,9 +87,9 @@ static inline void host_irq_replay_inline(void)
 
 static inline unsigned long arch_irq_save(void)
 {
-	unsigned long flags = host_irq_off;
+	unsigned long flags = host_this_cpu.irq_off;
 
-	host_irq_off = 1;
+	host_this_cpu.irq_off = 1;
 	__asm__ __volatile__("" ::: "memory");
 	return flags;
 }
@@ -83,12 +105,12 @@ static inline void arch_irq_restore(unsigned long flags)
 {
 	__asm__ __volatile__("" ::: "memory");
 	if (flags) {
-		host_irq_off = 1;
+		host_this_cpu.irq_off = 1;
 		return;
 	}
-	host_irq_off = 0;
+	host_this_cpu.irq_off = 0;
 	__asm__ __volatile__("" ::: "memory");
-	if (__builtin_expect(host_irq_pending, 0))
+	if (!HOST_NO_IRQS && __builtin_expect(host_this_cpu.irq_pending, 0))
 		host_irq_replay_inline();
 }
 
@@ -105,12 +127,12 @@ static inline bool arch_irqs_disabled_flags(unsigned long flags)
 
 static inline bool arch_irqs_disabled(void)
 {
-	return host_irq_off;
+	return host_this_cpu.irq_off;
 }
 
 static inline unsigned int arch_hardirq_count(void)
 {
-	return host_hardirq_count;
+	return host_this_cpu.hardirq_count;
 }
 
 static inline void arch_cpu_relax(void)
@@ -120,7 +142,7 @@ static inline void arch_cpu_relax(void)
 
 static inline unsigned int arch_cpu_id(void)
 {
-	return host_cpu_id;
+	return host_this_cpu.id;
 }
 
 #endif /* ASM_HOST_CPU_H */
