@@ -189,10 +189,10 @@ compile-checks:
 # Deferred struct page init needs a last zone of more than two sections
 # (mm/internal.h): the suites that test it run again on the host with
 # 1 GiB of RAM, where 768 MiB of it is deferred at boot, and once more
-# with the malloc shim's 4 MiB unit (deferred_init=4M).
+# with the malloc shim's 16 MiB unit (deferred_init=16M).
 DEFERRED_HOSTS := --host 'env CRAM_HOST_MEM=1G $(HB)/cram ktest=memory_model,page_alloc' \
-		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram deferred_init=4M ktest=memory_model,page_alloc' \
-		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram deferred_init=4M ktest=smp.*deferred*' \
+		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram deferred_init=16M ktest=memory_model,page_alloc' \
+		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram deferred_init=16M ktest=smp.*deferred*' \
 		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram ktest=smp'
 
 check: $(HB)/cram compile-checks

@@ -31,10 +31,10 @@
  * not; realloc of an mmap'd block is an mremap.
  *
  * The arena is CRAM_HOST_MEM (default here 1G, the host build's limit
- * being 3G): deferred struct page init (mm/internal.h), in 4 MiB units
- * (deferred_init=4M below), makes the boot initialise the struct pages
- * of its first 24 MiB only, the rest as the program needs it, and a program that outgrows the arena goes on
- * with mmap'd blocks. The kernel's messages go to stderr at loglevel 4
+ * being 3G): deferred struct page init (mm/internal.h), in 16 MiB units
+ * (deferred_init=16M below), makes the boot initialise the struct pages
+ * of its first 48 MiB only, the rest as the program needs it, and a
+ * program that outgrows the arena goes on with mmap'd blocks. The kernel's messages go to stderr at loglevel 4
  * (warnings and worse), so a program's stdout is its own.
  *
  * fork(): the arena is a shared mapping of a memfd, so a child would
@@ -116,7 +116,7 @@ u64 arch_cycles(void)
 
 const char *arch_cmdline(void)
 {
-	return "loglevel=4 deferred_init=4M";
+	return "loglevel=4 deferred_init=16M";
 }
 
 __noreturn void arch_exit(enum arch_exit_status status)
