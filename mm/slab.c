@@ -1324,8 +1324,8 @@ void *kmalloc_node(size_t size, gfp_t flags, int node)
 	return __kmalloc(size, flags);
 }
 
-static void free_large_kmalloc(struct page *page, const void *objp,
-			       unsigned long caller)
+static __noinline void free_large_kmalloc(struct page *page,
+					  const void *objp, unsigned long caller)
 {
 	if (!PageHead(page)) {
 		slab_report_bad_ptr(objp, caller, REPORT_SLAB_NOT_KMALLOC,

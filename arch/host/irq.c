@@ -165,8 +165,11 @@ static void run_vector(unsigned int vector)
 	host_this_cpu.hardirq_count--;
 }
 
-/* Run and clear every pending vector, highest first. Flag clear on entry. */
-void host_irq_replay(void)
+/*
+ * Run and clear every pending vector, highest first. Flag clear on entry.
+ * __used: its one caller is the thunk's asm below, which LTO cannot see.
+ */
+__used void host_irq_replay(void)
 {
 	do {
 		host_this_cpu.irq_off = 1;

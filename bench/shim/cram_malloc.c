@@ -63,6 +63,8 @@
 #include "mm/slab.h"
 
 #define EXPORT			__attribute__((visibility("default")))
+/* An entry point with the kernel's fast path inlined (see fast_size()). */
+#define EXPORT_FLAT		EXPORT __attribute__((flatten))
 #define SHIM_DEFAULT_MEM	(1UL << 30)
 #define SHIM_VMALLOC_SIZE	(1UL << 30)
 #define SHARED_CPU		(NR_CPUS - 1)
@@ -417,7 +419,7 @@ static size_t map_usable(const void *p)
 
 /* --- the allocator -------------------------------------------------------- */
 
-static void *shim_alloc(size_t size, size_t align, gfp_t gfp)
+static __noinline void *shim_alloc(size_t size, size_t align, gfp_t gfp)
 {
 	void *p = NULL;
 	bool locked;
@@ -453,7 +455,10 @@ out:
  * and a size a kmalloc cache serves, or a pointer into the arena, goes
  * straight to kmalloc or kfree: one thread-local load and a compare or
  * two before the kernel's own fast path. Everything else takes the
- * general functions above and below.
+ * general functions above and below. The library is built as one LTO
+ * unit, and malloc, calloc and free are flattened: __kmalloc and kfree
+ * are inlined into them, with the GFP flags known (no DMA row, no
+ * zeroing test in malloc); the slow paths, all __noinline, stay calls.
  */
 static __always_inline bool fast_size(size_t size)
 {
@@ -491,7 +496,7 @@ static size_t usable_size(const void *p)
 	return map_usable(p);
 }
 
-EXPORT void *malloc(size_t size)
+EXPORT_FLAT void *malloc(size_t size)
 {
 	if (fast_size(size)) {
 		void *p = fast_alloc(size, GFP_KERNEL);
@@ -517,7 +522,7 @@ static __noinline void free_slow(void *p)
 	munmap(map_header(p)->base, map_header(p)->len);
 }
 
-EXPORT void free(void *p)
+EXPORT_FLAT void free(void *p)
 {
 	if (fast_ptr(p)) {
 		kfree(p);
@@ -526,7 +531,7 @@ EXPORT void free(void *p)
 	free_slow(p);
 }
 
-EXPORT void *calloc(size_t n, size_t size)
+EXPORT_FLAT void *calloc(size_t n, size_t size)
 {
 	size_t bytes;
 
