@@ -250,6 +250,14 @@ void arch_kernel_map_pages(struct page *page, int numpages, bool enable);
 bool arch_kernel_page_present(unsigned long virt);
 
 /*
+ * A block of 2^order pages leaves the buddy lists (Linux's hook of the
+ * name, which s390 uses to tell its hypervisor the pages are in use).
+ * x86_64 has nothing to do; the host backs the block's RAM in its
+ * process ahead of the first touch (see arch/host/mm.c).
+ */
+void arch_alloc_page(struct page *page, unsigned int order);
+
+/*
  * Fuzzing (fuzz/fuzz.c). arch_fuzz_input() sees each random input just
  * before it runs, so it can be kept if the run crashes: the host writes
  * it to the file named by $CRAM_FUZZ_SAVE, x86_64 does nothing.

@@ -524,6 +524,7 @@ static void rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp,
 			break;
 		if (!check_new_page(page, order))
 			continue;	/* reported; never handed out */
+		arch_alloc_page(page, order);
 		list_add_tail(&page->lru, &l->list);
 		l->count++;
 		pcp->count += 1 << order;
@@ -723,6 +724,8 @@ static struct page *rmqueue(struct zone *zone, unsigned int order)
 	spin_unlock_irqrestore(&zone->lock, flags);
 	if (page && !check_new_page(page, order))
 		return NULL;	/* reported; never handed out */
+	if (page)
+		arch_alloc_page(page, order);
 	return page;
 }
 

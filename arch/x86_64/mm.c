@@ -202,6 +202,11 @@ static void invlpg(unsigned long virt)
 	__asm__ __volatile__("invlpg (%0)" : : "r"(virt) : "memory");
 }
 
+/* RAM is RAM here: nothing to back. */
+void arch_alloc_page(struct page *page, unsigned int order)
+{
+}
+
 void arch_kernel_map_pages(struct page *page, int numpages, bool enable)
 {
 	unsigned long virt = (unsigned long)page_address(page);

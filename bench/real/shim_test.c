@@ -5,8 +5,8 @@
  * aligned_alloc, memalign, valloc, malloc_usable_size, at every size
  * class, zero sizes, blocks above kmalloc's 4 MiB, growing and shrinking
  * reallocs that keep their contents, 16-byte alignment of every block,
- * more threads than the kernel has CPUs, all at once, and a forked
- * child whose heap is its own. Prints "ok"
+ * more threads than the kernel has CPUs, all at once, a forked child
+ * whose heap is its own, and (cram) a fresh block backed before use. Prints "ok"
  * and exits 0, or says what failed and exits 1.
  */
 #define _GNU_SOURCE
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -284,6 +285,29 @@ static void test_fork(void)
 	CHECK(!bad, "%d blocks changed in the parent by the child's work", bad);
 }
 
+/*
+ * cram backs a block's RAM as it leaves the buddy lists (the host's
+ * arch_alloc_page()), so a fresh 2 MiB block is resident before its
+ * first touch: without that, none of its pages would be.
+ */
+static void test_backed(void)
+{
+	size_t size = 2 << 20, pages = size / 4096, resident = 0;
+	unsigned char *p = malloc(size), *vec = malloc(pages);
+
+	CHECK(p && vec, "malloc");
+	if (!p || !vec)
+		goto out;
+	CHECK(mincore(p, size, vec) == 0, "mincore");
+	for (size_t i = 0; i < pages; i++)
+		resident += vec[i] & 1;
+	CHECK(resident == pages, "%zu of %zu pages of a fresh block resident",
+	      resident, pages);
+out:
+	free(vec);
+	free(p);
+}
+
 /* With SHIM_TEST_EXPECT=cram: the kernel's arena must be mapped. */
 static void test_preloaded(void)
 {
@@ -301,6 +325,7 @@ static void test_preloaded(void)
 	if (f)
 		fclose(f);
 	CHECK(found, "libcram-malloc.so is not in use (no cram-ram arena)");
+	test_backed();
 }
 
 int main(void)
