@@ -525,6 +525,8 @@ static __noinline void free_slow(void *p)
 EXPORT_FLAT void free(void *p)
 {
 	if (fast_ptr(p)) {
+		if (ZERO_OR_NULL_PTR(p))	/* not in the arena */
+			__builtin_unreachable();
 		kfree(p);
 		return;
 	}
