@@ -252,8 +252,9 @@ bool arch_kernel_page_present(unsigned long virt);
 /*
  * A block of 2^order pages leaves the buddy lists (Linux's hook of the
  * name, which s390 uses to tell its hypervisor the pages are in use).
- * x86_64 has nothing to do; the host backs the block's RAM in its
- * process ahead of the first touch (see arch/host/mm.c).
+ * Called under zone->lock in a per-CPU list refill, so it must neither
+ * allocate nor sleep. x86_64 has nothing to do; the host backs the
+ * block's RAM in its process ahead of the first touch (arch/host/mm.c).
  */
 void arch_alloc_page(struct page *page, unsigned int order);
 

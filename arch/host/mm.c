@@ -362,8 +362,9 @@ void setup_arch(void)
  * is about to be touched, so the 64 KiB pieces of RAM it lies in are
  * backed there and then, one madvise() each, once (ram_backed). Should
  * that fail (a host kernel before 5.14, a page debug_pagealloc took out
- * of the direct map), the pages fault in one by one as they would have.
- * Two CPUs racing for one piece both back it: harmless.
+ * of the direct map), or a forked child map its RAM anew, the pages
+ * fault in one by one as they would have. Two CPUs racing for one piece
+ * both back it: harmless.
  */
 void arch_alloc_page(struct page *page, unsigned int order)
 {
