@@ -342,8 +342,9 @@ $(SHIM_KOBJS): $(SB)/%.o: %.c $(SB)/renamed.h
 		$(if $(HOST_IS_CLANG),,-fno-tree-loop-distribute-patterns) -MMD -MP -c $< -o $@
 
 # LTO objects hold no symbols to rename: the kernel's string functions
-# get their k-names from the preprocessor instead (as objcopy does for
-# the host build).
+# get their k-names from the preprocessor instead (objcopy does it for
+# the host build). Calls the compiler makes up itself (a struct copy's
+# memcpy) go to libc's, which the shim links anyway.
 $(SB)/renamed.h: arch/host/renamed.syms
 	@mkdir -p $(dir $@)
 	awk '{ print "#define " $$1 " " $$2 }' $< > $@

@@ -34,6 +34,7 @@ typedef long ssize_t;
 #define ALIGN_DOWN(x, a)	((x) & ~((__typeof__(x))(a) - 1))
 #define IS_ALIGNED(x, a)	(((x) & ((__typeof__(x))(a) - 1)) == 0)
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define BITS_PER_LONG		(8 * sizeof(long))
 
 #define min(a, b)		({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
 #define max(a, b)		({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })

@@ -203,8 +203,8 @@ static inline bool pfn_in_ram_chunk(unsigned long pfn)
 	unsigned long chunk = pfn >> PFN_CHUNK_SHIFT;
 	unsigned long *map = READ_ONCE(ram_chunks);
 
-	return map && (map[chunk / (8 * sizeof(long))] >>
-		       (chunk % (8 * sizeof(long)))) & 1;
+	return map && (map[chunk / BITS_PER_LONG] >>
+		       (chunk % BITS_PER_LONG)) & 1;
 }
 
 /*

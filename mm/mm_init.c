@@ -116,7 +116,6 @@ phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)
  * through and through (nearly all of them), and only pfns in the other
  * chunks ask memblock.
  */
-#define BITS_PER_LONG		(8 * sizeof(long))
 
 unsigned long *ram_chunks;
 

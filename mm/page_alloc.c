@@ -722,10 +722,9 @@ static struct page *rmqueue(struct zone *zone, unsigned int order)
 	spin_lock_irqsave(&zone->lock, flags);
 	page = __rmqueue_smallest(zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
-	if (page && !check_new_page(page, order))
-		return NULL;	/* reported; never handed out */
-	if (page)
-		arch_alloc_page(page, order);
+	if (!page || !check_new_page(page, order))
+		return NULL;	/* none, or reported and never handed out */
+	arch_alloc_page(page, order);
 	return page;
 }
 

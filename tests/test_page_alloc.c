@@ -41,8 +41,6 @@
 
 #define SANE_OPS	2000
 
-#define BITS_PER_LONG	64
-
 /* --- helpers ------------------------------------------------------------- */
 
 static struct zone *zone_of(enum zone_type z)

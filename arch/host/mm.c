@@ -84,7 +84,7 @@ static unsigned long ram_end;
 static unsigned char vmemmap_populated[MAX_VMEMMAP_PAGES / 8];
 static u32 vmemmap_pfn[MAX_VMEMMAP_PAGES];	/* what backs each page */
 #define BACKED_SHIFT		16	/* RAM is backed 64 KiB at a time */
-static unsigned long ram_backed[(MAX_HOST_MEM >> BACKED_SHIFT) / 64];
+static unsigned long ram_backed[(MAX_HOST_MEM >> BACKED_SHIFT) / BITS_PER_LONG];
 static int probe_pipe[2] = { -1, -1 };
 static struct sigaction old_segv;
 
@@ -373,8 +373,8 @@ void arch_alloc_page(struct page *page, unsigned int order)
 	unsigned long last = (start + (PAGE_SIZE << order) - 1) >> BACKED_SHIFT;
 
 	for (unsigned long i = first; i <= last; i++) {
-		unsigned long *word = &ram_backed[i / 64];
-		unsigned long bit = 1UL << (i % 64);
+		unsigned long *word = &ram_backed[i / BITS_PER_LONG];
+		unsigned long bit = 1UL << (i % BITS_PER_LONG);
 		phys_addr_t phys = (phys_addr_t)i << BACKED_SHIFT;
 
 		if (__atomic_load_n(word, __ATOMIC_RELAXED) & bit)

@@ -6,8 +6,8 @@
  * class, zero sizes, blocks above kmalloc's 4 MiB, growing and shrinking
  * reallocs that keep their contents, 16-byte alignment of every block,
  * more threads than the kernel has CPUs, all at once, a forked child
- * whose heap is its own, and (cram) a fresh block backed before use. Prints "ok"
- * and exits 0, or says what failed and exits 1.
+ * whose heap is its own, and (cram) a fresh block backed before use.
+ * Prints "ok" and exits 0, or says what failed and exits 1.
  */
 #define _GNU_SOURCE
 #include <malloc.h>
