@@ -15,6 +15,7 @@
 #include "kernel/smp.h"
 #include "kernel/shell.h"
 #include "kernel/time.h"
+#include "kernel/workqueue.h"
 #include "mm/mm.h"
 #include "mm/slab_reap.h"
 #include "arch/arch.h"
@@ -42,6 +43,8 @@ static __noreturn void run_tests(void)
 {
 	int failed = ktest_run(ktest_glob);
 
+	pr_info("workqueue: the longest wait of work for a safe point: %llu us\n",
+		workqueue_max_blocked_ns() / 1000);
 	if (failed)
 		pr_err("ktest: %d tests failed\n", failed);
 	else
@@ -61,6 +64,7 @@ __noreturn void start_kernel(void)
 	mm_core_init();
 	init_timers();
 	arch_irq_init();	/* interrupts on from here */
+	workqueue_init();
 	call_function_init();
 	time_init();		/* every CPU ticks from here */
 	cache_reap_init();	/* caches trim themselves from here */

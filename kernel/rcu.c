@@ -114,6 +114,7 @@
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
 #include "kernel/params.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/smp.h"
@@ -494,7 +495,10 @@ void __rcu_read_unlock_bad(unsigned long caller)
 	       arch_cpu_id(), this_nesting());
 }
 
-/* The outermost rcu_read_unlock() of a reader the tick found. */
+/*
+ * The outermost rcu_read_unlock() of a reader the tick found (need_qs),
+ * or that work waits for (need_work: preempt_schedule() runs it).
+ */
 void __rcu_read_unlock_special(void)
 {
 	unsigned int cpu;
@@ -502,9 +506,12 @@ void __rcu_read_unlock_special(void)
 
 	local_irq_save(flags);
 	cpu = arch_cpu_id();
-	if (!this_nesting() && READ_ONCE(rcu_data[cpu].joined))
+	if (READ_ONCE(rcu_readers[cpu].need_qs) && !this_nesting() &&
+	    READ_ONCE(rcu_data[cpu].joined))
 		rcu_qs(&rcu_data[cpu], cpu);
 	local_irq_restore(flags);
+	if (READ_ONCE(rcu_readers[cpu].need_work))
+		preempt_schedule();
 }
 
 static void queue_callback(struct rcu_head *head, rcu_callback_t func,

@@ -7,7 +7,8 @@
  *		a read-side critical section; they nest, cost a per-CPU
  *		increment and decrement (no atomics, no barriers) and work
  *		in any context, interrupt handlers included. A reader must
- *		not wait for a grace period (it would wait for itself).
+ *		not wait for a grace period (it would wait for itself). No
+ *		work function runs inside a reader (kernel/preempt.h).
  *	rcu_dereference(p) / rcu_assign_pointer(p, v)
  *		load a pointer a reader follows / publish one (release).
  *	call_rcu(head, func)
@@ -59,13 +60,22 @@ typedef void (*rcu_callback_t)(struct rcu_head *head);
 
 /*
  * Read-side state of each CPU, written only by that CPU: the nesting
- * count, and need_qs, set by the tick when it found this CPU inside a
- * reader while a grace period waits for it, so that the outermost
- * rcu_read_unlock() reports the quiescent state at once.
+ * count, and what the outermost rcu_read_unlock() must do at once (one
+ * load tests both, as Linux's rcu_read_unlock_special): need_qs, set
+ * by the tick when it found this CPU inside a reader while a grace
+ * period waits for it, so report the quiescent state; need_work, set
+ * by an interrupt that found work waiting for the reader to end, so
+ * run it (kernel/preempt.h).
  */
 struct rcu_reader {
 	int nesting;
-	bool need_qs;
+	union {
+		struct {
+			bool need_qs;
+			bool need_work;
+		};
+		u16 special;
+	};
 } __aligned(64);
 
 extern struct rcu_reader rcu_readers[NR_CPUS];
@@ -87,7 +97,7 @@ static __always_inline void rcu_read_unlock(void)
 	r = &rcu_readers[arch_cpu_id()];
 	if (unlikely(r->nesting <= 0))
 		__rcu_read_unlock_bad(_THIS_IP_);
-	else if (--r->nesting == 0 && unlikely(READ_ONCE(r->need_qs)))
+	else if (--r->nesting == 0 && unlikely(READ_ONCE(r->special)))
 		__rcu_read_unlock_special();
 }
 

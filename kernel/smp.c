@@ -18,7 +18,10 @@
  * the previous call waits first. A request queued on a CPU is taken at
  * its next interrupt-on window; every wait for it is bounded by
  * SMP_CALL_TIMEOUT_NS, then the CPU and the function are reported and
- * the kernel panics.
+ * the kernel panics. Claiming a csd, filling it and queueing it is one
+ * preempt_disable() section: a work function that interrupted it and
+ * called the same CPU would find the csd claimed but never queued (and
+ * wait for it for ever) or queue it twice (a loop in the list).
  *
  * Why the rules (kernel/smp.h): a sender waits with interrupts on, so
  * requests sent to it meanwhile still run; with interrupts off, or in
@@ -27,6 +30,7 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 
@@ -175,9 +179,11 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func,
 		return -EDEADLK;
 	if (!cpu_online(cpu))
 		return -ENXIO;
+	preempt_disable();	/* no work function between claim and queue */
 	csd = wait ? &stack_csd : csd_get_async(cpu);
 	csd_prepare(csd, func, info, wait);
 	queue_and_send(csd, cpu);
+	preempt_enable();
 	if (wait)
 		csd_lock_wait(csd, cpu);
 	return 0;
@@ -197,9 +203,11 @@ static void send_to_others(struct call_single_data *csds,
 
 		if (cpu == this || !cpu_online(cpu))
 			continue;
+		preempt_disable();	/* as smp_call_function_single() */
 		csd = wait ? &csds[cpu] : csd_get_async(cpu);
 		csd_prepare(csd, func, info, wait);
 		queue_and_send(csd, cpu);
+		preempt_enable();
 	}
 }
 

@@ -3,7 +3,8 @@
  * Spinlocks: a test-and-set lock on the compiler's atomics, with the
  * irqsave variants Linux code expects. Real on every build (the host
  * build runs CPUs as threads), cheap when uncontended: one exchange to
- * take, one release store to drop.
+ * take, one release store to drop. A held lock disables preemption
+ * (kernel/preempt.h): no work function runs on a CPU that holds one.
  *
  * With CONFIG_PROVE_LOCKING (kernel/lockdep.h) each lock also carries a
  * lockdep_map: its class, from the spin_lock_init() call site or, for
@@ -17,6 +18,7 @@
 
 #include "kernel/types.h"
 #include "kernel/lockdep.h"
+#include "kernel/preempt.h"
 #include "arch/arch.h"
 
 /*
@@ -69,6 +71,7 @@ static __spin_inline void arch_spin_lock(spinlock_t *lock)
 
 static __spin_inline void spin_lock(spinlock_t *lock)
 {
+	preempt_disable();
 	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
 		lock_acquire(spin_dep_map(lock), 0, false);
 	arch_spin_lock(lock);
@@ -82,6 +85,7 @@ static __spin_inline void spin_lock(spinlock_t *lock)
 static __spin_inline void spin_lock_nested(spinlock_t *lock,
 					     unsigned int subclass)
 {
+	preempt_disable();
 	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
 		lock_acquire(spin_dep_map(lock), subclass, false);
 	arch_spin_lock(lock);
@@ -89,18 +93,27 @@ static __spin_inline void spin_lock_nested(spinlock_t *lock,
 
 static __spin_inline bool spin_trylock(spinlock_t *lock)
 {
-	if (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
+	preempt_disable();
+	if (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE)) {
+		preempt_enable();
 		return false;
+	}
 	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
 		lock_acquire(spin_dep_map(lock), 0, true);
 	return true;
 }
 
-static __spin_inline void spin_unlock(spinlock_t *lock)
+static __spin_inline void __spin_release(spinlock_t *lock)
 {
 	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
 		lock_release(spin_dep_map(lock));
 	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
+}
+
+static __spin_inline void spin_unlock(spinlock_t *lock)
+{
+	__spin_release(lock);
+	preempt_enable();
 }
 
 static __spin_inline bool spin_is_locked(spinlock_t *lock)
@@ -117,10 +130,11 @@ static __spin_inline bool spin_is_locked(spinlock_t *lock)
 static __spin_inline void spin_unlock_irqrestore(spinlock_t *lock,
 						   unsigned long flags)
 {
-	spin_unlock(lock);
+	__spin_release(lock);
 	if (IS_ENABLED(CONFIG_PROVE_LOCKING) && !arch_irqs_disabled_flags(flags))
 		lockdep_hardirqs_on();
 	arch_irq_restore(flags);
+	preempt_enable();	/* interrupts as they were: work may run */
 }
 
 /*

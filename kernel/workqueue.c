@@ -18,15 +18,25 @@
  * cancel that finds it neither queued nor current, its timer off and
  * PENDING clear, knows the function is not running and cannot start.
  *
- * Running (workqueue_irq_exit): only with no handler below (hardirq
- * count 0) and interrupts on in the interrupted context; never nested
- * (pool->running). Interrupts are on while a function runs.
+ * Running: only at a safe point (kernel/preempt.h): interrupts on in
+ * the interrupted context, no handler below (hardirq count 0), no
+ * spinlock held nor any other preempt_disable() section, no RCU reader,
+ * and no work function already running on this CPU (pool->running).
+ * Two ways in: an interrupt's exit (workqueue_irq_exit), and, for work
+ * that exit found blocked, the end of the blocking section
+ * (preempt_schedule, from preempt_enable() or rcu_read_unlock()).
+ * Queueing on this CPU raises RESCHEDULE_VECTOR here too, so work queued
+ * with interrupts off (or from the idle loop) runs as soon as they are
+ * on again. Interrupts are on while a function runs; the lock validator
+ * checks that this CPU holds no lock then.
  */
 #include "kernel/workqueue.h"
 #include "kernel/bug.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
+#include "kernel/rcupdate.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "arch/arch.h"
@@ -40,11 +50,15 @@ struct worker_pool {
 	struct list_head worklist;
 	struct work_struct *current_work;
 	unsigned long nr_run;
+	u64 blocked_since;	/* ns: first found blocked; 0: not blocked */
 	bool running;		/* in the run loop (no nesting) */
 	bool ready;
 } __aligned(64);
 
 static struct worker_pool pools[NR_CPUS];
+struct preempt_cpu preempt_cpus[NR_CPUS];
+static bool self_ipi_ready;	/* arch_irq_init() ran: RESCHEDULE_VECTOR works */
+static u64 max_blocked_ns;	/* the longest wait for a safe point */
 
 static struct worker_pool *get_pool(unsigned int cpu)
 {
@@ -107,9 +121,11 @@ static bool cpu_takes_work(unsigned int cpu)
 }
 
 /*
- * Put the (PENDING) work on cpu's list. Another CPU may be idle with its
- * tick stopped (kernel/time.c): an interrupt wakes it, and the work runs
- * on that interrupt's way out.
+ * Put the (PENDING) work on cpu's list and interrupt that CPU: the work
+ * runs on the interrupt's way out, or at the end of what blocks it
+ * there. Another CPU may be idle with its tick stopped (kernel/time.c):
+ * the interrupt wakes it. This CPU raises the interrupt on itself unless
+ * it is in a handler already, whose exit looks at the list anyway.
  */
 static void insert_work(unsigned int cpu, struct work_struct *work)
 {
@@ -122,6 +138,8 @@ static void insert_work(unsigned int cpu, struct work_struct *work)
 	spin_unlock_irqrestore(&pool->lock, flags);
 	if (cpu != arch_cpu_id())
 		arch_send_reschedule_ipi(cpu);
+	else if (!in_hardirq() && READ_ONCE(self_ipi_ready))
+		apic_send_IPI_self(RESCHEDULE_VECTOR);
 }
 
 bool schedule_work_on(unsigned int cpu, struct work_struct *work)
@@ -246,10 +264,14 @@ static void run_worklist(struct worker_pool *pool)
 		clear_pending(work);
 		spin_unlock(&pool->lock);
 
+		WARN_ONCE(IS_ENABLED(CONFIG_PROVE_LOCKING) && lockdep_depth(),
+			  "workqueue: %pS would run with %u lock(s) held\n",
+			  fn, lockdep_depth());
 		local_irq_enable();
 		fn(work);
 		local_irq_disable();
-		WARN_ONCE(in_hardirq(), "workqueue: %pS returned in hardirq context\n",
+		WARN_ONCE(in_hardirq() || preempt_count() || rcu_read_lock_held(),
+			  "workqueue: %pS returned in hardirq context, with preemption off or in an RCU reader\n",
 			  fn);
 
 		spin_lock(&pool->lock);
@@ -259,9 +281,57 @@ static void run_worklist(struct worker_pool *pool)
 	spin_unlock(&pool->lock);
 }
 
+/* Nothing blocks work on this CPU any more (interrupts off). */
+static void clear_blocked(struct worker_pool *pool, unsigned int cpu)
+{
+	WRITE_ONCE(preempt_cpus[cpu].need_resched, false);
+	WRITE_ONCE(rcu_readers[cpu].need_work, false);
+	if (pool->blocked_since) {
+		u64 waited = ktime_get_ns() - pool->blocked_since;
+		u64 max = __atomic_load_n(&max_blocked_ns, __ATOMIC_RELAXED);
+
+		while (waited > max &&
+		       !__atomic_compare_exchange_n(&max_blocked_ns, &max,
+						    waited, true,
+						    __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED))
+			;
+		pool->blocked_since = 0;
+	}
+}
+
+/*
+ * Run this CPU's queued work if this is a safe point (kernel/preempt.h),
+ * else mark it blocked, for the end of the section to run it. Interrupts
+ * off, and on in the context the caller returns to.
+ */
+static void run_pending(struct worker_pool *pool, unsigned int cpu)
+{
+	if (in_hardirq() || pool->running ||
+	    !__atomic_load_n(&pool->ready, __ATOMIC_ACQUIRE))
+		return;
+	if (list_empty(&pool->worklist)) {
+		clear_blocked(pool, cpu);
+		return;
+	}
+	if (preempt_count() || rcu_read_lock_held()) {
+		if (!pool->blocked_since)
+			pool->blocked_since = ktime_get_ns();
+		WRITE_ONCE(preempt_cpus[cpu].need_resched, true);
+		WRITE_ONCE(rcu_readers[cpu].need_work, true);
+		return;
+	}
+	clear_blocked(pool, cpu);
+	pool->running = true;
+	run_worklist(pool);
+	pool->running = false;
+	clear_blocked(pool, cpu);	/* blocked inside a function: run since */
+}
+
 void workqueue_irq_exit(void)
 {
-	struct worker_pool *pool = &pools[arch_cpu_id()];
+	unsigned int cpu = arch_cpu_id();
+	struct worker_pool *pool = &pools[cpu];
 	unsigned long flags;
 
 	/* Cheap way out first: this runs after every interrupt. */
@@ -269,12 +339,45 @@ void workqueue_irq_exit(void)
 	    list_empty(&pool->worklist) || in_hardirq())
 		return;
 	local_irq_save(flags);
-	if (!pool->running) {
-		pool->running = true;
-		run_worklist(pool);
-		pool->running = false;
-	}
+	run_pending(pool, cpu);
 	local_irq_restore(flags);
+}
+
+void preempt_schedule(void)
+{
+	unsigned int cpu = arch_cpu_id();
+	unsigned long flags;
+
+	if (in_hardirq())
+		return;		/* the handler's exit looks at the list */
+	if (irqs_disabled()) {
+		/* Run it on the way out of an interrupt once they are on. */
+		WRITE_ONCE(preempt_cpus[cpu].need_resched, false);
+		WRITE_ONCE(rcu_readers[cpu].need_work, false);
+		if (READ_ONCE(self_ipi_ready))
+			apic_send_IPI_self(RESCHEDULE_VECTOR);
+		return;
+	}
+	local_irq_save(flags);
+	run_pending(&pools[cpu], cpu);
+	local_irq_restore(flags);
+}
+
+void __preempt_count_underflow(unsigned long caller)
+{
+	__warn(__FILE__, __LINE__, caller,
+	       "preempt_enable() without preempt_disable() on CPU %u\n",
+	       arch_cpu_id());
+}
+
+void workqueue_init(void)
+{
+	WRITE_ONCE(self_ipi_ready, true);
+}
+
+u64 workqueue_max_blocked_ns(void)
+{
+	return __atomic_load_n(&max_blocked_ns, __ATOMIC_RELAXED);
 }
 
 bool in_workqueue(void)

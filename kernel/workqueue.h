@@ -12,22 +12,30 @@
  *		true if it was pending
  *
  * Where the work runs. There is no scheduler, so no worker thread: a CPU
- * runs its queued work on the way out of an interrupt that returns to a
- * context with interrupts on and no handler below it (x86_64: do_IRQ();
- * the host: the end of host_irq_replay()), the place Linux runs softirqs.
- * Work queued for another CPU comes with a RESCHEDULE_VECTOR interrupt,
- * which wakes it if it idles (x86_64: sti; hlt; the host:
- * host_safe_halt(), its tick maybe stopped), and a CPU busy in a loop
- * with interrupts on runs it there too. A work function runs with interrupts on, outside
- * interrupt context (in_interrupt() false), on the CPU it was queued
- * for; never nested in another work function on the same CPU.
+ * runs its queued work on the way out of an interrupt (x86_64: do_IRQ();
+ * the host: the end of host_irq_replay()), the place Linux runs
+ * softirqs, but only at a safe point (kernel/preempt.h): the interrupted
+ * code had interrupts on, was no handler, held no spinlock, was in no
+ * RCU reader, no cross-CPU call's setup and no other work function. An
+ * interrupt that lands elsewhere leaves the work for the end of what
+ * blocks it: the outermost spin_unlock(), preempt_enable() or
+ * rcu_read_unlock() runs it, as Linux's preempt_enable() enters the
+ * scheduler. Work queued for another CPU comes with a RESCHEDULE_VECTOR
+ * interrupt, which wakes it if it idles (x86_64: sti; hlt; the host:
+ * host_safe_halt(), its tick maybe stopped); work queued on this CPU
+ * raises the same vector here, so work queued with interrupts off (an
+ * RCU callback, a vfree() from the idle loop) runs once they are on.
  *
- * What that costs a work function, as in a Linux softirq: it may have
- * interrupted any code that runs with interrupts on, on its own CPU, so
- * it must not wait for anything such code may hold. Locks taken with
- * interrupts on (slab_lock, shrinker_lock) only by spin_trylock; no
- * smp_call_function() with wait, no sleeping (there is none). Locks
- * taken with interrupts off (the allocators' own) are free to take.
+ * What a work function may do: what a Linux work item in process
+ * context may do, except sleep. It runs with interrupts on, outside
+ * interrupt context (in_interrupt() false), on the CPU it was queued
+ * for, and the code below it on the stack holds nothing: so it may take
+ * any lock, wait for a grace period (synchronize_rcu(), rcu_barrier()),
+ * and make synchronous cross-CPU calls. What it must not do is wait for
+ * something only this CPU's other work can do: work functions never
+ * nest, so that work would run only after it returns. Cancelling itself
+ * with cancel_delayed_work_sync() is such a wait, refused with a
+ * WARNING. Each wait is bounded, so a forbidden one ends in a report.
  *
  * The delay timer runs on the CPU that called schedule_delayed_work_on()
  * (timers run where they are armed, kernel/time.h) and queues the work
@@ -100,6 +108,12 @@ void workqueue_irq_exit(void);
 
 /* Work functions run on cpu since boot (tests). */
 unsigned long workqueue_nr_run(unsigned int cpu);
+
+/* RESCHEDULE_VECTOR can be raised from now on: start_kernel(), once. */
+void workqueue_init(void);
+
+/* The longest any work waited for a safe point since boot, in ns. */
+u64 workqueue_max_blocked_ns(void);
 
 /* Is this CPU inside a work function now? */
 bool in_workqueue(void);

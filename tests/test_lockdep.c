@@ -209,8 +209,13 @@ static void test_bad_unlock(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, "test_bad_unlock+");
 	KTEST_EXPECT_CAPTURED(t, "ld_lock_b");
 	KTEST_EXPECT_EQ(t, lockdep_depth(), 1U);
+	/* The bad unlock ended a preempt_disable() section of lock_b's. */
+	ktest_capture_start(t, "WARNING:");
 	spin_unlock(&ld_lock_b);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "preempt_enable() without preempt_disable()");
 	KTEST_EXPECT_EQ(t, lockdep_depth(), 0U);
+	KTEST_EXPECT_EQ(t, preempt_count(), 0);
 }
 
 static __noinline void ld_needs_lock_a(void)

@@ -221,11 +221,27 @@ __asm__(".text\n"
 	"	ret\n"
 	".size host_irq_replay_thunk, . - host_irq_replay_thunk\n");
 
+/*
+ * The interrupt signals (this one's and the tick's) are blocked while
+ * their handler runs. The vectors run with the soft flag set, as ever,
+ * but what runs after them may wait for other interrupts: queued work
+ * (kernel/workqueue.h), say in synchronize_rcu(). So the handler takes
+ * both signals again first, as iretq would open the CPU to the next
+ * interrupt; one that comes meanwhile nests, as on x86_64, and finds
+ * the flag set or runs its own vectors.
+ */
 static void host_irq_signal(int sig)
 {
+	sigset_t irq_signals;
+
 	(void)sig;
-	if (!host_this_cpu.irq_off && host_this_cpu.irq_pending)
-		host_irq_replay();
+	if (host_this_cpu.irq_off || !host_this_cpu.irq_pending)
+		return;
+	sigemptyset(&irq_signals);
+	sigaddset(&irq_signals, HOST_IRQ_SIGNAL);
+	sigaddset(&irq_signals, HOST_TICK_SIGNAL);
+	pthread_sigmask(SIG_UNBLOCK, &irq_signals, NULL);
+	host_irq_replay();
 }
 
 /*

@@ -34,6 +34,7 @@
 #include "lib/ktest/ktest_internal.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -359,16 +360,24 @@ static void check_reports(struct ktest *t)
 
 /*
  * A case (or its actions) must give interrupts back as it found them: on,
- * outside any handler. Left off, they are turned on again for the next.
+ * outside any handler, preemptible (kernel/preempt.h). Left off, they
+ * are turned on again for the next.
  */
 static void check_irq_state(struct ktest *t)
 {
+	int count = preempt_count();
+
 	if (in_hardirq())
 		ktest_runner_fail(t, "case ended in hardirq context (count %u)",
 				  arch_hardirq_count());
 	if (irqs_disabled()) {
 		ktest_runner_fail(t, "case left interrupts off");
 		local_irq_enable();
+	}
+	if (count) {
+		ktest_runner_fail(t, "case left preemption off (count %d)", count);
+		preempt_cpus[arch_cpu_id()].count = 0;
+		preempt_schedule();
 	}
 }
 
