@@ -44,7 +44,7 @@ static __noreturn void run_tests(void)
 	int failed = ktest_run(ktest_glob);
 
 	pr_info("workqueue: the longest wait of work for a safe point: %llu us\n",
-		workqueue_max_blocked_ns() / 1000);
+		(unsigned long long)(workqueue_max_blocked_ns() / 1000));
 	if (failed)
 		pr_err("ktest: %d tests failed\n", failed);
 	else
