@@ -93,7 +93,7 @@ QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARG
 
 .PHONY: FORCE all run bench bench-ab debug test check selftest deps clean help iso host \
 	compile_commands.json fuzz compile-checks matrix shim bench-real \
-	bench-real-check bench-plot
+	bench-real-check bench-plot soak
 
 all: $(B)/kernel.elf $(ISO)
 
@@ -277,6 +277,15 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check
 		--timeout $(TIMEOUT) \
 		--selftest $(B)/kernel.elf
 
+# The torture suites and the fuzzer in QEMU on SMP CPUs (default 4) for
+# MINUTES, round after round (tools/testing/soak.py): the operations
+# done, and N passed, N failed over every boot.
+MINUTES ?= 30
+soak: $(B)/kernel.elf $(KUNIT_PY)
+	$(PYTHON) tools/testing/soak.py --kernel $< --minutes $(MINUTES) \
+		--smp $(if $(filter 1,$(SMP)),4,$(SMP)) --mem $(MEM) \
+		$(if $(wildcard $(KUNIT_PY)),--kunit-parser $(KUNIT_PY))
+
 # The allocator suites on every platform: firmware {bios, uefi} x machine
 # {pc, q35} x RAM {32M, 128M, 1G, 4G, 16G} x CPUs {1}, two QEMUs at a
 # time; a table, and build/matrix.json.
@@ -422,7 +431,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) run debug test check compile-checks matrix fuzz bench bench-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
-	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP)"
+	@echo "targets: all (default) run debug test check compile-checks matrix soak fuzz bench bench-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
+	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) MINUTES=$(MINUTES) (soak)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d) $(SHIM_OBJS:.o=.d)
