@@ -226,7 +226,7 @@ boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
 # on 4 CPUs.
 DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq,smp_call,smp_drain,rcu
 # (smp_ops: the smp suite's stress is ~8x slower with every cache debugged.)
-DEBUG_CMDLINE := slab_debug slab_freelist_random=1 smp_ops=100000
+DEBUG_CMDLINE := slab_debug debug_objects slab_freelist_random=1 smp_ops=100000
 DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \
 		$(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS)) $(DEBUG_CMDLINE)') \
 		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE),,,,,4) \

@@ -77,11 +77,13 @@
  * which rcu_barrier() uses: it queues a callback on every CPU (through
  * on_each_cpu()) and waits for all of them.
  *
- * A queued head is marked: its func is stored XORed with
- * RCU_QUEUED_MAGIC, which gives the top 16 bits a value no kernel
- * address (canonical: all zeros or all ones) nor slab poison has, so a
- * second call_rcu() of the same head before its callback ran is seen
- * and refused. The mark goes when the callback is taken to run.
+ * call_rcu() never reads the caller's head, only writes it: the bytes
+ * it held before say nothing (kfree_rcu(ptr) takes its head fresh from
+ * kmalloc). A second call_rcu() of a head before its callback ran is
+ * caught only with debug objects on (kernel/debugobjects.h, the boot
+ * parameter debug_objects; Linux's CONFIG_DEBUG_OBJECTS_RCU_HEAD): the
+ * head's address is active there from call_rcu() until the callback is
+ * taken to run, and a head already active is reported and refused.
  *
  * Stalls. Any CPU's tick checks the running GP's age; past
  * rcu_cpu_stall_timeout= seconds (Linux's 21 by default; a CPU the GP
@@ -97,7 +99,8 @@
  * Lock order: rcu_state.lock is taken with interrupts off, under no
  * other lock of RCU's, in the tick, call_rcu() (any context, any lock
  * held) and the waits; under it only the log lock (printk). Callbacks
- * run with it dropped.
+ * run with it dropped. The debug objects' lock is taken by call_rcu()
+ * and before a callback runs, never under rcu_state.lock.
  *
  * What is missing against Linux's Tree RCU: expedited GPs (a GP always
  * waits for a tick or an idle pass on every CPU, a few ms), callback
@@ -110,6 +113,7 @@
  */
 #include "kernel/rcupdate.h"
 #include "kernel/bug.h"
+#include "kernel/debugobjects.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
@@ -124,9 +128,6 @@
 #define RCU_BLIMIT		64	/* callbacks per pass, normally */
 #define RCU_BLIMIT_HI		4096	/* ... while more than QHIMARK wait */
 #define RCU_QHIMARK		10000
-#define RCU_QUEUED_MAGIC	0x3c3c000000000000UL
-#define RCU_QUEUED_TOP_LO	0x3c3cUL	/* func was a user/host address */
-#define RCU_QUEUED_TOP_HI	0xc3c3UL	/* func was a kernel address */
 
 struct rcu_segment {
 	struct rcu_head *head, *tail;
@@ -305,24 +306,12 @@ static void rcu_advance(struct rcu_data *rdp)
 	}
 }
 
-static bool head_queued(const struct rcu_head *head)
-{
-	unsigned long top = (unsigned long)READ_ONCE(head->func) >> 48;
-
-	return top == RCU_QUEUED_TOP_LO || top == RCU_QUEUED_TOP_HI;
-}
-
-static rcu_callback_t head_decode(const struct rcu_head *head)
-{
-	return (rcu_callback_t)((unsigned long)head->func ^ RCU_QUEUED_MAGIC);
-}
-
 static void rcu_invoke(struct rcu_head *head)
 {
-	rcu_callback_t func = head_decode(head);
+	rcu_callback_t func = head->func;
 	unsigned long offset = (unsigned long)func;
 
-	head->func = func;	/* not queued any more: it may queue again */
+	debug_object_deactivate(head);	/* not queued: it may queue again */
 	if (offset < RCU_KFREE_OFFSET_MAX)
 		kfree((char *)head - offset);
 	else
@@ -513,14 +502,14 @@ static void queue_callback(struct rcu_head *head, rcu_callback_t func,
 	struct rcu_data *rdp;
 	unsigned long flags;
 
-	if (head_queued(head)) {
+	if (debug_object_activate(head) == -EEXIST) {
 		__warn(__FILE__, __LINE__, caller,
 		       "call_rcu() of rcu_head %px already queued (callback %pS), ignored\n",
-		       head, head_decode(head));
+		       head, READ_ONCE(head->func));
 		return;
 	}
 	head->next = NULL;
-	head->func = (rcu_callback_t)((unsigned long)func ^ RCU_QUEUED_MAGIC);
+	head->func = func;
 	local_irq_save(flags);
 	rdp = this_rdp();
 	if (rdp->next.head)

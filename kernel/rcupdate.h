@@ -39,8 +39,9 @@
  *
  * Bad input is reported at the caller and the kernel goes on: an
  * unbalanced rcu_read_unlock() (the nesting count stays at 0), call_rcu()
- * of a head already queued (ignored), kfree_rcu() of a pointer no slab
- * holds (not freed).
+ * of a head already queued (ignored; seen only with debug objects on,
+ * kernel/debugobjects.h: call_rcu() never reads the head it is given),
+ * kfree_rcu() of a pointer no slab holds (not freed).
  */
 #ifndef KERNEL_RCUPDATE_H
 #define KERNEL_RCUPDATE_H

@@ -14,6 +14,7 @@
  * it cannot run any (one CPU, or x86_64 before the APs take work), except
  * where a cross-CPU call does the job (a reader with interrupts off).
  */
+#include "kernel/debugobjects.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/rcupdate.h"
@@ -164,12 +165,31 @@ static void test_call_rcu_after_gp(struct ktest *t)
 	KTEST_EXPECT_EQ(t, after.gp_seq, after.completed);
 }
 
+static void restore_debug_objects(void *on)
+{
+	debug_objects_set(on != NULL);
+}
+
+/* Debug objects on for the rest of the case (boot: debug_objects). */
+static void debug_objects_on(struct ktest *t)
+{
+	bool was = debug_objects_set(true);
+
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, restore_debug_objects,
+						     (void *)(unsigned long)was), 0);
+}
+
+/* With debug objects on, a head queued twice is reported and refused. */
 static void test_call_rcu_twice(struct ktest *t)
 {
 	struct rcu_head head = {};
+	struct debug_objects_stats st;
 
+	debug_objects_on(t);
 	cb_runs = 0;
 	call_rcu(&head, count_cb);
+	debug_objects_get_stats(&st);
+	KTEST_EXPECT_GE(t, st.active, 1UL);
 	ktest_capture_start(t, "WARNING:");
 	call_rcu(&head, count_cb);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
@@ -187,6 +207,58 @@ static void test_call_rcu_twice(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
 	rcu_barrier();
 	KTEST_EXPECT_EQ(t, cb_runs, 2UL);
+}
+
+/*
+ * call_rcu() never reads the caller's head: whatever bytes it held (here
+ * those that look like a queued head's old mark, 0x3c3c or 0xc3c3 in the
+ * top 16 bits of func) it is queued and its callback runs.
+ */
+static void test_call_rcu_head_garbage(struct ktest *t)
+{
+	struct rcu_head heads[2];
+
+	cb_runs = cb_bad_context = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			debug_objects_on(t);	/* the tracker reads none either */
+		memset(&heads[0], 0x3c, sizeof(heads[0]));
+		memset(&heads[1], 0xc3, sizeof(heads[1]));
+		call_rcu(&heads[0], count_cb);
+		call_rcu(&heads[1], count_cb);
+		rcu_barrier();
+	}
+	KTEST_EXPECT_EQ(t, cb_runs, 4UL);
+	KTEST_EXPECT_EQ(t, cb_bad_context, 0UL);
+}
+
+#define GARBAGE_SLOTS	64
+
+/*
+ * kfree_rcu(ptr) takes its head from kmalloc: from a slot (kmalloc-32)
+ * that last held a string of '<' here, the most recently freed one on
+ * this CPU. The head is queued all the same and nothing leaks (the leak
+ * check after the case). Under slab_debug new objects come poisoned,
+ * so the slot holds no '<' there: the case then checks only the rest.
+ */
+static void test_kfree_rcu_slot_garbage(struct ktest *t)
+{
+	void *slots[GARBAGE_SLOTS];
+	void *p = kmalloc(64, GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	for (unsigned int i = 0; i < GARBAGE_SLOTS; i++) {
+		slots[i] = kmalloc(32, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, slots[i]);
+		memset(slots[i], '<', 32);
+	}
+	for (unsigned int i = 0; i < GARBAGE_SLOTS; i++)
+		kfree(slots[i]);
+	kfree_rcu(p);
+	KTEST_EXPECT_GE(t, rcu_pending_callbacks(), 1UL);
+	rcu_barrier();
+	KTEST_EXPECT_EQ(t, rcu_pending_callbacks(), 0UL);
+	/* The leak check after the case proves p and its head were freed. */
 }
 
 static void queue_here(void *info)
@@ -751,6 +823,8 @@ static const struct ktest_case rcu_cases[] = {
 	KTEST_CASE(test_wait_in_interrupt),
 	KTEST_CASE(test_call_rcu_after_gp),
 	KTEST_CASE(test_call_rcu_twice),
+	KTEST_CASE(test_call_rcu_head_garbage),
+	KTEST_CASE(test_kfree_rcu_slot_garbage),
 	KTEST_CASE(test_rcu_barrier_waits_all),
 	KTEST_CASE(test_kfree_rcu),
 	KTEST_CASE(test_kfree_rcu_no_memory),
