@@ -124,6 +124,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "mm/slab.h"
+#include "mm/vmalloc.h"
 
 #define RCU_BLIMIT		64	/* callbacks per pass, normally */
 #define RCU_BLIMIT_HI		4096	/* ... while more than QHIMARK wait */
@@ -313,7 +314,7 @@ static void rcu_invoke(struct rcu_head *head)
 
 	debug_object_deactivate(head);	/* not queued: it may queue again */
 	if (offset < RCU_KFREE_OFFSET_MAX)
-		kfree((char *)head - offset);
+		kvfree((char *)head - offset);	/* vfree defers from here */
 	else
 		func(head);
 }
@@ -529,17 +530,26 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func)
 	queue_callback(head, func, _RET_IP_);
 }
 
-void __kfree_rcu(struct rcu_head *head, unsigned long offset)
+/*
+ * What kvfree() takes: a slab object or large kmalloc, or the start of a
+ * vmalloc area. Any context, so no vmap lock: an address in the window
+ * is only checked to be a page start, vfree() checks the rest.
+ */
+static bool kvfree_rcu_valid(const void *obj, unsigned long caller)
 {
-	const void *obj = (const char *)head - offset;
+	if (is_vmalloc_addr(obj) ? IS_ALIGNED((unsigned long)obj, PAGE_SIZE) :
+				   kmem_valid_obj(obj))
+		return true;
+	__warn(__FILE__, __LINE__, caller,
+	       "kfree_rcu() of %px, which neither a slab nor vmalloc holds: not freed\n",
+	       obj);
+	return false;
+}
 
-	if (!kmem_valid_obj(obj)) {
-		__warn(__FILE__, __LINE__, _RET_IP_,
-		       "kfree_rcu() of %px, which no slab holds: not freed\n",
-		       obj);
-		return;
-	}
-	queue_callback(head, (rcu_callback_t)offset, _RET_IP_);
+void __kvfree_rcu(struct rcu_head *head, unsigned long offset)
+{
+	if (kvfree_rcu_valid((const char *)head - offset, _RET_IP_))
+		queue_callback(head, (rcu_callback_t)offset, _RET_IP_);
 }
 
 /* A wait is allowed: interrupts on, no handler, no reader. */
@@ -636,43 +646,37 @@ void rcu_barrier(void)
 	__atomic_store_n(&barrier_busy, 0, __ATOMIC_RELEASE);
 }
 
-/* kfree_rcu() without an rcu_head: one is allocated beside the object. */
+/* kvfree_rcu() without an rcu_head: one is allocated beside the object. */
 struct rcu_ptr {
 	struct rcu_head rh;
 	const void *ptr;
 };
 
-static void kfree_rcu_ptr(struct rcu_head *head)
+static void kvfree_rcu_ptr(struct rcu_head *head)
 {
 	struct rcu_ptr *rp = container_of(head, struct rcu_ptr, rh);
 
-	kfree(rp->ptr);
+	kvfree(rp->ptr);
 	kfree(rp);
 }
 
-void kfree_rcu_mightsleep(const void *ptr)
+void kvfree_rcu_mightsleep(const void *ptr)
 {
 	bool may_wait = rcu_may_wait("kfree_rcu_mightsleep", _RET_IP_);
 	struct rcu_ptr *rp;
 
-	if (!ptr)
+	if (!ptr || !kvfree_rcu_valid(ptr, _RET_IP_))
 		return;
-	if (!kmem_valid_obj(ptr)) {
-		__warn(__FILE__, __LINE__, _RET_IP_,
-		       "kfree_rcu() of %px, which no slab holds: not freed\n",
-		       ptr);
-		return;
-	}
 	rp = kmalloc(sizeof(*rp), GFP_ATOMIC | __GFP_NOWARN);
 	if (rp) {
 		rp->ptr = ptr;
-		queue_callback(&rp->rh, kfree_rcu_ptr, _RET_IP_);
+		queue_callback(&rp->rh, kvfree_rcu_ptr, _RET_IP_);
 		return;
 	}
 	if (!may_wait)
 		return;		/* reported: it leaks rather than waits */
 	synchronize_rcu();
-	kfree(ptr);
+	kvfree(ptr);
 }
 
 /* --- statistics ----------------------------------------------------------- */

@@ -27,6 +27,7 @@
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: the slab behind an object */
+#include "mm/vmalloc.h"
 #include "tests/mm_util.h"
 #include "arch/arch.h"
 
@@ -316,6 +317,90 @@ static void test_kfree_rcu(struct ktest *t)
 	/* The leak check after the case proves all three were freed. */
 }
 
+/* More than kmalloc gives: kvmalloc() takes it from vmalloc. */
+#define VMALLOCED_SIZE	(KMALLOC_MAX_SIZE + 1)
+
+static bool wait_vfreed(const void *addr)
+{
+	u64 deadline = ktime_get_ns() + WAIT_S * NSEC_PER_SEC;
+
+	while (find_vm_area(addr))
+		if (ktime_get_ns() > deadline)
+			return false;
+		else
+			arch_cpu_relax();
+	return true;
+}
+
+/*
+ * kfree_rcu() takes vmalloc'd memory as well, as Linux's (kvfree_rcu):
+ * kvfree() after the GP. The callback runs in hardirq context, where
+ * vfree() hands the area to its work item; the areas are gone after.
+ */
+static void test_kfree_rcu_vmalloc(struct ktest *t)
+{
+	struct boxed *a = kvmalloc(VMALLOCED_SIZE, GFP_KERNEL);
+	void *b = kvmalloc(VMALLOCED_SIZE, GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	KTEST_ASSERT_TRUE(t, is_vmalloc_addr(a));
+	KTEST_ASSERT_TRUE(t, is_vmalloc_addr(b));
+	kfree_rcu(a, rh);
+	kfree_rcu(b);
+	KTEST_EXPECT_GE(t, rcu_pending_callbacks(), 2UL);
+	rcu_barrier();
+	KTEST_EXPECT_TRUE(t, wait_vfreed(a));
+	KTEST_EXPECT_TRUE(t, wait_vfreed(b));
+	vm_unmap_aliases();	/* the lazily freed areas' vmap_areas */
+	/* The leak check after the case proves their pages are back. */
+}
+
+/* kvfree_rcu(), both forms, on vmalloc'd and on kmalloc'd memory. */
+static void test_kvfree_rcu(struct ktest *t)
+{
+	struct boxed *a = kvmalloc(VMALLOCED_SIZE, GFP_KERNEL);
+	void *b = kvmalloc(VMALLOCED_SIZE, GFP_KERNEL);
+	struct boxed *c = kvmalloc(sizeof(*c), GFP_KERNEL);
+	void *d = kvmalloc(100, GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, d);
+	KTEST_EXPECT_TRUE(t, is_vmalloc_addr(a) && is_vmalloc_addr(b));
+	KTEST_EXPECT_FALSE(t, is_vmalloc_addr(c) || is_vmalloc_addr(d));
+	rcu_read_lock();
+	kvfree_rcu(a, rh);
+	kvfree_rcu(c, rh);
+	rcu_read_unlock();
+	kvfree_rcu(b);
+	kvfree_rcu(d);
+	kvfree_rcu_mightsleep(NULL);	/* nothing */
+	rcu_barrier();
+	KTEST_EXPECT_TRUE(t, wait_vfreed(a));
+	KTEST_EXPECT_TRUE(t, wait_vfreed(b));
+	vm_unmap_aliases();
+}
+
+/* In the vmalloc window but no area's start: refused at once. */
+static void test_kvfree_rcu_bad_vmalloc_pointer(struct ktest *t)
+{
+	char *v = vmalloc(2 * PAGE_SIZE);
+
+	KTEST_ASSERT_NOT_NULL(t, v);
+	ktest_capture_start(t, "WARNING:");
+	kvfree_rcu(v + 8);
+	kvfree_rcu((struct boxed *)(v + 64), rh);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t),
+		"which neither a slab nor vmalloc holds: not freed"));
+	KTEST_EXPECT_EQ(t, rcu_pending_callbacks(), 0UL);
+	KTEST_EXPECT_PTR_EQ(t, find_vm_area(v)->addr, (void *)v);
+	vfree(v);			/* still the caller's */
+	vm_unmap_aliases();
+}
+
 /* kfree_rcu(ptr) with no memory for its head: a GP, then kfree at once. */
 static void test_kfree_rcu_no_memory(struct ktest *t)
 {
@@ -365,7 +450,7 @@ static void test_kfree_rcu_bad_pointer(struct ktest *t)
 	kfree_rcu(in_page, rh);
 	kfree_rcu((void *)&not_slab);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 3U);
-	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t), "which no slab holds"));
+	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t), "which neither a slab nor vmalloc holds"));
 	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t), "test_kfree_rcu_bad_pointer"));
 	KTEST_EXPECT_EQ(t, rcu_pending_callbacks(), 0UL);
 	rcu_barrier();
@@ -827,6 +912,9 @@ static const struct ktest_case rcu_cases[] = {
 	KTEST_CASE(test_kfree_rcu_slot_garbage),
 	KTEST_CASE(test_rcu_barrier_waits_all),
 	KTEST_CASE(test_kfree_rcu),
+	KTEST_CASE(test_kfree_rcu_vmalloc),
+	KTEST_CASE(test_kvfree_rcu),
+	KTEST_CASE(test_kvfree_rcu_bad_vmalloc_pointer),
 	KTEST_CASE(test_kfree_rcu_no_memory),
 	KTEST_CASE(test_kfree_rcu_mightsleep_in_reader),
 	KTEST_CASE(test_kfree_rcu_bad_pointer),
