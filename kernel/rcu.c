@@ -8,7 +8,12 @@
  * A reader is a CPU between rcu_read_lock() and the matching
  * rcu_read_unlock(): rcu_readers[cpu].nesting > 0. Nothing here can
  * preempt or migrate a reader, so a CPU with nesting 0 is outside every
- * reader it ever started: that is a quiescent state (QS). A grace period
+ * reader it ever started: that is a quiescent state (QS). A CPU with
+ * interrupts off, outside its idle loop, is a reader too (Linux's
+ * RCU-sched, folded into RCU since 4.20): none of the QS sources below
+ * reports for it meanwhile, so a lockless walk done with interrupts off
+ * (cache_refill()'s look at a cache's shared array) needs no
+ * rcu_read_lock(). A grace period
  * (GP) is over once every CPU that takes part has passed a QS after the
  * GP began; then no reader that was running when it began still runs,
  * and whatever was unpublished before the GP began may be freed.
@@ -33,8 +38,9 @@
  *     loop, the host's idle CPU threads, no reader there;
  *   - a CPU waiting in synchronize_rcu()/rcu_barrier(), never inside a
  *     reader (checked);
- *   - the outermost rcu_read_unlock() of a reader the tick found while
- *     the GP waited for its CPU (the tick sets rcu_readers[].need_qs):
+ *   - the outermost rcu_read_unlock(), with interrupts on, of a reader
+ *     the tick found while the GP waited for its CPU (the tick sets
+ *     rcu_readers[].need_qs):
  *     without it a CPU that is nearly always in some reader, as a
  *     lookup loop is, would pass a QS only when a tick hit the gap
  *     between two readers (Linux's classic RCU relied on a context
@@ -484,12 +490,18 @@ void __rcu_read_unlock_bad(unsigned long caller)
 	       arch_cpu_id(), this_nesting());
 }
 
-/* The outermost rcu_read_unlock() of a reader the tick found. */
+/*
+ * The outermost rcu_read_unlock() of a reader the tick found. With
+ * interrupts off the CPU is still in a reader (see the top): its tick
+ * or a later unlock reports the QS.
+ */
 void __rcu_read_unlock_special(void)
 {
 	unsigned int cpu;
 	unsigned long flags;
 
+	if (irqs_disabled())
+		return;
 	local_irq_save(flags);
 	cpu = arch_cpu_id();
 	if (!this_nesting() && READ_ONCE(rcu_data[cpu].joined))

@@ -29,7 +29,9 @@
  *		period itself (synchronize_rcu()) and frees at once; so it
  *		follows synchronize_rcu()'s rules.
  *	synchronize_rcu()
- *		return after a full grace period.
+ *		return after a full grace period. A stretch of code with
+ *		interrupts off counts as a reader (Linux's RCU-sched): it
+ *		waits for every one that began before it.
  *	rcu_barrier()
  *		return once every callback queued before it has run.
  *

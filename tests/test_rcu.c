@@ -459,6 +459,40 @@ static void test_kfree_rcu_bad_pointer(struct ktest *t)
 	__free_pages(page, 0);
 }
 
+/*
+ * A CPU with interrupts off is in a reader too (kernel/rcu.c): the
+ * outermost rcu_read_unlock() of a reader the tick found reports no
+ * quiescent state while interrupts stay off, so no GP ends under code
+ * that walks a structure locklessly with them off (cache_refill() and a
+ * cache's shared array, which do_tune_cpucache() frees after a GP).
+ */
+static void test_irqs_off_is_reader(struct ktest *t)
+{
+	u64 deadline = ktime_get_ns() + WAIT_S * NSEC_PER_SEC;
+	struct rcu_head head = {};
+	struct rcu_stats before, after;
+	unsigned long flags;
+	bool found;
+
+	cb_runs = 0;
+	rcu_barrier();			/* no GP runs: the next is ours */
+	rcu_read_lock();
+	call_rcu(&head, count_cb);	/* a GP that waits for this CPU */
+	while (!(found = READ_ONCE(rcu_readers[arch_cpu_id()].need_qs)) &&
+	       ktime_get_ns() < deadline)
+		arch_cpu_relax();	/* until a tick finds the reader */
+	local_irq_save(flags);
+	rcu_get_stats(&before);
+	rcu_read_unlock();
+	spin_ns(3 * TICK_NSEC);		/* the other CPUs tick meanwhile */
+	rcu_get_stats(&after);
+	local_irq_restore(flags);
+	rcu_barrier();
+	KTEST_EXPECT_TRUE(t, found);
+	KTEST_EXPECT_EQ(t, after.completed, before.completed);
+	KTEST_EXPECT_EQ(t, cb_runs, 1UL);
+}
+
 /* --- synchronize_rcu() against readers on another CPU --------------------- */
 
 static struct {
@@ -918,6 +952,7 @@ static const struct ktest_case rcu_cases[] = {
 	KTEST_CASE(test_kfree_rcu_no_memory),
 	KTEST_CASE(test_kfree_rcu_mightsleep_in_reader),
 	KTEST_CASE(test_kfree_rcu_bad_pointer),
+	KTEST_CASE(test_irqs_off_is_reader),
 	KTEST_CASE(test_synchronize_waits_for_prior_reader),
 	KTEST_CASE(test_synchronize_ignores_later_reader),
 	KTEST_CASE(test_torture),
