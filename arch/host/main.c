@@ -322,3 +322,8 @@ int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us)
 	(void)timeout_us;
 	return -ENOSYS;
 }
+
+int arch_icr_write_irqs_on_test(void)
+{
+	return -ENOSYS;
+}
