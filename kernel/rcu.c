@@ -56,10 +56,13 @@
  * before the CPU's readers could start (the lock orders the two). An
  * idle CPU with callbacks queued keeps its tick (rcu_needs_cpu()).
  *
- * A CPU takes part from its first tick (rcu_sched_clock_irq joins it to
- * online); before that it runs only its boot and idle code, no readers.
- * A GP that starts while online is empty (no CPU ticks yet: early boot,
- * the malloc shim) ends at once: no CPU can hold a reader it waits for.
+ * A CPU takes part from rcu_cpu_starting(), which the arch calls as the
+ * CPU comes up, before it takes an interrupt or runs work (the boot CPU
+ * from rcu_init()): a CPU can run a reader as soon as it is given work,
+ * which may be before its first tick. A CPU that never called it (the
+ * malloc shim's threads, which are the application's) joins at its
+ * first tick. A GP that starts while online is empty (the malloc shim)
+ * ends at once: no CPU can hold a reader it waits for.
  *
  * Why it is correct. The updater unpublishes, then call_rcu() or
  * synchronize_rcu() asks for a GP that starts after that (gp_seq + 1
@@ -287,6 +290,23 @@ static void rcu_join(struct rcu_data *rdp, unsigned int cpu)
 	rdp->qs_gp = rcu_state.gp_seq;
 	spin_unlock(&rcu_state.lock);
 	WRITE_ONCE(rdp->joined, true);
+}
+
+void rcu_cpu_starting(void)
+{
+	unsigned int cpu = arch_cpu_id();
+
+	lockdep_assert_irqs_disabled();
+	if (!READ_ONCE(rcu_data[cpu].joined))
+		rcu_join(&rcu_data[cpu], cpu);
+}
+
+void rcu_init(void)
+{
+	unsigned long flags = arch_irq_save();
+
+	rcu_cpu_starting();
+	arch_irq_restore(flags);
 }
 
 /* --- callbacks (this CPU, interrupts off) -------------------------------- */

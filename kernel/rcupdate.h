@@ -134,6 +134,15 @@ void kvfree_rcu_mightsleep(const void *ptr);
 #define kfree_rcu_mightsleep(ptr)	kvfree_rcu_mightsleep(ptr)
 
 /*
+ * A CPU takes part in grace periods from rcu_cpu_starting() (Linux's
+ * name), which it calls as it comes up, interrupts off, before it takes
+ * an interrupt or runs work (x86_64's start_secondary(), the host's CPU
+ * threads); rcu_init() does it for the boot CPU, from start_kernel().
+ */
+void rcu_init(void);
+void rcu_cpu_starting(void);
+
+/*
  * The arch and kernel/time.c call these: the tick (hardirq, interrupts
  * off) and an idle loop about to wait (interrupts off, no reader).
  */

@@ -216,6 +216,7 @@ static void *host_cpu_main(void *data)
 
 	host_this_cpu.id = c->id;
 	host_this_cpu.irq_off = 1;
+	rcu_cpu_starting();	/* in the grace periods before any work */
 	host_irq_cpu_online(c->id);
 	for (;;) {
 		void (*fn)(void *arg) = __atomic_load_n(&c->fn,
