@@ -24,9 +24,13 @@
  * allocator, each a grace period later. Readers look objects up under
  * rcu_read_lock(): an object may have been freed and given out again
  * (the identity check after the lookup, Linux's rule for these caches,
- * tells and the lookup counts a miss), but its memory must stay an
- * object of this cache, constructed: never a page given back, never
- * foreign memory. Some lookups hold their object across ticks.
+ * tells; the lookup counts a miss), but its memory must stay an object
+ * of this cache, constructed: never a page given back, never foreign
+ * memory. Each CPU runs its rounds inside a reader that holds one of
+ * the next CPU's objects meanwhile and for two and a half ticks more,
+ * so most holds see their object freed and the cache shrunk (with the
+ * slab's release made immediate, the case finds foreign memory in every
+ * run).
  */
 #include "kernel/errno.h"
 #include "kernel/rcupdate.h"
@@ -45,8 +49,9 @@
 #define TORT_HOLD_NS		(2 * TICK_NSEC + TICK_NSEC / 2)
 #define TORT_BACKLOG		4096UL	/* callbacks the writers let pile */
 #define TORT_THROTTLE_EVERY	32	/* updates between two looks */
-#define TORT_BARRIER_EVERY	128	/* updates per rcu_barrier() */
-#define TORT_MIN_UPDATES	16	/* every way of freeing, once */
+#define TORT_SYNC_EVERY		32	/* updates per synchronize_rcu() */
+#define TORT_BARRIER_EVERY	256	/* updates per rcu_barrier() */
+#define TORT_MIN_UPDATES	TORT_SYNC_EVERY	/* every way of freeing */
 #define TORT_GRACE_S		60	/* past the deadline: a failure */
 #define ELEM_ALIVE		0x600dcafe600dcafeUL
 #define ELEM_DEAD		0xdeaddeaddeaddeadUL
@@ -131,13 +136,16 @@ enum tort_free {
 	NR_TORT_FREE
 };
 
-/* The order a writer frees in: synchronize_rcu() once in 16 (it waits). */
-static const enum tort_free free_order[TORT_MIN_UPDATES] = {
-	FREE_CALL_RCU, FREE_KFREE_RCU, FREE_KFREE_RCU_PTR, FREE_KVFREE_RCU,
-	FREE_KVFREE_RCU_PTR, FREE_CALL_RCU, FREE_KFREE_RCU, FREE_KFREE_RCU_PTR,
-	FREE_CALL_RCU, FREE_KVFREE_RCU, FREE_KFREE_RCU, FREE_KVFREE_RCU_PTR,
-	FREE_CALL_RCU, FREE_KFREE_RCU_PTR, FREE_KFREE_RCU, FREE_SYNCHRONIZE,
-};
+/*
+ * How the n-th update frees: synchronize_rcu() once in TORT_SYNC_EVERY
+ * (it waits for a GP), the other ways in turn between.
+ */
+static enum tort_free free_kind(unsigned long n)
+{
+	if (n % TORT_SYNC_EVERY == TORT_SYNC_EVERY - 1)
+		return FREE_SYNCHRONIZE;
+	return (enum tort_free)(n % FREE_SYNCHRONIZE);
+}
 
 struct tort_cpu {
 	unsigned long reads, long_reads, updates, barriers;
@@ -264,7 +272,7 @@ static bool tort_update(unsigned int cpu, struct tort_cpu *tc)
 {
 	unsigned long n = tc->updates;
 	struct telem **slot = &tort.slots[cpu][n % TORT_SLOTS];
-	enum tort_free how = free_order[n % TORT_MIN_UPDATES];
+	enum tort_free how = free_kind(n);
 	struct telem *old = *slot, *e = telem_new(cpu);
 
 	if (!e) {
@@ -389,7 +397,8 @@ struct tsobj {
 };
 
 struct ts_cpu {
-	unsigned long lookups, hits, misses, held, rounds, shrinks, shrunk;
+	unsigned long lookups, hits, misses, held, held_reused, held_shrunk;
+	unsigned long rounds, shrinks, shrunk;
 	unsigned long foreign, unconstructed, no_memory;
 	unsigned long bad_type;		/* what the first foreign read found */
 	unsigned long gen;
@@ -420,48 +429,40 @@ static bool ts_ours(const struct tsobj *o)
 	       READ_ONCE(o->type) == TS_TYPE;
 }
 
-static void ts_foreign(struct ts_cpu *sc, const struct tsobj *o)
+/* Inside a reader: o must still be ours; count it once if not. */
+static bool ts_check(struct ts_cpu *sc, const struct tsobj *o)
 {
+	if (ts_ours(o))
+		return true;
 	if (!sc->foreign++)
 		sc->bad_type = READ_ONCE(o->type);
+	return false;
 }
 
-/* Look slot (c, i) up; hold what it found across ticks if asked. */
-static void ts_lookup(struct ts_cpu *sc, unsigned int c, unsigned int i,
-		      bool hold)
+/* Look slot (c, i) up, under the caller's reader. */
+static const struct tsobj *ts_lookup(struct ts_cpu *sc, unsigned int c,
+				     unsigned int i)
 {
-	const struct tsobj *o;
-	u64 end;
+	const struct tsobj *o = rcu_dereference(ts.slots[c][i]);
 
-	rcu_read_lock();
-	o = rcu_dereference(ts.slots[c][i]);
 	sc->lookups++;
-	if (!ts_ours(o)) {
-		ts_foreign(sc, o);
-	} else if (TS_KEY_WHERE(READ_ONCE(o->key)) == TS_KEY(c, i, 0UL)) {
-		sc->hits++;	/* the identity check after the lookup */
-	} else {
-		sc->misses++;	/* freed and given out again: look again */
-	}
-	if (hold) {
-		end = ktime_get_ns() + TORT_HOLD_NS;
-		while (ktime_get_ns() < end)
-			if (!ts_ours(o)) {
-				ts_foreign(sc, o);
-				break;
-			}
-		sc->held++;
-	}
-	rcu_read_unlock();
+	if (!ts_check(sc, o))
+		return o;
+	/* The identity check after the lookup: freed and given out again? */
+	if (TS_KEY_WHERE(READ_ONCE(o->key)) == TS_KEY(c, i, 0UL))
+		sc->hits++;
+	else
+		sc->misses++;	/* a real lookup would look again */
+	return o;
 }
 
-static void ts_read_pass(struct ts_cpu *sc, unsigned long pass)
+static void ts_read_pass(struct ts_cpu *sc)
 {
+	rcu_read_lock();
 	for (unsigned int c = 0; c < ts.nr_cpus; c++)
 		for (unsigned int i = 0; i < TS_SLOTS; i++)
-			ts_lookup(sc, c, i, !(pass % TORT_LONG_EVERY) &&
-				  i == pass / TORT_LONG_EVERY % TS_SLOTS &&
-				  c == pass / TORT_LONG_EVERY % ts.nr_cpus);
+			ts_lookup(sc, c, i);
+	rcu_read_unlock();
 }
 
 static struct tsobj *tsobj_new(struct ts_cpu *sc, unsigned int cpu,
@@ -479,50 +480,90 @@ static struct tsobj *tsobj_new(struct ts_cpu *sc, unsigned int cpu,
 	return o;
 }
 
+/* New objects for every slot of this CPU (outside any reader). */
+static bool ts_alloc_round(struct ts_cpu *sc, unsigned int cpu,
+			   struct tsobj **new)
+{
+	for (unsigned int i = 0; i < TS_SLOTS; i++) {
+		new[i] = tsobj_new(sc, cpu, i);
+		if (!new[i]) {
+			while (i--)
+				kmem_cache_free(ts.cache, new[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
 /*
- * Replace every slot of this CPU, then free the old objects at once and
- * shrink: slabs that held only old objects go (a GP later) while other
- * CPUs may still be looking at them.
+ * Publish them, free the old objects at once and shrink the cache: a
+ * slab that held only old objects goes back to the page allocator a
+ * grace period later, while other CPUs may still look at it.
  */
-static bool ts_round(unsigned int cpu, struct ts_cpu *sc)
+static void ts_replace_round(struct ts_cpu *sc, unsigned int cpu,
+			     struct tsobj **new)
 {
 	struct tsobj *old[TS_SLOTS];
 	unsigned long before, after;
 
 	for (unsigned int i = 0; i < TS_SLOTS; i++) {
-		struct tsobj *o = tsobj_new(sc, cpu, i);
-
-		if (!o) {
-			while (i--)
-				kmem_cache_free(ts.cache, old[i]);
-			return false;
-		}
 		old[i] = ts.slots[cpu][i];
-		rcu_assign_pointer(ts.slots[cpu][i], o);
+		rcu_assign_pointer(ts.slots[cpu][i], new[i]);
 	}
 	for (unsigned int i = 0; i < TS_SLOTS; i++)
 		kmem_cache_free(ts.cache, old[i]);
-	sc->rounds++;
 	before = READ_ONCE(get_node(ts.cache)->total_slabs);
 	kmem_cache_shrink(ts.cache);
 	after = READ_ONCE(get_node(ts.cache)->total_slabs);
-	sc->shrinks++;
 	sc->shrunk += before > after ? before - after : 0;	/* roughly */
-	return true;
+	sc->rounds++;
+	WRITE_ONCE(sc->shrinks, sc->shrinks + 1);
+}
+
+/*
+ * One round, inside a reader that holds one of the next CPU's objects
+ * throughout, and then for another two and a half ticks: that CPU runs
+ * its rounds meanwhile, so the object is often freed and its slab
+ * shrunk away while held. It must stay an object of the cache.
+ */
+static void ts_round_holding(struct ts_cpu *sc, unsigned int cpu,
+			     struct tsobj **new)
+{
+	unsigned int c = (cpu + 1) % ts.nr_cpus;
+	unsigned int i = (unsigned int)(sc->rounds % TS_SLOTS);
+	unsigned long key, shrinks;
+	const struct tsobj *o;
+	u64 end;
+
+	rcu_read_lock();
+	o = ts_lookup(sc, c, i);
+	key = READ_ONCE(o->key);
+	shrinks = READ_ONCE(ts.cpu[c].shrinks);
+	ts_replace_round(sc, cpu, new);
+	end = ktime_get_ns() + TORT_HOLD_NS;
+	while (ts_check(sc, o) && ktime_get_ns() < end)
+		arch_cpu_relax();
+	sc->held++;
+	/* Typically another object by now: never other memory. */
+	sc->held_reused += READ_ONCE(o->key) != key;
+	sc->held_shrunk += rcu_dereference(ts.slots[c][i]) != o &&
+			   READ_ONCE(ts.cpu[c].shrinks) != shrinks;
+	rcu_read_unlock();
 }
 
 static void ts_worker(void *unused)
 {
 	unsigned int cpu = arch_cpu_id();
 	struct ts_cpu *sc = &ts.cpu[cpu];
-	unsigned long pass = 0;
+	struct tsobj *new[TS_SLOTS];
 
 	while (!past(ts.deadline) || !sc->rounds) {
 		if (hopeless(ts.deadline))
 			break;
-		ts_read_pass(sc, pass++);
-		if (!ts_round(cpu, sc))
+		ts_read_pass(sc);
+		if (!ts_alloc_round(sc, cpu, new))
 			break;
+		ts_round_holding(sc, cpu, new);
 	}
 }
 
@@ -569,6 +610,8 @@ static void test_rcutorture_typesafe(struct ktest *t)
 		sum.hits += sc->hits;
 		sum.misses += sc->misses;
 		sum.held += sc->held;
+		sum.held_reused += sc->held_reused;
+		sum.held_shrunk += sc->held_shrunk;
 		sum.rounds += sc->rounds;
 		sum.shrinks += sc->shrinks;
 		sum.shrunk += sc->shrunk;
@@ -581,15 +624,17 @@ static void test_rcutorture_typesafe(struct ktest *t)
 		KTEST_EXPECT_GT(t, sc->lookups, 0UL);
 		KTEST_EXPECT_GT(t, sc->rounds, 0UL);
 	}
-	ktest_info(t, "%u CPUs: %lu lookups (%lu hits, %lu found the object given out again), %lu held across ticks, %lu updates in %lu rounds, %lu shrinks, about %lu slabs given back, %lu grace periods, %lu foreign",
+	ktest_info(t, "%u CPUs: %lu lookups (%lu hits, %lu found the object given out again), %lu held (%lu while freed and shrunk, %lu given out again meanwhile), %lu updates in %lu rounds, %lu shrinks, about %lu slabs given back, %lu grace periods, %lu foreign",
 		   cpus, sum.lookups, sum.hits, sum.misses, sum.held,
-		   sum.rounds * TS_SLOTS, sum.rounds, sum.shrinks, sum.shrunk,
-		   after.completed - before.completed, sum.foreign);
+		   sum.held_shrunk, sum.held_reused, sum.rounds * TS_SLOTS,
+		   sum.rounds,
+		   sum.shrinks, sum.shrunk, after.completed - before.completed,
+		   sum.foreign);
 	KTEST_EXPECT_EQ(t, sum.foreign, 0UL);
 	KTEST_EXPECT_EQ(t, sum.unconstructed, 0UL);
 	KTEST_EXPECT_EQ(t, sum.no_memory, 0UL);
 	KTEST_EXPECT_GT(t, sum.hits, 0UL);
-	KTEST_EXPECT_GT(t, sum.held, 0UL);
+	KTEST_EXPECT_GT(t, sum.held_shrunk, 0UL);
 	KTEST_EXPECT_GT(t, sum.shrunk, 0UL);	/* slabs went under readers */
 }
 
