@@ -209,7 +209,7 @@ check: $(HB)/cram compile-checks
 # its full 10^7 operations: 20 s of TCG on a quiet 2-core host; the bench
 # suite runs the scaling cases shortened there, on 1, 2 and 4 CPUs; vmalloc
 # checks another CPU loses a freed mapping once the purge has run).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,reap,bench,pgtable,vmalloc
+SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
@@ -224,9 +224,9 @@ boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
 # and a boot that unmaps free pages (debug_pagealloc; vmalloc there too,
 # whose pages come and go from the direct map). The slab_debug boot runs
 # on 4 CPUs.
-DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq,smp_call,smp_drain,rcu,workqueue
+DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq,smp_call,smp_drain,rcu,rcutorture,workqueue
 # (smp_ops: the smp suite's stress is ~8x slower with every cache debugged.)
-DEBUG_CMDLINE := slab_debug slab_freelist_random=1 smp_ops=100000
+DEBUG_CMDLINE := slab_debug debug_objects slab_freelist_random=1 smp_ops=100000
 DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \
 		$(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS)) $(DEBUG_CMDLINE)') \
 		$(call boot,$(MEM),ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE),,,,,4) \

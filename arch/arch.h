@@ -198,6 +198,15 @@ unsigned int arch_cpus_wanted(void);
 int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us);
 
 /*
+ * For the tests: an IPI whose two ICR writes (destination, then command)
+ * are made with interrupts on, which the ICR write helper reports with a
+ * WARNING and then makes with them off (RESCHEDULE_VECTOR to this CPU,
+ * by its APIC ID). 0 once sent, -ETIMEDOUT, -EINVAL if called with
+ * interrupts off, -ENOSYS on the host (no APIC).
+ */
+int arch_icr_write_irqs_on_test(void);
+
+/*
  * Memory bring-up, called by start_kernel() in this order:
  *
  * arch_memory_setup() reads the firmware's memory map, sanitizes it and

@@ -12,6 +12,7 @@
 #include "lib/ktest/ktest.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/rcupdate.h"
 #include "kernel/smp.h"
 #include "kernel/shell.h"
 #include "kernel/time.h"
@@ -61,6 +62,7 @@ __noreturn void start_kernel(void)
 	parse_early_params(arch_cmdline());
 	arch_memblock_setup();
 	setup_arch();
+	rcu_init();		/* this CPU in the grace periods (the APs are) */
 	mm_core_init();
 	init_timers();
 	arch_irq_init();	/* interrupts on from here */

@@ -8,7 +8,12 @@
  * A reader is a CPU between rcu_read_lock() and the matching
  * rcu_read_unlock(): rcu_readers[cpu].nesting > 0. Nothing here can
  * preempt or migrate a reader, so a CPU with nesting 0 is outside every
- * reader it ever started: that is a quiescent state (QS). A grace period
+ * reader it ever started: that is a quiescent state (QS). A CPU with
+ * interrupts off, outside its idle loop, is a reader too (Linux's
+ * RCU-sched, folded into RCU since 4.20): none of the QS sources below
+ * reports for it meanwhile, so a lockless walk done with interrupts off
+ * (cache_refill()'s look at a cache's shared array) needs no
+ * rcu_read_lock(). A grace period
  * (GP) is over once every CPU that takes part has passed a QS after the
  * GP began; then no reader that was running when it began still runs,
  * and whatever was unpublished before the GP began may be freed.
@@ -33,8 +38,9 @@
  *     loop, the host's idle CPU threads, no reader there;
  *   - a CPU waiting in synchronize_rcu()/rcu_barrier(), never inside a
  *     reader (checked);
- *   - the outermost rcu_read_unlock() of a reader the tick found while
- *     the GP waited for its CPU (the tick sets rcu_readers[].need_qs):
+ *   - the outermost rcu_read_unlock(), with interrupts on, of a reader
+ *     the tick found while the GP waited for its CPU (the tick sets
+ *     rcu_readers[].need_qs):
  *     without it a CPU that is nearly always in some reader, as a
  *     lookup loop is, would pass a QS only when a tick hit the gap
  *     between two readers (Linux's classic RCU relied on a context
@@ -50,10 +56,13 @@
  * before the CPU's readers could start (the lock orders the two). An
  * idle CPU with callbacks queued keeps its tick (rcu_needs_cpu()).
  *
- * A CPU takes part from its first tick (rcu_sched_clock_irq joins it to
- * online); before that it runs only its boot and idle code, no readers.
- * A GP that starts while online is empty (no CPU ticks yet: early boot,
- * the malloc shim) ends at once: no CPU can hold a reader it waits for.
+ * A CPU takes part from rcu_cpu_starting(), which the arch calls as the
+ * CPU comes up, before it takes an interrupt or runs work (the boot CPU
+ * from rcu_init()): a CPU can run a reader as soon as it is given work,
+ * which may be before its first tick. A CPU that never called it (the
+ * malloc shim's threads, which are the application's) joins at its
+ * first tick. A GP that starts while online is empty (the malloc shim)
+ * ends at once: no CPU can hold a reader it waits for.
  *
  * Why it is correct. The updater unpublishes, then call_rcu() or
  * synchronize_rcu() asks for a GP that starts after that (gp_seq + 1
@@ -77,11 +86,13 @@
  * which rcu_barrier() uses: it queues a callback on every CPU (through
  * on_each_cpu()) and waits for all of them.
  *
- * A queued head is marked: its func is stored XORed with
- * RCU_QUEUED_MAGIC, which gives the top 16 bits a value no kernel
- * address (canonical: all zeros or all ones) nor slab poison has, so a
- * second call_rcu() of the same head before its callback ran is seen
- * and refused. The mark goes when the callback is taken to run.
+ * call_rcu() never reads the caller's head, only writes it: the bytes
+ * it held before say nothing (kfree_rcu(ptr) takes its head fresh from
+ * kmalloc). A second call_rcu() of a head before its callback ran is
+ * caught only with debug objects on (kernel/debugobjects.h, the boot
+ * parameter debug_objects; Linux's CONFIG_DEBUG_OBJECTS_RCU_HEAD): the
+ * head's address is active there from call_rcu() until the callback is
+ * taken to run, and a head already active is reported and refused.
  *
  * Stalls. Any CPU's tick checks the running GP's age; past
  * rcu_cpu_stall_timeout= seconds (Linux's 21 by default; a CPU the GP
@@ -97,7 +108,8 @@
  * Lock order: rcu_state.lock is taken with interrupts off, under no
  * other lock of RCU's, in the tick, call_rcu() (any context, any lock
  * held) and the waits; under it only the log lock (printk). Callbacks
- * run with it dropped.
+ * run with it dropped. The debug objects' lock is taken by call_rcu()
+ * and before a callback runs, never under rcu_state.lock.
  *
  * What is missing against Linux's Tree RCU: expedited GPs (a GP always
  * waits for a tick or an idle pass on every CPU, a few ms), callback
@@ -110,6 +122,7 @@
  */
 #include "kernel/rcupdate.h"
 #include "kernel/bug.h"
+#include "kernel/debugobjects.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
@@ -121,13 +134,11 @@
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "mm/slab.h"
+#include "mm/vmalloc.h"
 
 #define RCU_BLIMIT		64	/* callbacks per pass, normally */
 #define RCU_BLIMIT_HI		4096	/* ... while more than QHIMARK wait */
 #define RCU_QHIMARK		10000
-#define RCU_QUEUED_MAGIC	0x3c3c000000000000UL
-#define RCU_QUEUED_TOP_LO	0x3c3cUL	/* func was a user/host address */
-#define RCU_QUEUED_TOP_HI	0xc3c3UL	/* func was a kernel address */
 
 struct rcu_segment {
 	struct rcu_head *head, *tail;
@@ -282,6 +293,23 @@ static void rcu_join(struct rcu_data *rdp, unsigned int cpu)
 	WRITE_ONCE(rdp->joined, true);
 }
 
+void rcu_cpu_starting(void)
+{
+	unsigned int cpu = arch_cpu_id();
+
+	lockdep_assert_irqs_disabled();
+	if (!READ_ONCE(rcu_data[cpu].joined))
+		rcu_join(&rcu_data[cpu], cpu);
+}
+
+void rcu_init(void)
+{
+	unsigned long flags = arch_irq_save();
+
+	rcu_cpu_starting();
+	arch_irq_restore(flags);
+}
+
 /* --- callbacks (this CPU, interrupts off) -------------------------------- */
 
 static void seg_append(struct rcu_segment *to, struct rcu_segment *from)
@@ -306,26 +334,14 @@ static void rcu_advance(struct rcu_data *rdp)
 	}
 }
 
-static bool head_queued(const struct rcu_head *head)
-{
-	unsigned long top = (unsigned long)READ_ONCE(head->func) >> 48;
-
-	return top == RCU_QUEUED_TOP_LO || top == RCU_QUEUED_TOP_HI;
-}
-
-static rcu_callback_t head_decode(const struct rcu_head *head)
-{
-	return (rcu_callback_t)((unsigned long)head->func ^ RCU_QUEUED_MAGIC);
-}
-
 static void rcu_invoke(struct rcu_head *head)
 {
-	rcu_callback_t func = head_decode(head);
+	rcu_callback_t func = head->func;
 	unsigned long offset = (unsigned long)func;
 
-	head->func = func;	/* not queued any more: it may queue again */
+	debug_object_deactivate(head);	/* not queued: it may queue again */
 	if (offset < RCU_KFREE_OFFSET_MAX)
-		kfree((char *)head - offset);
+		kvfree((char *)head - offset);	/* vfree defers from here */
 	else
 		func(head);
 }
@@ -497,19 +513,22 @@ void __rcu_read_unlock_bad(unsigned long caller)
 
 /*
  * The outermost rcu_read_unlock() of a reader the tick found (need_qs),
- * or that work waits for (need_work: preempt_schedule() runs it).
+ * or that work waits for (need_work: preempt_schedule() runs it). With
+ * interrupts off the CPU is still in a reader (see the top): its tick
+ * or a later unlock reports the QS.
  */
 void __rcu_read_unlock_special(void)
 {
-	unsigned int cpu;
+	unsigned int cpu = arch_cpu_id();
 	unsigned long flags;
 
-	local_irq_save(flags);
-	cpu = arch_cpu_id();
-	if (READ_ONCE(rcu_readers[cpu].need_qs) && !this_nesting() &&
-	    READ_ONCE(rcu_data[cpu].joined))
-		rcu_qs(&rcu_data[cpu], cpu);
-	local_irq_restore(flags);
+	if (!irqs_disabled()) {
+		local_irq_save(flags);
+		if (READ_ONCE(rcu_readers[cpu].need_qs) && !this_nesting() &&
+		    READ_ONCE(rcu_data[cpu].joined))
+			rcu_qs(&rcu_data[cpu], cpu);
+		local_irq_restore(flags);
+	}
 	if (READ_ONCE(rcu_readers[cpu].need_work))
 		preempt_schedule();
 }
@@ -520,14 +539,14 @@ static void queue_callback(struct rcu_head *head, rcu_callback_t func,
 	struct rcu_data *rdp;
 	unsigned long flags;
 
-	if (head_queued(head)) {
+	if (debug_object_activate(head) == -EEXIST) {
 		__warn(__FILE__, __LINE__, caller,
 		       "call_rcu() of rcu_head %px already queued (callback %pS), ignored\n",
-		       head, head_decode(head));
+		       head, READ_ONCE(head->func));
 		return;
 	}
 	head->next = NULL;
-	head->func = (rcu_callback_t)((unsigned long)func ^ RCU_QUEUED_MAGIC);
+	head->func = func;
 	local_irq_save(flags);
 	rdp = this_rdp();
 	if (rdp->next.head)
@@ -547,17 +566,26 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func)
 	queue_callback(head, func, _RET_IP_);
 }
 
-void __kfree_rcu(struct rcu_head *head, unsigned long offset)
+/*
+ * What kvfree() takes: a slab object or large kmalloc, or the start of a
+ * vmalloc area. Any context, so no vmap lock: an address in the window
+ * is only checked to be a page start, vfree() checks the rest.
+ */
+static bool kvfree_rcu_valid(const void *obj, unsigned long caller)
 {
-	const void *obj = (const char *)head - offset;
+	if (is_vmalloc_addr(obj) ? IS_ALIGNED((unsigned long)obj, PAGE_SIZE) :
+				   kmem_valid_obj(obj))
+		return true;
+	__warn(__FILE__, __LINE__, caller,
+	       "kfree_rcu() of %px, which neither a slab nor vmalloc holds: not freed\n",
+	       obj);
+	return false;
+}
 
-	if (!kmem_valid_obj(obj)) {
-		__warn(__FILE__, __LINE__, _RET_IP_,
-		       "kfree_rcu() of %px, which no slab holds: not freed\n",
-		       obj);
-		return;
-	}
-	queue_callback(head, (rcu_callback_t)offset, _RET_IP_);
+void __kvfree_rcu(struct rcu_head *head, unsigned long offset)
+{
+	if (kvfree_rcu_valid((const char *)head - offset, _RET_IP_))
+		queue_callback(head, (rcu_callback_t)offset, _RET_IP_);
 }
 
 /* A wait is allowed: interrupts on, no handler, no reader. */
@@ -654,43 +682,37 @@ void rcu_barrier(void)
 	__atomic_store_n(&barrier_busy, 0, __ATOMIC_RELEASE);
 }
 
-/* kfree_rcu() without an rcu_head: one is allocated beside the object. */
+/* kvfree_rcu() without an rcu_head: one is allocated beside the object. */
 struct rcu_ptr {
 	struct rcu_head rh;
 	const void *ptr;
 };
 
-static void kfree_rcu_ptr(struct rcu_head *head)
+static void kvfree_rcu_ptr(struct rcu_head *head)
 {
 	struct rcu_ptr *rp = container_of(head, struct rcu_ptr, rh);
 
-	kfree(rp->ptr);
+	kvfree(rp->ptr);
 	kfree(rp);
 }
 
-void kfree_rcu_mightsleep(const void *ptr)
+void kvfree_rcu_mightsleep(const void *ptr)
 {
 	bool may_wait = rcu_may_wait("kfree_rcu_mightsleep", _RET_IP_);
 	struct rcu_ptr *rp;
 
-	if (!ptr)
+	if (!ptr || !kvfree_rcu_valid(ptr, _RET_IP_))
 		return;
-	if (!kmem_valid_obj(ptr)) {
-		__warn(__FILE__, __LINE__, _RET_IP_,
-		       "kfree_rcu() of %px, which no slab holds: not freed\n",
-		       ptr);
-		return;
-	}
 	rp = kmalloc(sizeof(*rp), GFP_ATOMIC | __GFP_NOWARN);
 	if (rp) {
 		rp->ptr = ptr;
-		queue_callback(&rp->rh, kfree_rcu_ptr, _RET_IP_);
+		queue_callback(&rp->rh, kvfree_rcu_ptr, _RET_IP_);
 		return;
 	}
 	if (!may_wait)
 		return;		/* reported: it leaks rather than waits */
 	synchronize_rcu();
-	kfree(ptr);
+	kvfree(ptr);
 }
 
 /* --- statistics ----------------------------------------------------------- */

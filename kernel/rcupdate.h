@@ -18,16 +18,21 @@
  *		in hardirq context with interrupts off (the tick or the
  *		idle loop): it may free memory, take hardirq-safe locks,
  *		queue call_rcu(), and must not wait.
- *	kfree_rcu(ptr, field)
- *		kfree(ptr) after a grace period, through ptr->field (a
- *		struct rcu_head, less than 4 KiB into *ptr).
- *	kfree_rcu(ptr) / kfree_rcu_mightsleep(ptr)
+ *	kvfree_rcu(ptr, field) / kfree_rcu(ptr, field)
+ *		kvfree(ptr) after a grace period, through ptr->field (a
+ *		struct rcu_head, less than 4 KiB into *ptr): ptr may come
+ *		from kmalloc or vmalloc (kvmalloc), as in Linux since 5.9,
+ *		where kfree_rcu is kvfree_rcu. The callback's vfree() hands
+ *		the area to vfree's work item (mm/vmalloc.h).
+ *	kvfree_rcu(ptr) / kfree_rcu(ptr) / kfree_rcu_mightsleep(ptr)
  *		the same without an rcu_head: it allocates one
  *		(GFP_ATOMIC | __GFP_NOWARN), or else waits for a grace
  *		period itself (synchronize_rcu()) and frees at once; so it
  *		follows synchronize_rcu()'s rules.
  *	synchronize_rcu()
- *		return after a full grace period.
+ *		return after a full grace period. A stretch of code with
+ *		interrupts off counts as a reader (Linux's RCU-sched): it
+ *		waits for every one that began before it.
  *	rcu_barrier()
  *		return once every callback queued before it has run.
  *
@@ -40,8 +45,9 @@
  *
  * Bad input is reported at the caller and the kernel goes on: an
  * unbalanced rcu_read_unlock() (the nesting count stays at 0), call_rcu()
- * of a head already queued (ignored), kfree_rcu() of a pointer no slab
- * holds (not freed).
+ * of a head already queued (ignored; seen only with debug objects on,
+ * kernel/debugobjects.h: call_rcu() never reads the head it is given),
+ * kfree_rcu() of a pointer neither a slab nor vmalloc holds (not freed).
  */
 #ifndef KERNEL_RCUPDATE_H
 #define KERNEL_RCUPDATE_H
@@ -116,24 +122,35 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func);
 void synchronize_rcu(void);
 void rcu_barrier(void);
 
-/* kfree_rcu(): an offset (< 4096) into the object stands for kfree(). */
+/* kvfree_rcu(): an offset (< 4096) into the object stands for kvfree(). */
 #define RCU_KFREE_OFFSET_MAX	4096
-void __kfree_rcu(struct rcu_head *head, unsigned long offset);
-void kfree_rcu_mightsleep(const void *ptr);
+void __kvfree_rcu(struct rcu_head *head, unsigned long offset);
+void kvfree_rcu_mightsleep(const void *ptr);
 
-#define __kfree_rcu_2(ptr, rhf) do {					\
+#define __kvfree_rcu_2(ptr, rhf) do {					\
 	typeof(ptr) ___p = (ptr);					\
 									\
 	BUILD_BUG_ON(__builtin_offsetof(typeof(*___p), rhf) >=		\
 		     RCU_KFREE_OFFSET_MAX);				\
 	if (___p)							\
-		__kfree_rcu(&___p->rhf,					\
-			    __builtin_offsetof(typeof(*___p), rhf));	\
+		__kvfree_rcu(&___p->rhf,				\
+			     __builtin_offsetof(typeof(*___p), rhf));	\
 } while (0)
-#define __kfree_rcu_1(ptr)	kfree_rcu_mightsleep(ptr)
-#define __kfree_rcu_pick(_1, _2, name, ...)	name
-#define kfree_rcu(...)	\
-	__kfree_rcu_pick(__VA_ARGS__, __kfree_rcu_2, __kfree_rcu_1)(__VA_ARGS__)
+#define __kvfree_rcu_1(ptr)	kvfree_rcu_mightsleep(ptr)
+#define __kvfree_rcu_pick(_1, _2, name, ...)	name
+#define kvfree_rcu(...)	\
+	__kvfree_rcu_pick(__VA_ARGS__, __kvfree_rcu_2, __kvfree_rcu_1)(__VA_ARGS__)
+#define kfree_rcu(...)			kvfree_rcu(__VA_ARGS__)
+#define kfree_rcu_mightsleep(ptr)	kvfree_rcu_mightsleep(ptr)
+
+/*
+ * A CPU takes part in grace periods from rcu_cpu_starting() (Linux's
+ * name), which it calls as it comes up, interrupts off, before it takes
+ * an interrupt or runs work (x86_64's start_secondary(), the host's CPU
+ * threads); rcu_init() does it for the boot CPU, from start_kernel().
+ */
+void rcu_init(void);
+void rcu_cpu_starting(void);
 
 /*
  * The arch and kernel/time.c call these: the tick (hardirq, interrupts

@@ -417,7 +417,8 @@ static void swap_cpu_arrays(struct ccupdate_struct *update)
  * changes: -ENOMEM leaves the cache as it was. Each CPU swaps its own
  * array for the new one in an IPI (swap_cpu_arrays); the old ones,
  * which no CPU uses any more, are then drained and freed; boot arrays
- * stay.
+ * stay. The old shared array is freed a grace period after it left
+ * n->shared.
  */
 static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 			    unsigned int batch, unsigned int shared)
@@ -454,6 +455,15 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 	spin_unlock(&n->list_lock);
 	arch_irq_restore(irqflags);
 	drain_array(cachep, old);
+	/*
+	 * cache_refill() reads n->shared->avail without the lock, with
+	 * interrupts off: a CPU may still look at the old array until its
+	 * interrupts are on again, which a grace period waits for (Linux's
+	 * setup_kmem_cache_node()). With interrupts off here (boot) no
+	 * other CPU runs kernel code yet.
+	 */
+	if (old && !irqs_disabled())
+		synchronize_rcu();
 	free_array(old);
 	cachep->limit = limit;
 	cachep->batchcount = batch;

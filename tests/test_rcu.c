@@ -14,6 +14,7 @@
  * it cannot run any (one CPU, or x86_64 before the APs take work), except
  * where a cross-CPU call does the job (a reader with interrupts off).
  */
+#include "kernel/debugobjects.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/rcupdate.h"
@@ -26,6 +27,7 @@
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: the slab behind an object */
+#include "mm/vmalloc.h"
 #include "tests/mm_util.h"
 #include "arch/arch.h"
 
@@ -164,12 +166,31 @@ static void test_call_rcu_after_gp(struct ktest *t)
 	KTEST_EXPECT_EQ(t, after.gp_seq, after.completed);
 }
 
+static void restore_debug_objects(void *on)
+{
+	debug_objects_set(on != NULL);
+}
+
+/* Debug objects on for the rest of the case (boot: debug_objects). */
+static void debug_objects_on(struct ktest *t)
+{
+	bool was = debug_objects_set(true);
+
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, restore_debug_objects,
+						     (void *)(unsigned long)was), 0);
+}
+
+/* With debug objects on, a head queued twice is reported and refused. */
 static void test_call_rcu_twice(struct ktest *t)
 {
 	struct rcu_head head = {};
+	struct debug_objects_stats st;
 
+	debug_objects_on(t);
 	cb_runs = 0;
 	call_rcu(&head, count_cb);
+	debug_objects_get_stats(&st);
+	KTEST_EXPECT_GE(t, st.active, 1UL);
 	ktest_capture_start(t, "WARNING:");
 	call_rcu(&head, count_cb);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
@@ -187,6 +208,58 @@ static void test_call_rcu_twice(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
 	rcu_barrier();
 	KTEST_EXPECT_EQ(t, cb_runs, 2UL);
+}
+
+/*
+ * call_rcu() never reads the caller's head: whatever bytes it held (here
+ * those that look like a queued head's old mark, 0x3c3c or 0xc3c3 in the
+ * top 16 bits of func) it is queued and its callback runs.
+ */
+static void test_call_rcu_head_garbage(struct ktest *t)
+{
+	struct rcu_head heads[2];
+
+	cb_runs = cb_bad_context = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			debug_objects_on(t);	/* the tracker reads none either */
+		memset(&heads[0], 0x3c, sizeof(heads[0]));
+		memset(&heads[1], 0xc3, sizeof(heads[1]));
+		call_rcu(&heads[0], count_cb);
+		call_rcu(&heads[1], count_cb);
+		rcu_barrier();
+	}
+	KTEST_EXPECT_EQ(t, cb_runs, 4UL);
+	KTEST_EXPECT_EQ(t, cb_bad_context, 0UL);
+}
+
+#define GARBAGE_SLOTS	64
+
+/*
+ * kfree_rcu(ptr) takes its head from kmalloc: from a slot (kmalloc-32)
+ * that last held a string of '<' here, the most recently freed one on
+ * this CPU. The head is queued all the same and nothing leaks (the leak
+ * check after the case). Under slab_debug new objects come poisoned,
+ * so the slot holds no '<' there: the case then checks only the rest.
+ */
+static void test_kfree_rcu_slot_garbage(struct ktest *t)
+{
+	void *slots[GARBAGE_SLOTS];
+	void *p = kmalloc(64, GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	for (unsigned int i = 0; i < GARBAGE_SLOTS; i++) {
+		slots[i] = kmalloc(32, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, slots[i]);
+		memset(slots[i], '<', 32);
+	}
+	for (unsigned int i = 0; i < GARBAGE_SLOTS; i++)
+		kfree(slots[i]);
+	ktest_capture_start(t, "WARNING:");
+	kfree_rcu(p);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);	/* not refused */
+	rcu_barrier();
+	/* The leak check after the case proves p and its head were freed. */
 }
 
 static void queue_here(void *info)
@@ -244,6 +317,91 @@ static void test_kfree_rcu(struct ktest *t)
 	/* The leak check after the case proves all three were freed. */
 }
 
+/* More than kmalloc gives: kvmalloc() takes it from vmalloc. */
+#define VMALLOCED_SIZE	(KMALLOC_MAX_SIZE + 1)
+
+static bool wait_vfreed(const void *addr)
+{
+	u64 deadline = ktime_get_ns() + WAIT_S * NSEC_PER_SEC;
+
+	while (find_vm_area(addr))
+		if (ktime_get_ns() > deadline)
+			return false;
+		else
+			arch_cpu_relax();
+	return true;
+}
+
+/*
+ * kfree_rcu() takes vmalloc'd memory as well, as Linux's (kvfree_rcu):
+ * kvfree() after the GP. The callback runs in hardirq context, where
+ * vfree() hands the area to its work item; the areas are gone after.
+ */
+static void test_kfree_rcu_vmalloc(struct ktest *t)
+{
+	struct boxed *a = kvmalloc(VMALLOCED_SIZE, GFP_KERNEL);
+	void *b = kvmalloc(VMALLOCED_SIZE, GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	KTEST_ASSERT_TRUE(t, is_vmalloc_addr(a));
+	KTEST_ASSERT_TRUE(t, is_vmalloc_addr(b));
+	ktest_capture_start(t, "WARNING:");
+	kfree_rcu(a, rh);
+	kfree_rcu(b);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);	/* not refused */
+	rcu_barrier();
+	KTEST_EXPECT_TRUE(t, wait_vfreed(a));
+	KTEST_EXPECT_TRUE(t, wait_vfreed(b));
+	vm_unmap_aliases();	/* the lazily freed areas' vmap_areas */
+	/* The leak check after the case proves their pages are back. */
+}
+
+/* kvfree_rcu(), both forms, on vmalloc'd and on kmalloc'd memory. */
+static void test_kvfree_rcu(struct ktest *t)
+{
+	struct boxed *a = kvmalloc(VMALLOCED_SIZE, GFP_KERNEL);
+	void *b = kvmalloc(VMALLOCED_SIZE, GFP_KERNEL);
+	struct boxed *c = kvmalloc(sizeof(*c), GFP_KERNEL);
+	void *d = kvmalloc(100, GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, d);
+	KTEST_EXPECT_TRUE(t, is_vmalloc_addr(a) && is_vmalloc_addr(b));
+	KTEST_EXPECT_FALSE(t, is_vmalloc_addr(c) || is_vmalloc_addr(d));
+	rcu_read_lock();
+	kvfree_rcu(a, rh);
+	kvfree_rcu(c, rh);
+	rcu_read_unlock();
+	kvfree_rcu(b);
+	kvfree_rcu(d);
+	kvfree_rcu_mightsleep(NULL);	/* nothing */
+	rcu_barrier();
+	KTEST_EXPECT_TRUE(t, wait_vfreed(a));
+	KTEST_EXPECT_TRUE(t, wait_vfreed(b));
+	vm_unmap_aliases();
+}
+
+/* In the vmalloc window but no area's start: refused at once. */
+static void test_kvfree_rcu_bad_vmalloc_pointer(struct ktest *t)
+{
+	char *v = vmalloc(2 * PAGE_SIZE);
+
+	KTEST_ASSERT_NOT_NULL(t, v);
+	ktest_capture_start(t, "WARNING:");
+	kvfree_rcu(v + 8);
+	kvfree_rcu((struct boxed *)(v + 64), rh);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t),
+		"which neither a slab nor vmalloc holds: not freed"));
+	KTEST_EXPECT_EQ(t, rcu_pending_callbacks(), 0UL);
+	KTEST_EXPECT_PTR_EQ(t, find_vm_area(v)->addr, (void *)v);
+	vfree(v);			/* still the caller's */
+	vm_unmap_aliases();
+}
+
 /* kfree_rcu(ptr) with no memory for its head: a GP, then kfree at once. */
 static void test_kfree_rcu_no_memory(struct ktest *t)
 {
@@ -293,13 +451,47 @@ static void test_kfree_rcu_bad_pointer(struct ktest *t)
 	kfree_rcu(in_page, rh);
 	kfree_rcu((void *)&not_slab);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 3U);
-	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t), "which no slab holds"));
+	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t), "which neither a slab nor vmalloc holds"));
 	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t), "test_kfree_rcu_bad_pointer"));
 	KTEST_EXPECT_EQ(t, rcu_pending_callbacks(), 0UL);
 	rcu_barrier();
 	/* Still the caller's: not freed behind its back. */
 	KTEST_EXPECT_EQ(t, page_ref_count(page), 1);
 	__free_pages(page, 0);
+}
+
+/*
+ * A CPU with interrupts off is in a reader too (kernel/rcu.c): the
+ * outermost rcu_read_unlock() of a reader the tick found reports no
+ * quiescent state while interrupts stay off, so no GP ends under code
+ * that walks a structure locklessly with them off (cache_refill() and a
+ * cache's shared array, which do_tune_cpucache() frees after a GP).
+ */
+static void test_irqs_off_is_reader(struct ktest *t)
+{
+	u64 deadline = ktime_get_ns() + WAIT_S * NSEC_PER_SEC;
+	struct rcu_head head = {};
+	struct rcu_stats before, after;
+	unsigned long flags;
+	bool found;
+
+	cb_runs = 0;
+	rcu_barrier();			/* no GP runs: the next is ours */
+	rcu_read_lock();
+	call_rcu(&head, count_cb);	/* a GP that waits for this CPU */
+	while (!(found = READ_ONCE(rcu_readers[arch_cpu_id()].need_qs)) &&
+	       ktime_get_ns() < deadline)
+		arch_cpu_relax();	/* until a tick finds the reader */
+	local_irq_save(flags);
+	rcu_get_stats(&before);
+	rcu_read_unlock();
+	spin_ns(3 * TICK_NSEC);		/* the other CPUs tick meanwhile */
+	rcu_get_stats(&after);
+	local_irq_restore(flags);
+	rcu_barrier();
+	KTEST_EXPECT_TRUE(t, found);
+	KTEST_EXPECT_EQ(t, after.completed, before.completed);
+	KTEST_EXPECT_EQ(t, cb_runs, 1UL);
 }
 
 /* --- synchronize_rcu() against readers on another CPU --------------------- */
@@ -751,11 +943,17 @@ static const struct ktest_case rcu_cases[] = {
 	KTEST_CASE(test_wait_in_interrupt),
 	KTEST_CASE(test_call_rcu_after_gp),
 	KTEST_CASE(test_call_rcu_twice),
+	KTEST_CASE(test_call_rcu_head_garbage),
+	KTEST_CASE(test_kfree_rcu_slot_garbage),
 	KTEST_CASE(test_rcu_barrier_waits_all),
 	KTEST_CASE(test_kfree_rcu),
+	KTEST_CASE(test_kfree_rcu_vmalloc),
+	KTEST_CASE(test_kvfree_rcu),
+	KTEST_CASE(test_kvfree_rcu_bad_vmalloc_pointer),
 	KTEST_CASE(test_kfree_rcu_no_memory),
 	KTEST_CASE(test_kfree_rcu_mightsleep_in_reader),
 	KTEST_CASE(test_kfree_rcu_bad_pointer),
+	KTEST_CASE(test_irqs_off_is_reader),
 	KTEST_CASE(test_synchronize_waits_for_prior_reader),
 	KTEST_CASE(test_synchronize_ignores_later_reader),
 	KTEST_CASE(test_torture),

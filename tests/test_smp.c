@@ -27,8 +27,10 @@
  * host run with CRAM_HOST_MEM=1G has it).
  */
 #include "kernel/errno.h"
+#include "kernel/irq.h"
 #include "kernel/printk.h"
 #include "kernel/params.h"
+#include "kernel/time.h"
 #include "lib/ktest/ktest.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -453,6 +455,225 @@ static void test_per_cpu_stats_add_up(struct ktest *t)
 	KTEST_EXPECT_EQ(t, st.remote_frees, 0UL);	/* one node */
 }
 
+/* --- a cache's shared array, replaced under the CPUs that use it ------- */
+
+/*
+ * cache_refill() looks at n->shared->avail without the node's lock, with
+ * interrupts off. do_tune_cpucache() replaces n->shared, so it may free
+ * the old array only once every CPU has had its interrupts on since:
+ * after a grace period (Linux's synchronize_rcu() in
+ * setup_kmem_cache_node()). A shared array of TUNE_SHARED_A or _B
+ * batches of TUNE_BATCH is larger than KMALLOC_MAX_CACHE_SIZE, so it has
+ * pages of its own, which its kfree() gives back to the page allocator.
+ */
+#define TUNE_LIMIT		120
+#define TUNE_BATCH		60
+#define TUNE_SHARED_A		20
+#define TUNE_SHARED_B		24
+#define TUNE_HOLD_NS		(20 * 1000000ULL)
+#define TUNE_ROUNDS		24
+#define TUNE_WAIT_S		60
+#define TUNE_OBJ_SIZE		64
+#define TUNE_STRESS_NS		(1000 * 1000000ULL)
+#define TUNE_STRESS_BATCH	200
+
+static struct {
+	struct kmem_cache *cache;
+	unsigned long tunes_done;	/* tunes that returned */
+	bool stop;
+	/* The reader's findings. */
+	unsigned long holds, replaced, freed_under, changed_under;
+	/* The stress: per CPU. */
+	unsigned long ops[NR_CPUS], bad[NR_CPUS], failed[NR_CPUS];
+} tune;
+
+static void destroy_tune_cache(void *unused)
+{
+	kmem_cache_destroy(tune.cache);
+	tune.cache = NULL;
+}
+
+static void create_tune_cache(struct ktest *t, const char *name)
+{
+	memset(&tune, 0, sizeof(tune));
+	if (arch_nr_cpus() < 2)
+		ktest_skip(t, "one CPU online");
+	tune.cache = kmem_cache_create(name, TUNE_OBJ_SIZE, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, tune.cache);
+	skip_debugged_cache(t, tune.cache);
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, destroy_tune_cache,
+						     NULL), 0);
+}
+
+static int tune_shared(unsigned int round)
+{
+	int err = slab_tune_cpucache(tune.cache->name, TUNE_LIMIT, TUNE_BATCH,
+				     round & 1 ? TUNE_SHARED_B : TUNE_SHARED_A);
+
+	__atomic_fetch_add(&tune.tunes_done, 1, __ATOMIC_RELEASE);
+	return err;
+}
+
+/* Has sh gone back to the page allocator (or been given out again)? */
+static bool shared_changed(const struct array_cache *sh, unsigned int limit,
+			   unsigned int batch)
+{
+	struct page *page = virt_to_page(sh);
+
+	return !PageHead(page) || !page_ref_count(page) ||
+	       READ_ONCE(sh->limit) != limit ||
+	       READ_ONCE(sh->batchcount) != batch;
+}
+
+/*
+ * One hold, as cache_refill() holds n->shared: interrupts off, the
+ * pointer loaded once, its array read for TUNE_HOLD_NS. A tune whose
+ * IPI this CPU took just before may replace n->shared meanwhile; that
+ * tune must not return (it frees the old array) before this CPU has its
+ * interrupts on again.
+ */
+static void shared_hold(struct kmem_cache_node *n)
+{
+	unsigned long flags, done;
+	unsigned int limit, batch;
+	struct array_cache *sh;
+	bool replaced = false;
+	u64 end;
+
+	local_irq_save(flags);
+	sh = READ_ONCE(n->shared);
+	done = __atomic_load_n(&tune.tunes_done, __ATOMIC_ACQUIRE);
+	end = arch_clock_ns() + TUNE_HOLD_NS;
+	if (sh) {
+		limit = READ_ONCE(sh->limit);
+		batch = READ_ONCE(sh->batchcount);
+		tune.holds++;
+	}
+	while (sh && arch_clock_ns() < end) {
+		if (!replaced && READ_ONCE(n->shared) != sh) {
+			replaced = true;
+			tune.replaced++;
+		}
+		if (replaced && __atomic_load_n(&tune.tunes_done,
+						__ATOMIC_ACQUIRE) != done) {
+			tune.freed_under++;	/* its tune returned */
+			break;
+		}
+		if (shared_changed(sh, limit, batch)) {
+			tune.changed_under++;
+			break;
+		}
+		arch_cpu_relax();
+	}
+	local_irq_restore(flags);
+}
+
+static void shared_reader(void *unused)
+{
+	struct kmem_cache_node *n = get_node(tune.cache);
+	u64 deadline = arch_clock_ns() + TUNE_WAIT_S * NSEC_PER_SEC;
+
+	while (!READ_ONCE(tune.stop) && arch_clock_ns() < deadline)
+		shared_hold(n);
+}
+
+static void test_tune_shared_under_reader(struct ktest *t)
+{
+	int err;
+
+	create_tune_cache(t, "smp-tune-reader");
+	KTEST_ASSERT_EQ(t, tune_shared(1), 0);
+	err = arch_cpu_run(1, shared_reader, NULL);
+	if (err == -ENOSYS)
+		ktest_skip(t, "this arch cannot run work on another CPU (arch_cpu_run)");
+	KTEST_ASSERT_EQ(t, err, 0);
+	for (unsigned int round = 0; round < TUNE_ROUNDS; round++)
+		KTEST_EXPECT_EQ(t, tune_shared(round), 0);
+	WRITE_ONCE(tune.stop, true);
+	arch_cpu_join(1);
+	ktest_info(t, "%u tunes, %lu holds, %lu saw their array replaced, %lu freed under the reader, %lu changed under it",
+		   TUNE_ROUNDS, tune.holds, tune.replaced, tune.freed_under,
+		   tune.changed_under);
+	KTEST_EXPECT_EQ(t, tune.freed_under, 0UL);
+	KTEST_EXPECT_EQ(t, tune.changed_under, 0UL);
+	/* The race was there to be lost: some holds straddled a swap. */
+	KTEST_EXPECT_GT(t, tune.replaced, 0UL);
+}
+
+/* Allocate and free batches of the cache, each object checked. */
+static void tune_worker(void *unused)
+{
+	unsigned int cpu = arch_cpu_id();
+	void *objs[TUNE_STRESS_BATCH];
+	u64 deadline = arch_clock_ns() + TUNE_WAIT_S * NSEC_PER_SEC;
+
+	while (!READ_ONCE(tune.stop) && arch_clock_ns() < deadline) {
+		unsigned int nr = 1 + tune.ops[cpu] % TUNE_STRESS_BATCH;
+
+		for (unsigned int i = 0; i < nr; i++) {
+			objs[i] = kmem_cache_alloc(tune.cache, GFP_KERNEL);
+			if (!objs[i]) {
+				tune.failed[cpu]++;
+				nr = i;
+				break;
+			}
+			memset(objs[i], (int)(cpu + i), TUNE_OBJ_SIZE);
+		}
+		for (unsigned int i = 0; i < nr; i++) {
+			const unsigned char *p = objs[i];
+
+			tune.bad[cpu] += p[0] != (unsigned char)(cpu + i) ||
+				p[TUNE_OBJ_SIZE - 1] != (unsigned char)(cpu + i);
+			kmem_cache_free(tune.cache, objs[i]);
+		}
+		tune.ops[cpu] += 2 * nr;
+	}
+}
+
+/*
+ * The shared array replaced again and again while every other CPU
+ * allocates and frees through it: whatever cache_refill() reads of an
+ * old array it reads before the array is freed. The race is a few
+ * instructions wide, so this is a stress, not a proof: the case above
+ * is the proof.
+ */
+static void test_tune_shared_under_load(struct ktest *t)
+{
+	unsigned long ops = 0, bad = 0, failed = 0, tunes = 0;
+	unsigned int nr = arch_nr_cpus(), started = 0;
+	u64 end;
+
+	create_tune_cache(t, "smp-tune-load");
+	for (unsigned int c = 1; c < nr; c++) {
+		int err = arch_cpu_run(c, tune_worker, NULL);
+
+		if (err == -ENOSYS)
+			break;
+		KTEST_EXPECT_EQ(t, err, 0);
+		started += !err;
+	}
+	if (!started)
+		ktest_skip(t, "this arch cannot run work on another CPU (arch_cpu_run)");
+	end = arch_clock_ns() + TUNE_STRESS_NS;
+	while (arch_clock_ns() < end)
+		KTEST_EXPECT_EQ(t, tune_shared((unsigned int)tunes++), 0);
+	WRITE_ONCE(tune.stop, true);
+	for (unsigned int c = 1; c < nr; c++)
+		arch_cpu_join(c);
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		ops += tune.ops[c];
+		bad += tune.bad[c];
+		failed += tune.failed[c];
+	}
+	ktest_info(t, "%lu tunes while %u CPUs did %lu operations", tunes,
+		   started, ops);
+	KTEST_EXPECT_EQ(t, bad, 0UL);
+	KTEST_EXPECT_EQ(t, failed, 0UL);
+	KTEST_EXPECT_GT(t, ops, 0UL);
+	KTEST_EXPECT_GE(t, tunes, 2UL);
+	/* The leak check after the case: every object and array is back. */
+}
+
 static void test_smp_ops_param(struct ktest *t)
 {
 	static const char *const bad[] = { "0", "x", "-1", "1000000001", "" };
@@ -630,6 +851,8 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(test_deferred_grow_race),
 	KTEST_CASE(test_all_cpus_cross_free),
 	KTEST_CASE(test_per_cpu_stats_add_up),
+	KTEST_CASE(test_tune_shared_under_reader),
+	KTEST_CASE(test_tune_shared_under_load),
 	{}
 };
 KTEST_SUITE(smp, smp_cases);

@@ -5,7 +5,8 @@
  * ID, its GS base and an address on its stack; these cases check that
  * every online CPU has its own, that the online count is what the MADT
  * and the command line (nosmp, maxcpus=) ask for, and that a CPU that
- * does not answer (an APIC ID no CPU has) ends in the timeout path.
+ * does not answer (an APIC ID no CPU has) ends in the timeout path, its
+ * INIT and STARTUP IPIs sent with interrupts off, as every IPI must be.
  * The host build's CPUs are threads the kernel does not start: there
  * the cases skip.
  */
@@ -136,6 +137,8 @@ static void test_smpboot_missing_cpu_times_out(struct ktest *t)
 	ktest_capture_start(t, "did not come up");
 	err = arch_cpu_wakeup_test(id, 100000);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	/* The INIT and STARTUP IPIs went out with interrupts off. */
+	KTEST_EXPECT_NOT_CAPTURED(t, "WARNING:");
 	KTEST_EXPECT_EQ(t, err, -ETIMEDOUT);
 	KTEST_EXPECT_EQ(t, arch_nr_cpus(), before);
 	KTEST_EXPECT_EQ(t, arch_cpu_info(before, &info), -EINVAL);
@@ -159,12 +162,40 @@ static void test_smpboot_wakeup_bad_input(struct ktest *t)
 	KTEST_EXPECT_EQ(t, arch_cpu_wakeup_test(0xfe, 10000000UL), -EINVAL);
 }
 
+/*
+ * Each IPI's two ICR writes need interrupts off: the helper that makes
+ * them reports a call with them on (and then turns them off itself).
+ */
+static void test_smpboot_icr_write_irqs_on(struct ktest *t)
+{
+	unsigned long flags;
+	int err;
+
+	ktest_capture_start(t, "WARNING:");
+	err = arch_icr_write_irqs_on_test();
+	if (err == -ENOSYS) {
+		ktest_capture_stop(t);
+		ktest_skip(t, "no local APIC (the host)");
+	}
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_EQ(t, err, 0);
+	KTEST_EXPECT_CAPTURED(t, "with interrupts on");
+	/* With them off it is refused, and nothing is said. */
+	ktest_capture_start(t, "WARNING:");
+	flags = arch_irq_save();
+	err = arch_icr_write_irqs_on_test();
+	arch_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+	KTEST_EXPECT_EQ(t, err, -EINVAL);
+}
+
 static struct ktest_case smpboot_cases[] = {
 	KTEST_CASE(test_smpboot_cpus_distinct),
 	KTEST_CASE(test_smpboot_online_count),
 	KTEST_CASE(test_smpboot_info_bad_cpu),
 	KTEST_CASE(test_smpboot_missing_cpu_times_out),
 	KTEST_CASE(test_smpboot_wakeup_bad_input),
+	KTEST_CASE(test_smpboot_icr_write_irqs_on),
 	{}
 };
 KTEST_SUITE(smpboot, smpboot_cases);

@@ -216,6 +216,7 @@ static void *host_cpu_main(void *data)
 
 	host_this_cpu.id = c->id;
 	host_this_cpu.irq_off = 1;
+	rcu_cpu_starting();	/* in the grace periods before any work */
 	host_irq_cpu_online(c->id);
 	for (;;) {
 		void (*fn)(void *arg) = __atomic_load_n(&c->fn,
@@ -320,5 +321,10 @@ int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us)
 {
 	(void)hw_id;
 	(void)timeout_us;
+	return -ENOSYS;
+}
+
+int arch_icr_write_irqs_on_test(void)
+{
 	return -ENOSYS;
 }

@@ -191,11 +191,6 @@ int apic_init(void)
 }
 
 /*
- * Raise vector on this CPU. With interrupts on, wait (a bounded time)
- * until it has been taken, so the handler has run when this returns, as
- * on the host.
- */
-/*
  * Wait at most timeout_us microseconds for the APIC to have sent the
  * last IPI (ICR delivery status idle): 0, or -ETIMEDOUT.
  */
@@ -214,8 +209,37 @@ static int apic_wait_icr_idle(unsigned long timeout_us)
 /* How long a self-IPI may take to be sent, then to be taken. */
 #define SELF_IPI_TIMEOUT_US	100000
 
+/*
+ * Every IPI is written as a pair: the destination (ICR2), then the
+ * command (ICR), whose write sends it. Interrupts must be off from the
+ * wait for the ICR to be idle to the command: a handler that sent an
+ * IPI of its own in between (a reschedule, a cross-CPU call) would send
+ * this one to its destination instead (an INIT meant for a CPU that is
+ * not up would hit a live one), or write a busy ICR. Called with them
+ * on, it says so and turns them off for the pair itself.
+ */
+static void apic_icr_write(u32 low, u32 apic_id)
+{
+	unsigned long flags;
+
+	WARN(!arch_irqs_disabled(),
+	     "APIC: ICR write 0x%x to APIC ID 0x%x with interrupts on\n",
+	     low, apic_id);
+	flags = arch_irq_save();
+	apic_write(APIC_ICR2, apic_id << 24);
+	apic_write(APIC_ICR, low);
+	arch_irq_restore(flags);
+}
+
+/*
+ * Raise vector on this CPU. With interrupts on, wait (a bounded time)
+ * until it has been taken, so the handler has run when this returns, as
+ * on the host.
+ */
 void apic_send_IPI_self(unsigned int vector)
 {
+	unsigned long flags;
+	int err;
 	u64 end;
 
 	if (WARN(vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS,
@@ -223,11 +247,13 @@ void apic_send_IPI_self(unsigned int vector)
 		return;
 	if (WARN_ON_ONCE(!apic_base))
 		return;
-	if (WARN_ONCE(apic_wait_icr_idle(SELF_IPI_TIMEOUT_US),
-		      "APIC: ICR busy, self-IPI 0x%x not sent\n", vector))
-		return;
-	apic_write(APIC_ICR, APIC_DEST_SELF | APIC_DM_FIXED | vector);
-	if (arch_irqs_disabled())
+	flags = arch_irq_save();
+	err = apic_wait_icr_idle(SELF_IPI_TIMEOUT_US);
+	if (!err)
+		apic_icr_write(APIC_DEST_SELF | APIC_DM_FIXED | vector, 0);
+	arch_irq_restore(flags);
+	if (WARN_ONCE(err, "APIC: ICR busy, self-IPI 0x%x not sent\n", vector) ||
+	    arch_irqs_disabled())
 		return;
 	end = arch_cycles() + tsc_us_to_cycles(SELF_IPI_TIMEOUT_US);
 	while (vector_bit(APIC_IRR, vector)) {
@@ -257,42 +283,55 @@ u32 apic_read_id(void)
 }
 
 /*
- * Send an IPI to one APIC ID (no shorthand) and wait, at most timeout_us
- * microseconds, until the APIC has sent it: 0, or -ETIMEDOUT if the
+ * Send an IPI to one APIC ID (no shorthand): wait at most timeout_us
+ * microseconds for the ICR to be idle, write it (apic_icr_write), and
+ * wait as long for the APIC to have sent it, all with interrupts off.
+ * 0, -EINVAL (no APIC, an ID past xAPIC's 8 bits), or -ETIMEDOUT if the
  * delivery status stayed busy.
  */
 static int apic_send_IPI_dest(u32 apic_id, u32 low, unsigned long timeout_us)
 {
+	unsigned long flags;
+	int err;
+
 	if (WARN_ON_ONCE(!apic_base) || apic_id > 0xff)
 		return -EINVAL;
-	apic_write(APIC_ICR2, apic_id << 24);
-	apic_write(APIC_ICR, low);
-	return apic_wait_icr_idle(timeout_us);
+	flags = arch_irq_save();
+	err = apic_wait_icr_idle(timeout_us);
+	if (!err) {
+		apic_icr_write(low, apic_id);
+		err = apic_wait_icr_idle(timeout_us);
+	}
+	arch_irq_restore(flags);
+	return err;
 }
 
 /*
  * Send vector to the CPU with this APIC ID as a fixed interrupt, waiting
  * a bounded time for the APIC to have sent it: 0, -EINVAL for a vector
- * outside FIRST_EXTERNAL_VECTOR .. NR_VECTORS - 1, -ETIMEDOUT. Interrupts
- * are off around the two ICR writes: a handler sending its own IPI in
- * between would redirect this one.
+ * outside FIRST_EXTERNAL_VECTOR .. NR_VECTORS - 1, -ETIMEDOUT.
  */
-static int apic_send_IPI_idle(u32 apic_id, u32 low)
-{
-	unsigned long flags = arch_irq_save();
-	int err = apic_wait_icr_idle(SELF_IPI_TIMEOUT_US);
-
-	if (!err)
-		err = apic_send_IPI_dest(apic_id, low, SELF_IPI_TIMEOUT_US);
-	arch_irq_restore(flags);
-	return err;
-}
-
 int apic_send_IPI_fixed(u32 apic_id, unsigned int vector)
 {
 	if (vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS)
 		return -EINVAL;
-	return apic_send_IPI_idle(apic_id, APIC_DM_FIXED | vector);
+	return apic_send_IPI_dest(apic_id, APIC_DM_FIXED | vector,
+				  SELF_IPI_TIMEOUT_US);
+}
+
+/*
+ * For the tests (arch/arch.h): the ICR write with interrupts on, which
+ * apic_icr_write() reports. RESCHEDULE_VECTOR, whose handler does
+ * nothing, to this CPU by its own APIC ID.
+ */
+int arch_icr_write_irqs_on_test(void)
+{
+	if (arch_irqs_disabled())
+		return -EINVAL;
+	if (!apic_base)
+		return -ENODEV;
+	apic_icr_write(APIC_DM_FIXED | RESCHEDULE_VECTOR, apic_read_id());
+	return apic_wait_icr_idle(SELF_IPI_TIMEOUT_US);
 }
 
 /*
@@ -355,7 +394,7 @@ int apic_wakeup_secondary_cpu(u32 apic_id, unsigned int start_page)
  */
 void apic_send_nmi(u32 apic_id)
 {
-	int err = apic_send_IPI_idle(apic_id, APIC_DM_NMI);
+	int err = apic_send_IPI_dest(apic_id, APIC_DM_NMI, SELF_IPI_TIMEOUT_US);
 
 	if (err)
 		printk(KERN_EMERG "APIC: NMI to APIC ID 0x%x not sent (%d)\n",

@@ -198,6 +198,7 @@ __noreturn void start_secondary(void)
 	pc->seen_gs_base = rdmsr(MSR_GS_BASE);
 	pc->seen_stack = here;
 	pc->seen_apic_id = apic_read_id();
+	rcu_cpu_starting();	/* in the grace periods before any work */
 	__atomic_fetch_or(&cpu_online_mask, 1UL << cpu, __ATOMIC_RELEASE);
 	cpu_idle_loop(pc);
 }
