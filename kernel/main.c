@@ -43,9 +43,11 @@ kernel_param("bench", bench_setup);
 static __noreturn void run_tests(void)
 {
 	int failed = ktest_run(ktest_glob);
+	unsigned long site;
+	u64 blocked = workqueue_max_blocked_ns(&site);
 
-	pr_info("workqueue: the longest wait of work for a safe point: %llu us\n",
-		(unsigned long long)(workqueue_max_blocked_ns() / 1000));
+	pr_info("workqueue: the longest wait of work for a safe point: %llu us, ended at %pS\n",
+		(unsigned long long)(blocked / 1000), (void *)site);
 	if (failed)
 		pr_err("ktest: %d tests failed\n", failed);
 	else

@@ -43,8 +43,11 @@ struct preempt_cpu {
 
 extern struct preempt_cpu preempt_cpus[NR_CPUS];
 
-/* Run the work that waits for this CPU, if this is a safe point. */
-void preempt_schedule(void);
+/*
+ * Run the work that waits for this CPU, if this is a safe point; site:
+ * where the section that held it back ended (for the statistics).
+ */
+void preempt_schedule(unsigned long site);
 /* A preempt_enable() below zero (a WARNING; the count stays at 0). */
 void __preempt_count_underflow(unsigned long caller);
 
@@ -68,7 +71,7 @@ static __always_inline void preempt_enable(void)
 	if (unlikely(p->count <= 0))
 		__preempt_count_underflow(_THIS_IP_);
 	else if (--p->count == 0 && unlikely(READ_ONCE(p->need_resched)))
-		preempt_schedule();
+		preempt_schedule(_THIS_IP_);
 }
 
 #endif /* KERNEL_PREEMPT_H */

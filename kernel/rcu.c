@@ -530,7 +530,7 @@ void __rcu_read_unlock_special(void)
 		local_irq_restore(flags);
 	}
 	if (READ_ONCE(rcu_readers[cpu].need_work))
-		preempt_schedule();
+		preempt_schedule(_RET_IP_);
 }
 
 static void queue_callback(struct rcu_head *head, rcu_callback_t func,

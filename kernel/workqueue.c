@@ -51,6 +51,9 @@ struct worker_pool {
 	struct work_struct *current_work;
 	unsigned long nr_run;
 	u64 blocked_since;	/* ns: first found blocked; 0: not blocked */
+	unsigned long blocked_site;	/* the section's end that ran it */
+	u64 max_blocked_ns;	/* the longest wait, and where it ended */
+	unsigned long max_blocked_site;
 	bool running;		/* in the run loop (no nesting) */
 	bool ready;
 } __aligned(64);
@@ -58,7 +61,6 @@ struct worker_pool {
 static struct worker_pool pools[NR_CPUS];
 struct preempt_cpu preempt_cpus[NR_CPUS];
 static bool self_ipi_ready;	/* arch_irq_init() ran: RESCHEDULE_VECTOR works */
-static u64 max_blocked_ns;	/* the longest wait for a safe point */
 
 static struct worker_pool *get_pool(unsigned int cpu)
 {
@@ -281,23 +283,26 @@ static void run_worklist(struct worker_pool *pool)
 	spin_unlock(&pool->lock);
 }
 
-/* Nothing blocks work on this CPU any more (interrupts off). */
-static void clear_blocked(struct worker_pool *pool, unsigned int cpu)
+/*
+ * Nothing blocks work on this CPU any more (interrupts off); ran: the
+ * work that waited runs now (not: it was cancelled meanwhile).
+ */
+static void clear_blocked(struct worker_pool *pool, unsigned int cpu,
+			  bool ran)
 {
+	u64 waited;
+
 	WRITE_ONCE(preempt_cpus[cpu].need_resched, false);
 	WRITE_ONCE(rcu_readers[cpu].need_work, false);
-	if (pool->blocked_since) {
-		u64 waited = ktime_get_ns() - pool->blocked_since;
-		u64 max = __atomic_load_n(&max_blocked_ns, __ATOMIC_RELAXED);
-
-		while (waited > max &&
-		       !__atomic_compare_exchange_n(&max_blocked_ns, &max,
-						    waited, true,
-						    __ATOMIC_RELAXED,
-						    __ATOMIC_RELAXED))
-			;
-		pool->blocked_since = 0;
+	if (!pool->blocked_since)
+		return;
+	waited = ktime_get_ns() - pool->blocked_since;
+	if (ran && waited > pool->max_blocked_ns) {
+		WRITE_ONCE(pool->max_blocked_ns, waited);
+		WRITE_ONCE(pool->max_blocked_site, pool->blocked_site);
 	}
+	pool->blocked_since = 0;
+	pool->blocked_site = 0;
 }
 
 /*
@@ -311,21 +316,24 @@ static void run_pending(struct worker_pool *pool, unsigned int cpu)
 	    !__atomic_load_n(&pool->ready, __ATOMIC_ACQUIRE))
 		return;
 	if (list_empty(&pool->worklist)) {
-		clear_blocked(pool, cpu);
+		clear_blocked(pool, cpu, false);
 		return;
 	}
 	if (preempt_count() || rcu_read_lock_held()) {
+		/* The end of each section that holds it back looks. */
 		if (!pool->blocked_since)
 			pool->blocked_since = ktime_get_ns();
-		WRITE_ONCE(preempt_cpus[cpu].need_resched, true);
-		WRITE_ONCE(rcu_readers[cpu].need_work, true);
+		if (preempt_count())
+			WRITE_ONCE(preempt_cpus[cpu].need_resched, true);
+		if (rcu_read_lock_held())
+			WRITE_ONCE(rcu_readers[cpu].need_work, true);
 		return;
 	}
-	clear_blocked(pool, cpu);
+	clear_blocked(pool, cpu, true);
 	pool->running = true;
 	run_worklist(pool);
 	pool->running = false;
-	clear_blocked(pool, cpu);	/* blocked inside a function: run since */
+	clear_blocked(pool, cpu, true);	/* blocked inside a function: ran since */
 }
 
 void workqueue_irq_exit(void)
@@ -343,13 +351,14 @@ void workqueue_irq_exit(void)
 	local_irq_restore(flags);
 }
 
-void preempt_schedule(void)
+void preempt_schedule(unsigned long site)
 {
 	unsigned int cpu = arch_cpu_id();
 	unsigned long flags;
 
 	if (in_hardirq())
 		return;		/* the handler's exit looks at the list */
+	pools[cpu].blocked_site = site;
 	if (irqs_disabled()) {
 		/* Run it on the way out of an interrupt once they are on. */
 		WRITE_ONCE(preempt_cpus[cpu].need_resched, false);
@@ -375,9 +384,20 @@ void workqueue_init(void)
 	WRITE_ONCE(self_ipi_ready, true);
 }
 
-u64 workqueue_max_blocked_ns(void)
+u64 workqueue_max_blocked_ns(unsigned long *site)
 {
-	return __atomic_load_n(&max_blocked_ns, __ATOMIC_RELAXED);
+	u64 max = 0;
+
+	*site = 0;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		u64 ns = READ_ONCE(pools[cpu].max_blocked_ns);
+
+		if (ns > max) {
+			max = ns;
+			*site = READ_ONCE(pools[cpu].max_blocked_site);
+		}
+	}
+	return max;
 }
 
 bool in_workqueue(void)

@@ -112,8 +112,11 @@ unsigned long workqueue_nr_run(unsigned int cpu);
 /* RESCHEDULE_VECTOR can be raised from now on: start_kernel(), once. */
 void workqueue_init(void);
 
-/* The longest any work waited for a safe point since boot, in ns. */
-u64 workqueue_max_blocked_ns(void);
+/*
+ * The longest any work waited for a safe point since boot, in ns, and
+ * the end of the section that made it wait (*site, 0 if not known).
+ */
+u64 workqueue_max_blocked_ns(unsigned long *site);
 
 /* Is this CPU inside a work function now? */
 bool in_workqueue(void);

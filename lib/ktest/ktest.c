@@ -377,7 +377,7 @@ static void check_irq_state(struct ktest *t)
 	if (count) {
 		ktest_runner_fail(t, "case left preemption off (count %d)", count);
 		preempt_cpus[arch_cpu_id()].count = 0;
-		preempt_schedule();
+		preempt_schedule(_THIS_IP_);
 	}
 }
 
