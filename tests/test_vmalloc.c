@@ -16,6 +16,7 @@
  * content checks whose free space comes back to the byte, lazy purge
  * batching, another CPU that loses the mapping once vfree's purge has
  * shot its TLB down, and bad frees and sizes: reported, nothing changed.
+ * The leak check purges: a case that frees all it mapped does not leak.
  */
 #include "arch/arch.h"
 #include "arch/pgtable.h"
@@ -873,6 +874,32 @@ static void test_bad_input(struct ktest *t)
 	__free_page(page);
 }
 
+/* A case that frees all it mapped, leaving the purge to others. */
+static void vmalloc_then_free(struct ktest *t)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	void *v = vmalloc(5 * PAGE_SIZE), *m;
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	KTEST_ASSERT_NOT_NULL(t, v);
+	m = vmap(&page, 1, 0, PAGE_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, m);
+	vunmap(m);
+	vfree(v);
+	__free_page(page);
+}
+
+/*
+ * The leak check purges the lazily freed areas: their records (and on
+ * x86_64 the page-table pages emptied) are no leak of the case.
+ */
+static void test_leak_check_purges(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "frees-everything",
+					    vmalloc_then_free, NULL),
+			KTEST_SUCCESS);
+}
+
 static const struct ktest_case vmalloc_cases[] = {
 	KTEST_CASE_PARAM(test_vmalloc_sizes, size_gen),
 	KTEST_CASE(test_vzalloc_zeroed),
@@ -890,6 +917,7 @@ static const struct ktest_case vmalloc_cases[] = {
 	KTEST_CASE(test_no_purge_irqs_off),
 	KTEST_CASE(test_no_stale_mapping_after_vfree),
 	KTEST_CASE(test_bad_input),
+	KTEST_CASE(test_leak_check_purges),
 	{}
 };
 KTEST_SUITE(vmalloc, vmalloc_cases, .exit = vmalloc_exit);
