@@ -16,7 +16,8 @@
  * content checks whose free space comes back to the byte, lazy purge
  * batching, another CPU that loses the mapping once vfree's purge has
  * shot its TLB down, and bad frees and sizes: reported, nothing changed.
- * The leak check purges: a case that frees all it mapped does not leak.
+ * A mapping the arch refuses (arch_fail_kernel_map(), the host) fails
+ * vmalloc, vmap and ioremap cleanly. The leak check purges: a case that frees all it mapped does not leak.
  */
 #include "arch/arch.h"
 #include "arch/pgtable.h"
@@ -874,6 +875,65 @@ static void test_bad_input(struct ktest *t)
 	__free_page(page);
 }
 
+static void disarm_map_failure(void *unused)
+{
+	arch_fail_kernel_map(0);
+}
+
+/*
+ * A mapping the arch refuses (the host: mmap() past vm.max_map_count)
+ * fails vmalloc, vmap and ioremap with NULL and undoes all they did:
+ * pages, tables, the range and the counters are back once purged.
+ */
+static void test_map_failure_undone(struct ktest *t)
+{
+	static const unsigned int nths[] = { 1, 3, 5 };
+	unsigned long tables = arch_pgtable_pages(), pfn;
+	struct page *pages[3];
+	struct vmalloc_stats s0, s;
+	pgprot_t prot;
+	void *p;
+
+	if (arch_fail_kernel_map(0) == -ENOSYS)
+		ktest_skip(t, "no mapping fails on purpose on this arch");
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, disarm_map_failure, NULL), 0);
+	for (int i = 0; i < 3; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, pages[i]);
+	}
+	vm_unmap_aliases();
+	vmalloc_get_stats(&s0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(nths); i++) {
+		KTEST_ASSERT_EQ(t, arch_fail_kernel_map(nths[i]), 0);
+		ktest_capture_start(t, "vmalloc error: size 20480, failed to allocate");
+		p = vmalloc(5 * PAGE_SIZE);
+		KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+		KTEST_EXPECT_NULL(t, p);
+	}
+	KTEST_ASSERT_EQ(t, arch_fail_kernel_map(2), 0);
+	KTEST_EXPECT_NULL(t, vmap(pages, 3, 0, PAGE_KERNEL));
+	KTEST_ASSERT_EQ(t, arch_fail_kernel_map(2), 0);
+	KTEST_EXPECT_NULL(t, ioremap(PFN_PHYS(page_to_pfn(pages[0])), 2 * PAGE_SIZE));
+	KTEST_EXPECT_EQ(t, arch_fail_kernel_map(0), 0);
+	vm_unmap_aliases();
+	vmalloc_get_stats(&s);
+	KTEST_EXPECT_EQ(t, s.nr_busy, s0.nr_busy);
+	KTEST_EXPECT_EQ(t, s.nr_pages, s0.nr_pages);
+	KTEST_EXPECT_EQ(t, s.free_bytes, s0.free_bytes);
+	KTEST_EXPECT_EQ(t, s.lazy_pages, 0UL);
+	KTEST_EXPECT_EQ(t, arch_pgtable_pages(), tables);
+	KTEST_EXPECT_EQ(t, vmalloc_check(), 0U);
+	/* And the next one works. */
+	p = vmalloc(5 * PAGE_SIZE);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	memset(p, 0x3c, 5 * PAGE_SIZE);
+	KTEST_EXPECT_TRUE(t, arch_lookup_kernel_page((unsigned long)p + 4 * PAGE_SIZE,
+						     &pfn, &prot));
+	vfree(p);
+	for (int i = 0; i < 3; i++)
+		__free_page(pages[i]);
+}
+
 /* A case that frees all it mapped, leaving the purge to others. */
 static void vmalloc_then_free(struct ktest *t)
 {
@@ -917,6 +977,7 @@ static const struct ktest_case vmalloc_cases[] = {
 	KTEST_CASE(test_no_purge_irqs_off),
 	KTEST_CASE(test_no_stale_mapping_after_vfree),
 	KTEST_CASE(test_bad_input),
+	KTEST_CASE(test_map_failure_undone),
 	KTEST_CASE(test_leak_check_purges),
 	{}
 };
