@@ -23,8 +23,9 @@
  *
  * An area's range includes one guard page after it, never mapped.
  *
- * vfree() in interrupt context or with interrupts off puts the area on
- * a list (through its first word) that a work item empties.
+ * vfree() in interrupt context or with interrupts off checks the area
+ * and puts it on the deferred list (through va->list; it stays in the
+ * busy tree, marked so) that a work item empties.
  */
 #include "mm/vmalloc.h"
 #include "arch/arch.h"
@@ -50,7 +51,7 @@ struct vmap_area {
 	struct vmap_area *left, *right;
 	unsigned long subtree_max_size;	/* free tree: largest range below */
 	int height;
-	struct list_head list;		/* purge list */
+	struct list_head list;		/* purge list; busy: deferred list */
 	struct vm_struct *vm;		/* busy: the area */
 };
 
@@ -58,6 +59,7 @@ static DEFINE_SPINLOCK(vmap_area_lock);
 static struct vmap_area *free_root;
 static struct vmap_area *busy_root;
 static LIST_HEAD(purge_list);
+static LIST_HEAD(deferred_list);
 static unsigned long free_bytes;
 static unsigned long lazy_pages;
 static unsigned long nr_busy;
@@ -468,6 +470,7 @@ static struct vmap_area *alloc_vmap_area(unsigned long size,
 	}
 	va->va_start = ALIGN(fva->va_start, align);
 	va->va_end = va->va_start + size;
+	INIT_LIST_HEAD(&va->list);
 	free_range_cut(fva, va->va_start, size, &spare);
 	busy_root = avl_insert(busy_root, va);
 	nr_busy++;
@@ -525,46 +528,43 @@ static const char *vm_kind(unsigned int flags)
 }
 
 /*
- * Take the live area starting at addr of kind want out of the busy
- * tree; NULL with a report if there is none (the caller's name in it).
+ * The live area starting at a, of kind want and not queued for a
+ * deferred free: REPORT_NONE and *vap. Else the kind of report and in
+ * *why what lies at a. vmap_area_lock held.
  */
-static struct vmap_area *take_vmap_area(const void *addr, unsigned int want,
-					const char *fn, const void *caller)
+static enum report_kind find_area_to_free(unsigned long a, unsigned int want,
+					  struct vmap_area **vap,
+					  const char **why)
 {
-	unsigned long flags;
-	unsigned long a = (unsigned long)addr;
-	enum report_kind kind = REPORT_NONE;
-	struct vmap_area *va = NULL;
-	const char *why = NULL;
+	struct vmap_area *va = avl_find(busy_root, a);
 
-	if (!is_vmalloc_addr(addr)) {
-		kind = REPORT_VMALLOC_BAD_FREE;
-		why = "not in the vmalloc area";
-		goto report;
+	*vap = va;
+	if (va && va->va_start == a && !list_empty(&va->list)) {
+		*why = "already freed (its deferred free is pending)";
+		return REPORT_VMALLOC_DOUBLE_FREE;
 	}
-	spin_lock_irqsave(&vmap_area_lock, flags);
-	va = avl_find(busy_root, a);
-	if (va && va->va_start == a && va->vm->flags & want) {
-		busy_root = avl_remove(busy_root, va);
-		nr_busy--;
-		spin_unlock_irqrestore(&vmap_area_lock, flags);
-		return va;
-	}
+	if (va && va->va_start == a && va->vm->flags & want)
+		return REPORT_NONE;
 	if (va && va->va_start == a) {
-		kind = REPORT_VMALLOC_WRONG_KIND;
-		why = vm_kind(va->vm->flags);
-	} else if (va) {
-		kind = REPORT_VMALLOC_BAD_FREE;
-		why = "inside an area, not its start";
-	} else if (on_purge_list(a) || avl_find(free_root, a)) {
-		kind = REPORT_VMALLOC_DOUBLE_FREE;
-		why = "already freed";
-	} else {
-		kind = REPORT_VMALLOC_BAD_FREE;
-		why = "no area there";
+		*why = vm_kind(va->vm->flags);
+		return REPORT_VMALLOC_WRONG_KIND;
 	}
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
-report:
+	if (va) {
+		*why = "inside an area, not its start";
+		return REPORT_VMALLOC_BAD_FREE;
+	}
+	if (on_purge_list(a) || avl_find(free_root, a)) {
+		*why = "already freed";
+		return REPORT_VMALLOC_DOUBLE_FREE;
+	}
+	*why = "no area there";
+	return REPORT_VMALLOC_BAD_FREE;
+}
+
+/* A bad free of addr by caller, through fn: reported, nothing changed. */
+static void report_bad_free(enum report_kind kind, const char *why,
+			    const char *fn, const void *addr, const void *caller)
+{
 	report_kind(kind);
 	if (kind == REPORT_VMALLOC_WRONG_KIND)
 		pr_err("BUG: %s: %px is the start of a %s area, not %s's\n",
@@ -573,6 +573,35 @@ report:
 		pr_err("BUG: %s: bad address %px: %s\n", fn, addr, why);
 	pr_err("caller: %pS\n", caller);
 	dump_stack();
+}
+
+/*
+ * Take the live area starting at addr of kind want out of the busy
+ * tree; NULL with a report if there is none (the caller's name in it).
+ */
+static struct vmap_area *take_vmap_area(const void *addr, unsigned int want,
+					const char *fn, const void *caller)
+{
+	unsigned long flags;
+	enum report_kind kind;
+	struct vmap_area *va;
+	const char *why;
+
+	if (!is_vmalloc_addr(addr)) {
+		report_bad_free(REPORT_VMALLOC_BAD_FREE, "not in the vmalloc area",
+				fn, addr, caller);
+		return NULL;
+	}
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	kind = find_area_to_free((unsigned long)addr, want, &va, &why);
+	if (kind == REPORT_NONE) {
+		busy_root = avl_remove(busy_root, va);
+		nr_busy--;
+	}
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	if (kind == REPORT_NONE)
+		return va;
+	report_bad_free(kind, why, fn, addr, caller);
 	return NULL;
 }
 
@@ -726,60 +755,77 @@ void *vzalloc_node(unsigned long size, int node)
 			      __builtin_return_address(0));
 }
 
-/* Areas vfree()d in interrupt context, linked through their first word. */
-static DEFINE_SPINLOCK(deferred_lock);
-static void *deferred_head;
+/* Free a vmalloc() area taken out of the busy tree, and its pages. */
+static void vfree_area(struct vmap_area *va)
+{
+	struct vm_struct *vm = va->vm;
+	unsigned long flags;
+
+	free_vmap_area_lazy(va);
+	vm_free_pages(vm, vm->nr_pages);
+	free_pages_array(vm);
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	nr_vmalloc_pages -= vm->nr_pages;
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	kfree(vm);
+}
+
+/*
+ * Areas vfree()d in interrupt context or with interrupts off wait on
+ * deferred_list (through va->list) for the work item; they stay in the
+ * busy tree meanwhile, so a second vfree() finds them queued and is
+ * reported, and nothing is written into the area.
+ */
 static struct work_struct deferred_work;
 
 static void vfree_deferred_work(struct work_struct *work)
 {
+	struct vmap_area *va, *tmp;
 	unsigned long flags;
-	void *p;
+	LIST_HEAD(local);
 
-	spin_lock_irqsave(&deferred_lock, flags);
-	p = deferred_head;
-	deferred_head = NULL;
-	spin_unlock_irqrestore(&deferred_lock, flags);
-	while (p) {
-		void *next = *(void **)p;
-
-		vfree(p);
-		p = next;
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	list_splice_init(&deferred_list, &local);
+	list_for_each_entry(va, &local, list) {
+		busy_root = avl_remove(busy_root, va);
+		nr_busy--;
+	}
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	list_for_each_entry_safe(va, tmp, &local, list) {
+		list_del_init(&va->list);
+		vfree_area(va);
 	}
 }
 
-/*
- * Queue addr for the work item. Only what can be checked without the
- * vmap lock is checked here (the rest when the work item frees it): it
- * must be a mapped, writable page start in the window.
- */
+/* Queue the area at addr for the work item, checked as vfree() checks. */
 static void vfree_deferred(const void *addr, const void *caller)
 {
-	unsigned long flags, pfn;
-	pgprot_t prot;
+	unsigned long flags;
+	enum report_kind kind;
+	struct vmap_area *va;
+	const char *why;
 
-	if (!is_vmalloc_addr(addr) || !IS_ALIGNED((unsigned long)addr, PAGE_SIZE) ||
-	    !arch_lookup_kernel_page((unsigned long)addr, &pfn, &prot) ||
-	    !(pgprot_val(prot) & _PAGE_KERNEL_WRITE)) {
-		report_kind(REPORT_VMALLOC_BAD_FREE);
-		pr_err("BUG: vfree: bad address %px in interrupt context\n", addr);
-		pr_err("caller: %pS\n", caller);
-		dump_stack();
+	if (!is_vmalloc_addr(addr)) {
+		report_bad_free(REPORT_VMALLOC_BAD_FREE, "not in the vmalloc area",
+				"vfree", addr, caller);
 		return;
 	}
-	spin_lock_irqsave(&deferred_lock, flags);
-	*(void **)addr = deferred_head;
-	deferred_head = (void *)addr;
-	spin_unlock_irqrestore(&deferred_lock, flags);
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	kind = find_area_to_free((unsigned long)addr, VM_ALLOC, &va, &why);
+	if (kind == REPORT_NONE)
+		list_add_tail(&va->list, &deferred_list);
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	if (kind != REPORT_NONE) {
+		report_bad_free(kind, why, "vfree", addr, caller);
+		return;
+	}
 	schedule_work_on(smp_processor_id(), &deferred_work);
 }
 
 void vfree(const void *addr)
 {
-	unsigned long flags;
 	const void *caller = __builtin_return_address(0);
 	struct vmap_area *va;
-	struct vm_struct *vm;
 
 	if (!addr)
 		return;
@@ -788,16 +834,8 @@ void vfree(const void *addr)
 		return;
 	}
 	va = take_vmap_area(addr, VM_ALLOC, "vfree", caller);
-	if (!va)
-		return;
-	vm = va->vm;
-	free_vmap_area_lazy(va);
-	vm_free_pages(vm, vm->nr_pages);
-	free_pages_array(vm);
-	spin_lock_irqsave(&vmap_area_lock, flags);
-	nr_vmalloc_pages -= vm->nr_pages;
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
-	kfree(vm);
+	if (va)
+		vfree_area(va);
 }
 
 /* --- vmap, ioremap ----------------------------------------------------------- */
@@ -1083,6 +1121,7 @@ void vmalloc_init(void)
 		va->va_start = (unsigned long)early_vms[i].addr;
 		va->va_end = va->va_start + early_vms[i].size;
 		va->vm = &early_vms[i];
+		INIT_LIST_HEAD(&va->list);
 		busy_root = avl_insert(busy_root, va);
 		nr_busy++;
 	}

@@ -512,6 +512,63 @@ static void test_vfree_from_irq(struct ktest *t)
 	KTEST_EXPECT_NULL(t, find_vm_area(irq_victim));
 }
 
+/* Wait (bounded) until the work item has freed the area at p. */
+static bool deferred_free_done(const void *p)
+{
+	u64 deadline = arch_clock_ns() + 5000000000ULL;
+
+	while (find_vm_area(p) && arch_clock_ns() < deadline)
+		arch_cpu_relax();
+	return !find_vm_area(p);
+}
+
+/*
+ * A second vfree() of an area whose deferred free is pending, with
+ * interrupts off or on, is reported and changes nothing: the work item
+ * frees the area once. A bad address is reported at once too.
+ */
+static void test_double_vfree_deferred(struct ktest *t)
+{
+	struct vmalloc_stats s0, s;
+	unsigned int reports;
+	void *p, *k = kmalloc(64, GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, k);
+	vmalloc_get_stats(&s0);
+	p = vmalloc(2 * PAGE_SIZE);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	ktest_capture_start(t, "BUG: vfree");
+	local_irq_disable();
+	vfree(p);
+	vfree(p);
+	vfree((u8 *)p + 16);
+	vfree(k);
+	reports = ktest_capture_stop(t);
+	local_irq_enable();
+	KTEST_EXPECT_EQ(t, reports, 3U);
+	KTEST_EXPECT_REPORT(t, REPORT_VMALLOC_DOUBLE_FREE);
+	KTEST_EXPECT_REPORTS(t, REPORT_VMALLOC_BAD_FREE, 2);
+	KTEST_EXPECT_CAPTURED(t, "already freed");
+	KTEST_EXPECT_TRUE(t, deferred_free_done(p));
+	/* Queued, then a vfree() with interrupts on before or after the work. */
+	p = vmalloc(PAGE_SIZE);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	ktest_capture_start(t, "BUG: vfree");
+	local_irq_disable();
+	vfree(p);
+	local_irq_enable();
+	vfree(p);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_REPORT(t, REPORT_VMALLOC_DOUBLE_FREE);
+	KTEST_EXPECT_TRUE(t, deferred_free_done(p));
+	vmalloc_get_stats(&s);
+	KTEST_EXPECT_EQ(t, s.nr_busy, s0.nr_busy);
+	KTEST_EXPECT_EQ(t, s.nr_pages, s0.nr_pages);
+	KTEST_EXPECT_EQ(t, *(u8 *)k, *(u8 *)k);	/* still ours */
+	KTEST_EXPECT_EQ(t, vmalloc_check(), 0U);
+	kfree(k);
+}
+
 struct page_list {
 	struct list_head pages;
 	unsigned long nr;
@@ -971,6 +1028,7 @@ static const struct ktest_case vmalloc_cases[] = {
 	KTEST_CASE(test_ioremap),
 	KTEST_CASE(test_kvmalloc_choice),
 	KTEST_CASE(test_vfree_from_irq),
+	KTEST_CASE(test_double_vfree_deferred),
 	KTEST_CASE(test_fragmented_memory),
 	KTEST_CASE(test_stress),
 	KTEST_CASE(test_lazy_purge_batching),
