@@ -23,6 +23,23 @@
  *
  * An area's range includes one guard page after it, never mapped.
  *
+ * Purges are serialised by vmap_purge_lock (Linux's vmap_purge_lock, a
+ * mutex there), held from taking the purge list to giving its ranges
+ * back, the shootdown included: whoever returns from a purge, or finds
+ * no room after one, knows that every area freed before it began is off
+ * every CPU's TLB, not only those its own purge took. The lock is held
+ * with interrupts on (the shootdown waits for the other CPUs' answers),
+ * and waited for with interrupts on, so the holder's IPIs are served by
+ * a CPU waiting for it; the wait is bounded (PURGE_LOCK_TIMEOUT_NS,
+ * then a panic naming the holder). A work function may have interrupted
+ * the holder on its own CPU, so there it is only tried: if another
+ * purge runs, the work's areas wait for the next one.
+ *
+ * Lock order: vmap_purge_lock (interrupts on, never in a handler), then
+ * vmap_area_lock (interrupts off, also taken by vfree() in a handler),
+ * under which records go back to their cache (n->list_lock) and reports
+ * print. The arch's page-table lock is taken under neither.
+ *
  * vfree() in interrupt context or with interrupts off checks the area
  * and puts it on the deferred list (through va->list; it stays in the
  * busy tree, marked so) that a work item empties.
@@ -56,6 +73,8 @@ struct vmap_area {
 };
 
 static DEFINE_SPINLOCK(vmap_area_lock);
+static DEFINE_SPINLOCK(vmap_purge_lock);
+static unsigned int vmap_purge_owner;	/* the CPU holding it, for a report */
 static struct vmap_area *free_root;
 static struct vmap_area *busy_root;
 static LIST_HEAD(purge_list);
@@ -382,15 +401,62 @@ unsigned long lazy_max_pages(void)
 }
 
 /*
- * Flush the lazily freed areas from every CPU, then give their ranges
- * back to the free tree. The page-table pages emptied before the flush
- * began are freed after it (a CPU's paging-structure caches may point
- * at them until then); with no area waiting they still get a flush.
- * With interrupts off or in a handler no IPI may be sent, so nothing is
- * purged there: the areas wait for the next caller that can flush (an
- * atomic vmalloc in a full window then fails).
+ * Longer than a holder's purge can take: its shootdown panics itself
+ * after SMP_CALL_TIMEOUT_NS for a CPU that does not answer.
  */
-static void purge_vmap_area_lazy(void)
+#define PURGE_LOCK_TIMEOUT_NS	(3 * SMP_CALL_TIMEOUT_NS)
+
+/* One try at the lock word (the validator is told by the caller). */
+static bool purge_lock_try_raw(void)
+{
+	return !__atomic_exchange_n(&vmap_purge_lock.locked, 1, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Take vmap_purge_lock: interrupts on, outside a handler. In a work
+ * function only try (false: another purge runs, maybe the one this
+ * work interrupted); else wait, bounded, with interrupts on.
+ */
+static bool purge_lock(void)
+{
+	u64 deadline = 0;
+	unsigned int spins = 0;
+
+	if (in_workqueue()) {
+		if (!spin_trylock(&vmap_purge_lock))
+			return false;
+		vmap_purge_owner = smp_processor_id();
+		return true;
+	}
+	/* Checked by the validator before the wait, as spin_lock() is. */
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
+		lock_acquire(spin_dep_map(&vmap_purge_lock), 0, false);
+	while (!purge_lock_try_raw()) {
+		arch_cpu_relax();
+		if (++spins & 1023)
+			continue;
+		if (!deadline) {
+			deadline = arch_clock_ns() + PURGE_LOCK_TIMEOUT_NS;
+		} else if (arch_clock_ns() > deadline) {
+			pr_emerg("vmalloc: CPU %u waited %llu s for the purge lock, held by CPU %u\n",
+				 smp_processor_id(),
+				 PURGE_LOCK_TIMEOUT_NS / 1000000000ULL,
+				 READ_ONCE(vmap_purge_owner));
+			panic("vmalloc: a purge did not finish");
+		}
+	}
+	vmap_purge_owner = smp_processor_id();
+	return true;
+}
+
+/*
+ * Flush the lazily freed areas from every CPU, then give their ranges
+ * back to the free tree; vmap_purge_lock held. The page-table pages
+ * emptied before the flush began are freed after it (a CPU's
+ * paging-structure caches may point at them until then); with no area
+ * waiting they still get a flush.
+ */
+static void __purge_vmap_area_lazy(void)
 {
 	unsigned long flags, start = ULONG_MAX, end = 0;
 	struct vmap_area *va, *tmp;
@@ -398,8 +464,7 @@ static void purge_vmap_area_lazy(void)
 	LIST_HEAD(local);
 	LIST_HEAD(tables);
 
-	if (arch_irqs_disabled() || in_interrupt())
-		return;
+	lockdep_assert_held(&vmap_purge_lock);
 	arch_take_freed_pgtables(&tables);
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	list_splice_init(&purge_list, &local);
@@ -427,6 +492,23 @@ static void purge_vmap_area_lazy(void)
 	}
 	nr_purges++;
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
+}
+
+/*
+ * Purge, once every purge begun before has finished. With interrupts
+ * off or in a handler no IPI may be sent, so nothing is purged there:
+ * the areas wait for the next caller that can flush (an atomic vmalloc
+ * in a full window then fails); nor in a work function while another
+ * purge runs.
+ */
+static void purge_vmap_area_lazy(void)
+{
+	if (arch_irqs_disabled() || in_interrupt())
+		return;
+	if (!purge_lock())
+		return;
+	__purge_vmap_area_lazy();
+	spin_unlock(&vmap_purge_lock);
 }
 
 void vm_unmap_aliases(void)
@@ -458,7 +540,8 @@ static struct vmap_area *alloc_vmap_area(unsigned long size,
 	for (;;) {
 		spin_lock_irqsave(&vmap_area_lock, flags);
 		fva = find_lowest_match(length);
-		if (fva || purged || list_empty(&purge_list))
+		/* Even with the list empty: another CPU's purge may hold it. */
+		if (fva || purged)
 			break;
 		spin_unlock_irqrestore(&vmap_area_lock, flags);
 		purge_vmap_area_lazy();

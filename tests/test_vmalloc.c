@@ -15,7 +15,9 @@
  * vmalloc of 16 MiB works where kmalloc fails), a random stress with
  * content checks whose free space comes back to the byte, lazy purge
  * batching, another CPU that loses the mapping once vfree's purge has
- * shot its TLB down, and bad frees and sizes: reported, nothing changed.
+ * shot its TLB down, purges serialised (a purge that finds another one
+ * running returns only after that one's shootdown), and bad frees and
+ * sizes: reported, nothing changed.
  * A mapping the arch refuses (arch_fail_kernel_map(), the host) fails
  * vmalloc, vmap and ioremap cleanly. The leak check purges: a case that frees all it mapped does not leak.
  */
@@ -25,6 +27,7 @@
 #include "kernel/irq.h"
 #include "kernel/shell.h"
 #include "kernel/smp.h"
+#include "kernel/workqueue.h"
 #include "lib/ktest/ktest.h"
 #include "lib/prandom.h"
 #include "lib/sprintf.h"
@@ -838,6 +841,151 @@ static void test_no_stale_mapping_after_vfree(struct ktest *t)
 	KTEST_EXPECT_GT(t, r.reads, 0UL);
 }
 
+#define PURGE_HOLD_NS	(500ULL * 1000 * 1000)
+#define PURGE_WORK_NS	(2000ULL * 1000 * 1000)
+
+struct purge_race {
+	volatile u32 *p;
+	void *q;		/* freed by the work item */
+	volatile bool blocking, freed, purged, returned, work_done;
+	bool early;		/* CPU 0 returned while CPU 2 had not flushed */
+	bool purged_first;	/* CPU 1's purge was over when CPU 0 returned */
+	bool work_in_purge;	/* the work ran inside CPU 1's purge */
+	unsigned int work_cpu;
+	int probe;
+};
+
+static struct purge_race purge_race;
+static struct work_struct purge_work;
+
+/*
+ * On CPU 1, where it interrupts the purge waiting in its shootdown (a
+ * CPU busy with interrupts on runs its work): a vfree() and a purge,
+ * which must not wait for the lock the interrupted purge holds.
+ */
+static void purge_work_fn(struct work_struct *work)
+{
+	struct purge_race *r = &purge_race;
+
+	vfree(r->q);
+	vm_unmap_aliases();
+	r->work_in_purge = r->freed && !r->purged;
+	r->work_cpu = smp_processor_id();
+	r->work_done = true;
+}
+
+/* Wait (bounded) for flag, with interrupts as they are. */
+static bool wait_flag_ns(volatile bool *flag, u64 ns)
+{
+	u64 deadline = arch_clock_ns() + ns;
+
+	while (!*flag && arch_clock_ns() < deadline)
+		arch_cpu_relax();
+	return *flag;
+}
+
+/*
+ * CPU 2: with p in its TLB, hold interrupts off (so CPU 1's shootdown
+ * waits for it) until the work item on CPU 1 is done (or PURGE_WORK_NS
+ * pass), then until CPU 0 returns from its purge or PURGE_HOLD_NS pass;
+ * then, interrupts on, probe p once CPU 0 has returned.
+ */
+static void purge_blocker_fn(void *arg)
+{
+	struct purge_race *r = arg;
+
+	(void)*r->p;
+	local_irq_disable();
+	r->blocking = true;
+	wait_flag_ns(&r->work_done, PURGE_WORK_NS);
+	r->early = wait_flag_ns(&r->returned, PURGE_HOLD_NS);
+	local_irq_enable();
+	if (wait_flag(&r->returned))
+		r->probe = arch_probe_kernel_access((unsigned long)r->p, PROBE_READ);
+}
+
+/* CPU 1: free p and purge: its shootdown waits for CPU 2. */
+static void purge_holder_fn(void *arg)
+{
+	struct purge_race *r = arg;
+
+	if (!wait_flag(&r->blocking))
+		return;
+	vfree((void *)r->p);
+	r->freed = true;
+	vm_unmap_aliases();
+	r->purged = true;
+}
+
+/* Wait (bounded) until a purge has taken the purge list. */
+static bool purge_list_taken(void)
+{
+	u64 deadline = arch_clock_ns() + 20000000000ULL;
+	struct vmalloc_stats s;
+
+	do {
+		vmalloc_get_stats(&s);
+	} while (s.lazy_pages && arch_clock_ns() < deadline);
+	return !s.lazy_pages;
+}
+
+/*
+ * Purges are serialised: while CPU 1's purge waits in its shootdown for
+ * CPU 2, CPU 0's vm_unmap_aliases() finds the purge list empty, but must
+ * not return before CPU 1's shootdown is done: on return every CPU has
+ * lost the freed mapping (a stale TLB entry read it on QEMU). A work
+ * item that interrupts CPU 1's purge meanwhile frees and purges without
+ * waiting for it.
+ */
+static void test_purges_serialised(struct ktest *t)
+{
+	struct purge_race *r = &purge_race;
+	int err;
+
+	if (num_online_cpus() < 3)
+		ktest_skip(t, "fewer than 3 CPUs online");
+	memset(r, 0, sizeof(*r));
+	INIT_WORK(&purge_work, purge_work_fn);
+	vm_unmap_aliases();
+	r->p = vmalloc(PAGE_SIZE);
+	r->q = vmalloc(PAGE_SIZE);
+	KTEST_ASSERT_NOT_NULL(t, (void *)r->p);
+	KTEST_ASSERT_NOT_NULL(t, r->q);
+	*r->p = 0x5a5a5a5a;
+	err = arch_cpu_run(2, purge_blocker_fn, r);
+	if (err) {
+		vfree((void *)r->p);
+		vfree(r->q);
+		ktest_skip(t, "CPU 2 cannot run work: %d", err);
+	}
+	err = arch_cpu_run(1, purge_holder_fn, r);
+	if (err) {
+		r->work_done = r->returned = true;
+		arch_cpu_join(2);
+		vfree((void *)r->p);
+		vfree(r->q);
+		ktest_skip(t, "CPU 1 cannot run work: %d", err);
+	}
+	ktest_capture_start(t, "BUG: unable to handle page fault");
+	KTEST_EXPECT_TRUE(t, wait_flag(&r->freed));
+	KTEST_EXPECT_TRUE(t, purge_list_taken());
+	KTEST_EXPECT_TRUE(t, schedule_work_on(1, &purge_work));
+	KTEST_EXPECT_TRUE(t, wait_flag(&r->work_done));
+	vm_unmap_aliases();
+	r->purged_first = r->purged;
+	r->returned = true;
+	arch_cpu_join(1);
+	arch_cpu_join(2);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_FALSE(t, r->early);
+	KTEST_EXPECT_TRUE(t, r->purged_first);
+	KTEST_EXPECT_EQ(t, r->probe, -EFAULT);
+	KTEST_EXPECT_EQ(t, r->work_cpu, 1U);
+	KTEST_EXPECT_NULL(t, find_vm_area(r->q));
+	ktest_info(t, "the work item ran %s CPU 1's purge",
+		   r->work_in_purge ? "inside" : "outside");
+}
+
 /* Sizes that wrap when rounded up to pages, hidden from the compiler. */
 static volatile unsigned long huge_size = ULONG_MAX;
 
@@ -1034,6 +1182,7 @@ static const struct ktest_case vmalloc_cases[] = {
 	KTEST_CASE(test_lazy_purge_batching),
 	KTEST_CASE(test_no_purge_irqs_off),
 	KTEST_CASE(test_no_stale_mapping_after_vfree),
+	KTEST_CASE(test_purges_serialised),
 	KTEST_CASE(test_bad_input),
 	KTEST_CASE(test_map_failure_undone),
 	KTEST_CASE(test_leak_check_purges),
