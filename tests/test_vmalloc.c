@@ -15,8 +15,8 @@
  * vmalloc of 16 MiB works where kmalloc fails), a random stress with
  * content checks whose free space comes back to the byte, lazy purge
  * batching, another CPU that loses the mapping once vfree's purge has
- * shot its TLB down, purges serialised (a purge that finds another one
- * running returns only after that one's shootdown), and bad frees and
+ * shot its TLB down, purges serialised (a purge, or a vmalloc that finds
+ * no room, waits for another CPU's purge to finish), and bad frees and
  * sizes: reported, nothing changed.
  * A mapping the arch refuses (arch_fail_kernel_map(), the host) fails
  * vmalloc, vmap and ioremap cleanly. The leak check purges: a case that frees all it mapped does not leak.
@@ -28,6 +28,7 @@
 #include "kernel/shell.h"
 #include "kernel/smp.h"
 #include "kernel/workqueue.h"
+#include "lib/bitops.h"
 #include "lib/ktest/ktest.h"
 #include "lib/prandom.h"
 #include "lib/sprintf.h"
@@ -843,16 +844,24 @@ static void test_no_stale_mapping_after_vfree(struct ktest *t)
 
 #define PURGE_HOLD_NS	(500ULL * 1000 * 1000)
 #define PURGE_WORK_NS	(2000ULL * 1000 * 1000)
+#define PURGE_MAX_FREES	16
 
+/*
+ * CPU 1 frees areas and purges; CPU 2 holds interrupts off meanwhile, so
+ * CPU 1's shootdown waits; CPU 0 acts while it does.
+ */
 struct purge_race {
-	volatile u32 *p;
+	volatile u32 *p;	/* read by CPU 2 first */
+	void *frees[PURGE_MAX_FREES];	/* vfree()d by CPU 1 */
+	unsigned int nr_frees;
+	bool probe;		/* CPU 2 probes p at the end */
 	void *q;		/* freed by the work item */
 	volatile bool blocking, freed, purged, returned, work_done;
 	bool early;		/* CPU 0 returned while CPU 2 had not flushed */
 	bool purged_first;	/* CPU 1's purge was over when CPU 0 returned */
 	bool work_in_purge;	/* the work ran inside CPU 1's purge */
 	unsigned int work_cpu;
-	int probe;
+	int probe_ret;
 };
 
 static struct purge_race purge_race;
@@ -886,9 +895,9 @@ static bool wait_flag_ns(volatile bool *flag, u64 ns)
 
 /*
  * CPU 2: with p in its TLB, hold interrupts off (so CPU 1's shootdown
- * waits for it) until the work item on CPU 1 is done (or PURGE_WORK_NS
- * pass), then until CPU 0 returns from its purge or PURGE_HOLD_NS pass;
- * then, interrupts on, probe p once CPU 0 has returned.
+ * waits for it) until a work item on CPU 1 is done (at most
+ * PURGE_WORK_NS), then until CPU 0 returns or PURGE_HOLD_NS pass; then,
+ * interrupts on, probe p once CPU 0 has returned.
  */
 static void purge_blocker_fn(void *arg)
 {
@@ -897,21 +906,24 @@ static void purge_blocker_fn(void *arg)
 	(void)*r->p;
 	local_irq_disable();
 	r->blocking = true;
-	wait_flag_ns(&r->work_done, PURGE_WORK_NS);
+	if (r->q)
+		wait_flag_ns(&r->work_done, PURGE_WORK_NS);
 	r->early = wait_flag_ns(&r->returned, PURGE_HOLD_NS);
 	local_irq_enable();
-	if (wait_flag(&r->returned))
-		r->probe = arch_probe_kernel_access((unsigned long)r->p, PROBE_READ);
+	if (wait_flag(&r->returned) && r->probe)
+		r->probe_ret = arch_probe_kernel_access((unsigned long)r->p,
+							PROBE_READ);
 }
 
-/* CPU 1: free p and purge: its shootdown waits for CPU 2. */
+/* CPU 1: free the areas and purge: its shootdown waits for CPU 2. */
 static void purge_holder_fn(void *arg)
 {
 	struct purge_race *r = arg;
 
 	if (!wait_flag(&r->blocking))
 		return;
-	vfree((void *)r->p);
+	for (unsigned int i = 0; i < r->nr_frees; i++)
+		vfree(r->frees[i]);
 	r->freed = true;
 	vm_unmap_aliases();
 	r->purged = true;
@@ -930,6 +942,44 @@ static bool purge_list_taken(void)
 }
 
 /*
+ * Start CPU 2, then CPU 1, on r (r->p, r->frees set); wait until CPU 1's
+ * purge holds the purge list. Skips (freeing r->frees) if a CPU is
+ * missing.
+ */
+static void purge_race_start(struct ktest *t, struct purge_race *r)
+{
+	int err;
+
+	if (num_online_cpus() < 3)
+		ktest_skip(t, "fewer than 3 CPUs online");
+	err = arch_cpu_run(2, purge_blocker_fn, r);
+	if (!err) {
+		err = arch_cpu_run(1, purge_holder_fn, r);
+		if (err) {
+			r->work_done = r->returned = true;
+			arch_cpu_join(2);
+		}
+	}
+	if (err) {
+		for (unsigned int i = 0; i < r->nr_frees; i++)
+			vfree(r->frees[i]);
+		vfree(r->q);
+		ktest_skip(t, "CPU 1 or 2 cannot run work: %d", err);
+	}
+	KTEST_EXPECT_TRUE(t, wait_flag(&r->freed));
+	KTEST_EXPECT_TRUE(t, purge_list_taken());
+}
+
+/* CPU 0 has returned: let CPU 2 go on, and wait for both. */
+static void purge_race_finish(struct purge_race *r)
+{
+	r->purged_first = r->purged;
+	r->returned = true;
+	arch_cpu_join(1);
+	arch_cpu_join(2);
+}
+
+/*
  * Purges are serialised: while CPU 1's purge waits in its shootdown for
  * CPU 2, CPU 0's vm_unmap_aliases() finds the purge list empty, but must
  * not return before CPU 1's shootdown is done: on return every CPU has
@@ -940,10 +990,7 @@ static bool purge_list_taken(void)
 static void test_purges_serialised(struct ktest *t)
 {
 	struct purge_race *r = &purge_race;
-	int err;
 
-	if (num_online_cpus() < 3)
-		ktest_skip(t, "fewer than 3 CPUs online");
 	memset(r, 0, sizeof(*r));
 	INIT_WORK(&purge_work, purge_work_fn);
 	vm_unmap_aliases();
@@ -952,38 +999,65 @@ static void test_purges_serialised(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, (void *)r->p);
 	KTEST_ASSERT_NOT_NULL(t, r->q);
 	*r->p = 0x5a5a5a5a;
-	err = arch_cpu_run(2, purge_blocker_fn, r);
-	if (err) {
-		vfree((void *)r->p);
-		vfree(r->q);
-		ktest_skip(t, "CPU 2 cannot run work: %d", err);
-	}
-	err = arch_cpu_run(1, purge_holder_fn, r);
-	if (err) {
-		r->work_done = r->returned = true;
-		arch_cpu_join(2);
-		vfree((void *)r->p);
-		vfree(r->q);
-		ktest_skip(t, "CPU 1 cannot run work: %d", err);
-	}
+	r->frees[r->nr_frees++] = (void *)r->p;
+	r->probe = true;
 	ktest_capture_start(t, "BUG: unable to handle page fault");
-	KTEST_EXPECT_TRUE(t, wait_flag(&r->freed));
-	KTEST_EXPECT_TRUE(t, purge_list_taken());
+	purge_race_start(t, r);
 	KTEST_EXPECT_TRUE(t, schedule_work_on(1, &purge_work));
 	KTEST_EXPECT_TRUE(t, wait_flag(&r->work_done));
 	vm_unmap_aliases();
-	r->purged_first = r->purged;
-	r->returned = true;
-	arch_cpu_join(1);
-	arch_cpu_join(2);
+	purge_race_finish(r);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
 	KTEST_EXPECT_FALSE(t, r->early);
 	KTEST_EXPECT_TRUE(t, r->purged_first);
-	KTEST_EXPECT_EQ(t, r->probe, -EFAULT);
+	KTEST_EXPECT_EQ(t, r->probe_ret, -EFAULT);
 	KTEST_EXPECT_EQ(t, r->work_cpu, 1U);
 	KTEST_EXPECT_NULL(t, find_vm_area(r->q));
 	ktest_info(t, "the work item ran %s CPU 1's purge",
 		   r->work_in_purge ? "inside" : "outside");
+}
+
+static void *vmalloc_aligned(unsigned long align)
+{
+	return __vmalloc_node(PAGE_SIZE, align, GFP_KERNEL | __GFP_NOWARN,
+			      NUMA_NO_NODE, NULL);
+}
+
+/*
+ * A vmalloc that finds no room purges and tries again: with the room
+ * on another CPU's purge list, it waits for that purge. Areas aligned to
+ * an eighth of the window, one after the other, leave no gap for one
+ * more; once freed and purged there is room again.
+ */
+static void test_alloc_retry_waits_for_purge(struct ktest *t)
+{
+	unsigned long align = VMALLOC_TOTAL / 8;
+	struct purge_race *r = &purge_race;
+	void *p;
+
+	while (!is_power_of_2(align))
+		align &= align - 1;	/* its top bit */
+	memset(r, 0, sizeof(*r));
+	vm_unmap_aliases();
+	while (r->nr_frees < PURGE_MAX_FREES &&
+	       (p = vmalloc_aligned(align)))
+		r->frees[r->nr_frees++] = p;
+	KTEST_ASSERT_GT(t, r->nr_frees, 0U);
+	if (r->nr_frees == PURGE_MAX_FREES) {
+		while (r->nr_frees)
+			vfree(r->frees[--r->nr_frees]);
+		KTEST_FAIL(t, "%d areas aligned to %#lx fit", PURGE_MAX_FREES, align);
+	}
+	KTEST_EXPECT_NULL(t, vmalloc_aligned(align));	/* the window is full */
+	r->p = r->frees[0];
+	purge_race_start(t, r);
+	p = vmalloc_aligned(align);
+	purge_race_finish(r);
+	ktest_info(t, "%u areas aligned to %#lx filled the window", r->nr_frees, align);
+	KTEST_EXPECT_NOT_NULL(t, p);
+	KTEST_EXPECT_FALSE(t, r->early);
+	KTEST_EXPECT_TRUE(t, r->purged_first);
+	vfree(p);
 }
 
 /* Sizes that wrap when rounded up to pages, hidden from the compiler. */
@@ -1183,6 +1257,7 @@ static const struct ktest_case vmalloc_cases[] = {
 	KTEST_CASE(test_no_purge_irqs_off),
 	KTEST_CASE(test_no_stale_mapping_after_vfree),
 	KTEST_CASE(test_purges_serialised),
+	KTEST_CASE(test_alloc_retry_waits_for_purge),
 	KTEST_CASE(test_bad_input),
 	KTEST_CASE(test_map_failure_undone),
 	KTEST_CASE(test_leak_check_purges),
