@@ -33,7 +33,8 @@
  * a CPU waiting for it; the wait is bounded (PURGE_LOCK_TIMEOUT_NS,
  * then a panic naming the holder). A work function may have interrupted
  * the holder on its own CPU, so there it is only tried: if another
- * purge runs, the work's areas wait for the next one.
+ * purge runs, the work's areas wait for the next one. So is it for the
+ * purge of too many lazy pages, which nobody waits for.
  *
  * Lock order: vmap_purge_lock (interrupts on, never in a handler), then
  * vmap_area_lock (interrupts off, also taken by vfree() in a handler),
@@ -75,6 +76,7 @@ struct vmap_area {
 static DEFINE_SPINLOCK(vmap_area_lock);
 static DEFINE_SPINLOCK(vmap_purge_lock);
 static unsigned int vmap_purge_owner;	/* the CPU holding it, for a report */
+static unsigned long purge_seq;		/* purges begun; vmap_purge_lock */
 static struct vmap_area *free_root;
 static struct vmap_area *busy_root;
 static LIST_HEAD(purge_list);
@@ -413,16 +415,17 @@ static bool purge_lock_try_raw(void)
 }
 
 /*
- * Take vmap_purge_lock: interrupts on, outside a handler. In a work
- * function only try (false: another purge runs, maybe the one this
- * work interrupted); else wait, bounded, with interrupts on.
+ * Take vmap_purge_lock: interrupts on, outside a handler. Without wait,
+ * and always in a work function, only try (false: another purge runs,
+ * maybe the one this work interrupted); else wait, bounded, with
+ * interrupts on.
  */
-static bool purge_lock(void)
+static bool purge_lock(bool wait)
 {
 	u64 deadline = 0;
 	unsigned int spins = 0;
 
-	if (in_workqueue()) {
+	if (!wait || in_workqueue()) {
 		if (!spin_trylock(&vmap_purge_lock))
 			return false;
 		vmap_purge_owner = smp_processor_id();
@@ -465,6 +468,7 @@ static void __purge_vmap_area_lazy(void)
 	LIST_HEAD(tables);
 
 	lockdep_assert_held(&vmap_purge_lock);
+	__atomic_store_n(&purge_seq, purge_seq + 1, __ATOMIC_RELAXED);
 	arch_take_freed_pgtables(&tables);
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	list_splice_init(&purge_list, &local);
@@ -495,25 +499,34 @@ static void __purge_vmap_area_lazy(void)
 }
 
 /*
- * Purge, once every purge begun before has finished. With interrupts
- * off or in a handler no IPI may be sent, so nothing is purged there:
- * the areas wait for the next caller that can flush (an atomic vmalloc
- * in a full window then fails); nor in a work function while another
- * purge runs.
+ * Purge, once every purge begun before has finished (wait), or only if
+ * none runs (!wait: the purge of too many lazy pages, as Linux's
+ * try_purge_vmap_area_lazy(); the running one takes most of them). A
+ * purge that began while this one waited took every area freed before
+ * the call (and the tables emptied): then nothing is left to do, and
+ * CPUs that pile up on the lock cost one shootdown, not one each. With
+ * interrupts off or in a handler no IPI may be sent, so nothing is
+ * purged there: the areas wait for the next caller that can flush (an
+ * atomic vmalloc in a full window then fails); nor in a work function
+ * while another purge runs.
  */
-static void purge_vmap_area_lazy(void)
+static void purge_vmap_area_lazy(bool wait)
 {
+	unsigned long seq;
+
 	if (arch_irqs_disabled() || in_interrupt())
 		return;
-	if (!purge_lock())
+	seq = __atomic_load_n(&purge_seq, __ATOMIC_ACQUIRE);
+	if (!purge_lock(wait))
 		return;
-	__purge_vmap_area_lazy();
+	if (purge_seq == seq)
+		__purge_vmap_area_lazy();
 	spin_unlock(&vmap_purge_lock);
 }
 
 void vm_unmap_aliases(void)
 {
-	purge_vmap_area_lazy();
+	purge_vmap_area_lazy(true);
 }
 
 /* --- areas ---------------------------------------------------------------- */
@@ -544,7 +557,7 @@ static struct vmap_area *alloc_vmap_area(unsigned long size,
 		if (fva || purged)
 			break;
 		spin_unlock_irqrestore(&vmap_area_lock, flags);
-		purge_vmap_area_lazy();
+		purge_vmap_area_lazy(true);
 		purged = true;
 	}
 	if (!fva) {
@@ -701,7 +714,7 @@ static void free_vmap_area_lazy(struct vmap_area *va)
 	purge = lazy_pages > lazy_max_pages();
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
 	if (purge)
-		purge_vmap_area_lazy();
+		purge_vmap_area_lazy(false);
 }
 
 static int map_area_pages(struct vm_struct *vm, struct page **pages,

@@ -855,6 +855,7 @@ struct purge_race {
 	void *frees[PURGE_MAX_FREES];	/* vfree()d by CPU 1 */
 	unsigned int nr_frees;
 	bool probe;		/* CPU 2 probes p at the end */
+	u64 hold_ns;		/* CPU 2's wait for CPU 0 (0: PURGE_HOLD_NS) */
 	void *q;		/* freed by the work item */
 	volatile bool blocking, freed, purged, returned, work_done;
 	bool early;		/* CPU 0 returned while CPU 2 had not flushed */
@@ -908,7 +909,7 @@ static void purge_blocker_fn(void *arg)
 	r->blocking = true;
 	if (r->q)
 		wait_flag_ns(&r->work_done, PURGE_WORK_NS);
-	r->early = wait_flag_ns(&r->returned, PURGE_HOLD_NS);
+	r->early = wait_flag_ns(&r->returned, r->hold_ns ?: PURGE_HOLD_NS);
 	local_irq_enable();
 	if (wait_flag(&r->returned) && r->probe)
 		r->probe_ret = arch_probe_kernel_access((unsigned long)r->p,
@@ -1015,6 +1016,55 @@ static void test_purges_serialised(struct ktest *t)
 	KTEST_EXPECT_NULL(t, find_vm_area(r->q));
 	ktest_info(t, "the work item ran %s CPU 1's purge",
 		   r->work_in_purge ? "inside" : "outside");
+}
+
+#define LAZY_VMAP_PAGES	4096UL
+
+/*
+ * The purge of too many lazy pages only tries the lock: a vunmap() that
+ * crosses lazy_max_pages() while another CPU's purge runs returns at
+ * once, its pages left for the next purge. The vmaps are of one page,
+ * over and over.
+ */
+static void test_lazy_purge_does_not_wait(struct ktest *t)
+{
+	struct page **pages = kmalloc_array(LAZY_VMAP_PAGES, sizeof(*pages),
+					    GFP_KERNEL);
+	struct page *page = alloc_page(GFP_KERNEL);
+	struct purge_race *r = &purge_race;
+	unsigned long nr = min(LAZY_VMAP_PAGES, totalram_pages / 2), rounds;
+	struct vmalloc_stats s;
+
+	KTEST_ASSERT_NOT_NULL(t, pages);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	for (unsigned long i = 0; i < nr; i++)
+		pages[i] = page;
+	memset(r, 0, sizeof(*r));
+	r->hold_ns = 10000000000ULL;	/* below SMP_CALL_TIMEOUT_NS */
+	vm_unmap_aliases();
+	r->p = vmalloc(PAGE_SIZE);
+	KTEST_ASSERT_NOT_NULL(t, (void *)r->p);
+	r->frees[r->nr_frees++] = (void *)r->p;
+	purge_race_start(t, r);
+	/* Enough to cross it twice: a purge here would start again from 0. */
+	rounds = 2 * (lazy_max_pages() / (nr + 1) + 1);
+	do {
+		void *v = vmap(pages, (unsigned int)nr, 0, PAGE_KERNEL);
+
+		if (!v)
+			break;
+		vunmap(v);
+		vmalloc_get_stats(&s);
+	} while (s.lazy_pages <= lazy_max_pages() && --rounds);
+	purge_race_finish(r);
+	KTEST_EXPECT_GT(t, s.lazy_pages, lazy_max_pages());
+	KTEST_EXPECT_FALSE(t, r->purged_first);
+	KTEST_EXPECT_TRUE(t, r->early);
+	vm_unmap_aliases();
+	vmalloc_get_stats(&s);
+	KTEST_EXPECT_EQ(t, s.lazy_pages, 0UL);
+	__free_page(page);
+	kfree(pages);
 }
 
 static void *vmalloc_aligned(unsigned long align)
@@ -1258,6 +1308,7 @@ static const struct ktest_case vmalloc_cases[] = {
 	KTEST_CASE(test_no_stale_mapping_after_vfree),
 	KTEST_CASE(test_purges_serialised),
 	KTEST_CASE(test_alloc_retry_waits_for_purge),
+	KTEST_CASE(test_lazy_purge_does_not_wait),
 	KTEST_CASE(test_bad_input),
 	KTEST_CASE(test_map_failure_undone),
 	KTEST_CASE(test_leak_check_purges),
