@@ -48,7 +48,7 @@
 #define TORTURE_SLOTS		24
 #define TORTURE_RING		16
 #define TORTURE_MAX_PAGES	4	/* a vmap's pages */
-#define TORTURE_PURGE_EVERY	64	/* operations between purges */
+#define TORTURE_PURGE_EVERY	256	/* steps between purges */
 #define TORTURE_PROBES		2	/* victims each CPU probes a round */
 
 enum vt_kind { VT_NONE, VT_VMALLOC, VT_VMAP };
