@@ -672,11 +672,14 @@ static void report_bad_free(enum report_kind kind, const char *why,
 }
 
 /*
- * Take the live area starting at addr of kind want out of the busy
- * tree; NULL with a report if there is none (the caller's name in it).
+ * Claim the live area starting at addr of kind want for a free: take it
+ * out of the busy tree or, with defer, queue it on deferred_list (it
+ * stays in the tree, marked). NULL with a report if there is none (the
+ * caller's name in it).
  */
-static struct vmap_area *take_vmap_area(const void *addr, unsigned int want,
-					const char *fn, const void *caller)
+static struct vmap_area *claim_vmap_area(const void *addr, unsigned int want,
+					 bool defer, const char *fn,
+					 const void *caller)
 {
 	unsigned long flags;
 	enum report_kind kind;
@@ -690,7 +693,9 @@ static struct vmap_area *take_vmap_area(const void *addr, unsigned int want,
 	}
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	kind = find_area_to_free((unsigned long)addr, want, &va, &why);
-	if (kind == REPORT_NONE) {
+	if (kind == REPORT_NONE && defer) {
+		list_add_tail(&va->list, &deferred_list);
+	} else if (kind == REPORT_NONE) {
 		busy_root = avl_remove(busy_root, va);
 		nr_busy--;
 	}
@@ -699,6 +704,12 @@ static struct vmap_area *take_vmap_area(const void *addr, unsigned int want,
 		return va;
 	report_bad_free(kind, why, fn, addr, caller);
 	return NULL;
+}
+
+static struct vmap_area *take_vmap_area(const void *addr, unsigned int want,
+					const char *fn, const void *caller)
+{
+	return claim_vmap_area(addr, want, false, fn, caller);
 }
 
 /* Unmap a taken area and queue its range for the lazy purge. */
@@ -896,26 +907,8 @@ static void vfree_deferred_work(struct work_struct *work)
 /* Queue the area at addr for the work item, checked as vfree() checks. */
 static void vfree_deferred(const void *addr, const void *caller)
 {
-	unsigned long flags;
-	enum report_kind kind;
-	struct vmap_area *va;
-	const char *why;
-
-	if (!is_vmalloc_addr(addr)) {
-		report_bad_free(REPORT_VMALLOC_BAD_FREE, "not in the vmalloc area",
-				"vfree", addr, caller);
-		return;
-	}
-	spin_lock_irqsave(&vmap_area_lock, flags);
-	kind = find_area_to_free((unsigned long)addr, VM_ALLOC, &va, &why);
-	if (kind == REPORT_NONE)
-		list_add_tail(&va->list, &deferred_list);
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
-	if (kind != REPORT_NONE) {
-		report_bad_free(kind, why, "vfree", addr, caller);
-		return;
-	}
-	schedule_work_on(smp_processor_id(), &deferred_work);
+	if (claim_vmap_area(addr, VM_ALLOC, true, "vfree", caller))
+		schedule_work_on(smp_processor_id(), &deferred_work);
 }
 
 void vfree(const void *addr)

@@ -11,15 +11,17 @@
  * three quarters of free memory), contents and page-by-page backing,
  * alignment, vmalloc_to_page() round trips, the guard page's fault
  * report, vmallocinfo's lines and meminfo's, vmap and ioremap,
- * kvmalloc's choice, vfree from an interrupt handler, fragmentation (order-0 free memory:
+ * kvmalloc's choice, vfree from an interrupt handler and a second vfree
+ * of an area waiting for it, fragmentation (order-0 free memory:
  * vmalloc of 16 MiB works where kmalloc fails), a random stress with
  * content checks whose free space comes back to the byte, lazy purge
  * batching, another CPU that loses the mapping once vfree's purge has
  * shot its TLB down, purges serialised (a purge, or a vmalloc that finds
- * no room, waits for another CPU's purge to finish), and bad frees and
- * sizes: reported, nothing changed.
- * A mapping the arch refuses (arch_fail_kernel_map(), the host) fails
- * vmalloc, vmap and ioremap cleanly. The leak check purges: a case that frees all it mapped does not leak.
+ * no room, waits for another CPU's purge to finish; a vunmap past
+ * lazy_max_pages() does not), and bad frees and sizes: reported,
+ * nothing changed. A mapping the arch refuses (arch_fail_kernel_map(),
+ * the host) fails vmalloc, vmap and ioremap cleanly. The leak check
+ * purges: a case that frees all it mapped does not leak.
  */
 #include "arch/arch.h"
 #include "arch/pgtable.h"
