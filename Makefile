@@ -208,8 +208,9 @@ check: $(HB)/cram compile-checks
 # The 4-CPU boot (the application processors run the smp suite's work,
 # its full 10^7 operations: 20 s of TCG on a quiet 2-core host; the bench
 # suite runs the scaling cases shortened there, on 1, 2 and 4 CPUs; vmalloc
-# checks another CPU loses a freed mapping once the purge has run).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc
+# checks another CPU loses a freed mapping once the purge has run, and
+# vmalloc_torture runs every CPU at once for torture_ms=, 1 s by default).
+SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments

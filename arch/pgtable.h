@@ -59,9 +59,18 @@ extern unsigned long vmalloc_size;
 /*
  * Map the page at pfn at addr (page aligned, in the window): 0; -EINVAL
  * outside the window or unaligned, -EEXIST if addr is mapped already,
- * -ENOMEM if a page-table page cannot be had.
+ * -ENOMEM if a page-table page cannot be had (or, on the host, mmap()
+ * fails); nothing is mapped then.
  */
 int arch_map_kernel_page(unsigned long addr, unsigned long pfn, pgprot_t prot);
+
+/*
+ * For the tests: the nth arch_map_kernel_page() from now (1: the next)
+ * fails with -ENOMEM and leaves nothing behind, as the host's does when
+ * mmap() refuses (past vm.max_map_count); 0 disarms. 0, or -ENOSYS
+ * where a mapping cannot fail that way (x86_64).
+ */
+int arch_fail_kernel_map(unsigned int nth);
 
 /*
  * Unmap every page of [addr, addr + size) (page aligned, in the window;

@@ -23,8 +23,26 @@
  *
  * An area's range includes one guard page after it, never mapped.
  *
- * vfree() in interrupt context or with interrupts off puts the area on
- * a list (through its first word) that a work item empties.
+ * Purges are serialised by vmap_purge_lock (Linux's vmap_purge_lock, a
+ * mutex there), held from taking the purge list to giving its ranges
+ * back, the shootdown included: whoever returns from a purge, or finds
+ * no room after one, knows that every area freed before it began is off
+ * every CPU's TLB, not only those its own purge took. The lock is held
+ * with interrupts on (the shootdown waits for the other CPUs' answers),
+ * and waited for with interrupts on, so the holder's IPIs are served by
+ * a CPU waiting for it; the wait is bounded (PURGE_LOCK_TIMEOUT_NS,
+ * then a panic naming the holder). A work function may wait for it too:
+ * it never runs on a CPU that holds a lock (kernel/preempt.h). The purge
+ * of too many lazy pages, which nobody waits for, only tries it.
+ *
+ * Lock order: vmap_purge_lock (interrupts on, never in a handler), then
+ * vmap_area_lock (interrupts off, also taken by vfree() in a handler),
+ * under which records go back to their cache (n->list_lock) and reports
+ * print. The arch's page-table lock is taken under neither.
+ *
+ * vfree() in interrupt context or with interrupts off checks the area
+ * and puts it on the deferred list (through va->list; it stays in the
+ * busy tree, marked so) that a work item empties.
  */
 #include "mm/vmalloc.h"
 #include "arch/arch.h"
@@ -50,14 +68,18 @@ struct vmap_area {
 	struct vmap_area *left, *right;
 	unsigned long subtree_max_size;	/* free tree: largest range below */
 	int height;
-	struct list_head list;		/* purge list */
+	struct list_head list;		/* purge list; busy: deferred list */
 	struct vm_struct *vm;		/* busy: the area */
 };
 
 static DEFINE_SPINLOCK(vmap_area_lock);
+static DEFINE_SPINLOCK(vmap_purge_lock);
+static unsigned int vmap_purge_owner;	/* the CPU holding it, for a report */
+static unsigned long purge_seq;		/* purges begun; vmap_purge_lock */
 static struct vmap_area *free_root;
 static struct vmap_area *busy_root;
 static LIST_HEAD(purge_list);
+static LIST_HEAD(deferred_list);
 static unsigned long free_bytes;
 static unsigned long lazy_pages;
 static unsigned long nr_busy;
@@ -380,15 +402,63 @@ unsigned long lazy_max_pages(void)
 }
 
 /*
- * Flush the lazily freed areas from every CPU, then give their ranges
- * back to the free tree. The page-table pages emptied before the flush
- * began are freed after it (a CPU's paging-structure caches may point
- * at them until then); with no area waiting they still get a flush.
- * With interrupts off or in a handler no IPI may be sent, so nothing is
- * purged there: the areas wait for the next caller that can flush (an
- * atomic vmalloc in a full window then fails).
+ * Longer than a holder's purge can take: its shootdown panics itself
+ * after SMP_CALL_TIMEOUT_NS for a CPU that does not answer.
  */
-static void purge_vmap_area_lazy(void)
+#define PURGE_LOCK_TIMEOUT_NS	(3 * SMP_CALL_TIMEOUT_NS)
+
+/* One try at the lock word (the validator is told by the caller). */
+static bool purge_lock_try_raw(void)
+{
+	return !__atomic_exchange_n(&vmap_purge_lock.locked, 1, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Take vmap_purge_lock: interrupts on, outside a handler. Without wait,
+ * only try (false: another purge runs); else wait, bounded, with
+ * interrupts on, as spin_lock() would (preemption off, the validator
+ * told before the wait).
+ */
+static bool purge_lock(bool wait)
+{
+	u64 deadline = 0;
+	unsigned int spins = 0;
+
+	if (!wait) {
+		if (!spin_trylock(&vmap_purge_lock))
+			return false;
+		vmap_purge_owner = smp_processor_id();
+		return true;
+	}
+	preempt_disable();
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
+		lock_acquire(spin_dep_map(&vmap_purge_lock), 0, false);
+	while (!purge_lock_try_raw()) {
+		arch_cpu_relax();
+		if (++spins & 1023)
+			continue;
+		if (!deadline) {
+			deadline = arch_clock_ns() + PURGE_LOCK_TIMEOUT_NS;
+		} else if (arch_clock_ns() > deadline) {
+			pr_emerg("vmalloc: CPU %u waited %llu s for the purge lock, held by CPU %u\n",
+				 smp_processor_id(),
+				 PURGE_LOCK_TIMEOUT_NS / 1000000000ULL,
+				 READ_ONCE(vmap_purge_owner));
+			panic("vmalloc: a purge did not finish");
+		}
+	}
+	vmap_purge_owner = smp_processor_id();
+	return true;
+}
+
+/*
+ * Flush the lazily freed areas from every CPU, then give their ranges
+ * back to the free tree; vmap_purge_lock held. The page-table pages
+ * emptied before the flush began are freed after it (a CPU's
+ * paging-structure caches may point at them until then); with no area
+ * waiting they still get a flush.
+ */
+static void __purge_vmap_area_lazy(void)
 {
 	unsigned long flags, start = ULONG_MAX, end = 0;
 	struct vmap_area *va, *tmp;
@@ -396,8 +466,8 @@ static void purge_vmap_area_lazy(void)
 	LIST_HEAD(local);
 	LIST_HEAD(tables);
 
-	if (arch_irqs_disabled() || in_interrupt())
-		return;
+	lockdep_assert_held(&vmap_purge_lock);
+	__atomic_store_n(&purge_seq, purge_seq + 1, __ATOMIC_RELAXED);
 	arch_take_freed_pgtables(&tables);
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	list_splice_init(&purge_list, &local);
@@ -427,9 +497,34 @@ static void purge_vmap_area_lazy(void)
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
 }
 
+/*
+ * Purge, once every purge begun before has finished (wait), or only if
+ * none runs (!wait: the purge of too many lazy pages, as Linux's
+ * try_purge_vmap_area_lazy(); the running one takes most of them). A
+ * purge that began while this one waited took every area freed before
+ * the call (and the tables emptied): then nothing is left to do, and
+ * CPUs that pile up on the lock cost one shootdown, not one each. With
+ * interrupts off or in a handler no IPI may be sent, so nothing is
+ * purged there: the areas wait for the next caller that can flush (an
+ * atomic vmalloc in a full window then fails).
+ */
+static void purge_vmap_area_lazy(bool wait)
+{
+	unsigned long seq;
+
+	if (arch_irqs_disabled() || in_interrupt())
+		return;
+	seq = __atomic_load_n(&purge_seq, __ATOMIC_ACQUIRE);
+	if (!purge_lock(wait))
+		return;
+	if (purge_seq == seq)
+		__purge_vmap_area_lazy();
+	spin_unlock(&vmap_purge_lock);
+}
+
 void vm_unmap_aliases(void)
 {
-	purge_vmap_area_lazy();
+	purge_vmap_area_lazy(true);
 }
 
 /* --- areas ---------------------------------------------------------------- */
@@ -456,10 +551,11 @@ static struct vmap_area *alloc_vmap_area(unsigned long size,
 	for (;;) {
 		spin_lock_irqsave(&vmap_area_lock, flags);
 		fva = find_lowest_match(length);
-		if (fva || purged || list_empty(&purge_list))
+		/* Even with the list empty: another CPU's purge may hold it. */
+		if (fva || purged)
 			break;
 		spin_unlock_irqrestore(&vmap_area_lock, flags);
-		purge_vmap_area_lazy();
+		purge_vmap_area_lazy(true);
 		purged = true;
 	}
 	if (!fva) {
@@ -468,6 +564,7 @@ static struct vmap_area *alloc_vmap_area(unsigned long size,
 	}
 	va->va_start = ALIGN(fva->va_start, align);
 	va->va_end = va->va_start + size;
+	INIT_LIST_HEAD(&va->list);
 	free_range_cut(fva, va->va_start, size, &spare);
 	busy_root = avl_insert(busy_root, va);
 	nr_busy++;
@@ -525,46 +622,43 @@ static const char *vm_kind(unsigned int flags)
 }
 
 /*
- * Take the live area starting at addr of kind want out of the busy
- * tree; NULL with a report if there is none (the caller's name in it).
+ * The live area starting at a, of kind want and not queued for a
+ * deferred free: REPORT_NONE and *vap. Else the kind of report and in
+ * *why what lies at a. vmap_area_lock held.
  */
-static struct vmap_area *take_vmap_area(const void *addr, unsigned int want,
-					const char *fn, const void *caller)
+static enum report_kind find_area_to_free(unsigned long a, unsigned int want,
+					  struct vmap_area **vap,
+					  const char **why)
 {
-	unsigned long flags;
-	unsigned long a = (unsigned long)addr;
-	enum report_kind kind = REPORT_NONE;
-	struct vmap_area *va = NULL;
-	const char *why = NULL;
+	struct vmap_area *va = avl_find(busy_root, a);
 
-	if (!is_vmalloc_addr(addr)) {
-		kind = REPORT_VMALLOC_BAD_FREE;
-		why = "not in the vmalloc area";
-		goto report;
+	*vap = va;
+	if (va && va->va_start == a && !list_empty(&va->list)) {
+		*why = "already freed (its deferred free is pending)";
+		return REPORT_VMALLOC_DOUBLE_FREE;
 	}
-	spin_lock_irqsave(&vmap_area_lock, flags);
-	va = avl_find(busy_root, a);
-	if (va && va->va_start == a && va->vm->flags & want) {
-		busy_root = avl_remove(busy_root, va);
-		nr_busy--;
-		spin_unlock_irqrestore(&vmap_area_lock, flags);
-		return va;
-	}
+	if (va && va->va_start == a && va->vm->flags & want)
+		return REPORT_NONE;
 	if (va && va->va_start == a) {
-		kind = REPORT_VMALLOC_WRONG_KIND;
-		why = vm_kind(va->vm->flags);
-	} else if (va) {
-		kind = REPORT_VMALLOC_BAD_FREE;
-		why = "inside an area, not its start";
-	} else if (on_purge_list(a) || avl_find(free_root, a)) {
-		kind = REPORT_VMALLOC_DOUBLE_FREE;
-		why = "already freed";
-	} else {
-		kind = REPORT_VMALLOC_BAD_FREE;
-		why = "no area there";
+		*why = vm_kind(va->vm->flags);
+		return REPORT_VMALLOC_WRONG_KIND;
 	}
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
-report:
+	if (va) {
+		*why = "inside an area, not its start";
+		return REPORT_VMALLOC_BAD_FREE;
+	}
+	if (on_purge_list(a) || avl_find(free_root, a)) {
+		*why = "already freed";
+		return REPORT_VMALLOC_DOUBLE_FREE;
+	}
+	*why = "no area there";
+	return REPORT_VMALLOC_BAD_FREE;
+}
+
+/* A bad free of addr by caller, through fn: reported, nothing changed. */
+static void report_bad_free(enum report_kind kind, const char *why,
+			    const char *fn, const void *addr, const void *caller)
+{
 	report_kind(kind);
 	if (kind == REPORT_VMALLOC_WRONG_KIND)
 		pr_err("BUG: %s: %px is the start of a %s area, not %s's\n",
@@ -573,7 +667,47 @@ report:
 		pr_err("BUG: %s: bad address %px: %s\n", fn, addr, why);
 	pr_err("caller: %pS\n", caller);
 	dump_stack();
+}
+
+/*
+ * Claim the live area starting at addr of kind want for a free: take it
+ * out of the busy tree or, with defer, queue it on deferred_list (it
+ * stays in the tree, marked). NULL with a report if there is none (the
+ * caller's name in it).
+ */
+static struct vmap_area *claim_vmap_area(const void *addr, unsigned int want,
+					 bool defer, const char *fn,
+					 const void *caller)
+{
+	unsigned long flags;
+	enum report_kind kind;
+	struct vmap_area *va;
+	const char *why;
+
+	if (!is_vmalloc_addr(addr)) {
+		report_bad_free(REPORT_VMALLOC_BAD_FREE, "not in the vmalloc area",
+				fn, addr, caller);
+		return NULL;
+	}
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	kind = find_area_to_free((unsigned long)addr, want, &va, &why);
+	if (kind == REPORT_NONE && defer) {
+		list_add_tail(&va->list, &deferred_list);
+	} else if (kind == REPORT_NONE) {
+		busy_root = avl_remove(busy_root, va);
+		nr_busy--;
+	}
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	if (kind == REPORT_NONE)
+		return va;
+	report_bad_free(kind, why, fn, addr, caller);
 	return NULL;
+}
+
+static struct vmap_area *take_vmap_area(const void *addr, unsigned int want,
+					const char *fn, const void *caller)
+{
+	return claim_vmap_area(addr, want, false, fn, caller);
 }
 
 /* Unmap a taken area and queue its range for the lazy purge. */
@@ -589,7 +723,7 @@ static void free_vmap_area_lazy(struct vmap_area *va)
 	purge = lazy_pages > lazy_max_pages();
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
 	if (purge)
-		purge_vmap_area_lazy();
+		purge_vmap_area_lazy(false);
 }
 
 static int map_area_pages(struct vm_struct *vm, struct page **pages,
@@ -726,60 +860,59 @@ void *vzalloc_node(unsigned long size, int node)
 			      __builtin_return_address(0));
 }
 
-/* Areas vfree()d in interrupt context, linked through their first word. */
-static DEFINE_SPINLOCK(deferred_lock);
-static void *deferred_head;
+/* Free a vmalloc() area taken out of the busy tree, and its pages. */
+static void vfree_area(struct vmap_area *va)
+{
+	struct vm_struct *vm = va->vm;
+	unsigned long flags;
+
+	free_vmap_area_lazy(va);
+	vm_free_pages(vm, vm->nr_pages);
+	free_pages_array(vm);
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	nr_vmalloc_pages -= vm->nr_pages;
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	kfree(vm);
+}
+
+/*
+ * Areas vfree()d in interrupt context or with interrupts off wait on
+ * deferred_list (through va->list) for the work item; they stay in the
+ * busy tree meanwhile, so a second vfree() finds them queued and is
+ * reported, and nothing is written into the area.
+ */
 static struct work_struct deferred_work;
 
 static void vfree_deferred_work(struct work_struct *work)
 {
+	struct vmap_area *va, *tmp;
 	unsigned long flags;
-	void *p;
+	LIST_HEAD(local);
 
-	spin_lock_irqsave(&deferred_lock, flags);
-	p = deferred_head;
-	deferred_head = NULL;
-	spin_unlock_irqrestore(&deferred_lock, flags);
-	while (p) {
-		void *next = *(void **)p;
-
-		vfree(p);
-		p = next;
+	spin_lock_irqsave(&vmap_area_lock, flags);
+	list_splice_init(&deferred_list, &local);
+	list_for_each_entry(va, &local, list) {
+		busy_root = avl_remove(busy_root, va);
+		nr_busy--;
+	}
+	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	list_for_each_entry_safe(va, tmp, &local, list) {
+		list_del_init(&va->list);
+		vfree_area(va);
 	}
 }
 
-/*
- * Queue addr for the work item. Only what can be checked without the
- * vmap lock is checked here (the rest when the work item frees it): it
- * must be a mapped, writable page start in the window.
- */
+/* Queue the area at addr for the work item, checked as vfree() checks. */
 static void vfree_deferred(const void *addr, const void *caller)
 {
-	unsigned long flags, pfn;
-	pgprot_t prot;
-
-	if (!is_vmalloc_addr(addr) || !IS_ALIGNED((unsigned long)addr, PAGE_SIZE) ||
-	    !arch_lookup_kernel_page((unsigned long)addr, &pfn, &prot) ||
-	    !(pgprot_val(prot) & _PAGE_KERNEL_WRITE)) {
-		report_kind(REPORT_VMALLOC_BAD_FREE);
-		pr_err("BUG: vfree: bad address %px in interrupt context\n", addr);
-		pr_err("caller: %pS\n", caller);
-		dump_stack();
-		return;
-	}
-	spin_lock_irqsave(&deferred_lock, flags);
-	*(void **)addr = deferred_head;
-	deferred_head = (void *)addr;
-	spin_unlock_irqrestore(&deferred_lock, flags);
-	schedule_work_on(smp_processor_id(), &deferred_work);
+	if (claim_vmap_area(addr, VM_ALLOC, true, "vfree", caller))
+		schedule_work_on(smp_processor_id(), &deferred_work);
 }
 
 void vfree(const void *addr)
 {
-	unsigned long flags;
 	const void *caller = __builtin_return_address(0);
 	struct vmap_area *va;
-	struct vm_struct *vm;
 
 	if (!addr)
 		return;
@@ -788,16 +921,8 @@ void vfree(const void *addr)
 		return;
 	}
 	va = take_vmap_area(addr, VM_ALLOC, "vfree", caller);
-	if (!va)
-		return;
-	vm = va->vm;
-	free_vmap_area_lazy(va);
-	vm_free_pages(vm, vm->nr_pages);
-	free_pages_array(vm);
-	spin_lock_irqsave(&vmap_area_lock, flags);
-	nr_vmalloc_pages -= vm->nr_pages;
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
-	kfree(vm);
+	if (va)
+		vfree_area(va);
 }
 
 /* --- vmap, ioremap ----------------------------------------------------------- */
@@ -1083,6 +1208,7 @@ void vmalloc_init(void)
 		va->va_start = (unsigned long)early_vms[i].addr;
 		va->va_end = va->va_start + early_vms[i].size;
 		va->vm = &early_vms[i];
+		INIT_LIST_HEAD(&va->list);
 		busy_root = avl_insert(busy_root, va);
 		nr_busy++;
 	}

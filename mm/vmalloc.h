@@ -68,7 +68,12 @@ unsigned long vmalloc_to_pfn(const void *addr);
 /* The live area addr lies in (its guard page included), or NULL. */
 struct vm_struct *find_vm_area(const void *addr);
 
-/* Purge the lazily freed areas now: one TLB shootdown for all. */
+/*
+ * Purge the lazily freed areas now: one TLB shootdown for all. On
+ * return every area freed before the call is off every CPU's TLB (a
+ * purge another CPU runs is waited for). With interrupts off or in a
+ * handler it does nothing: no IPI may be sent there.
+ */
 void vm_unmap_aliases(void);
 
 /* Freed pages that may wait for a shootdown before a purge runs. */

@@ -11,11 +11,17 @@
  * three quarters of free memory), contents and page-by-page backing,
  * alignment, vmalloc_to_page() round trips, the guard page's fault
  * report, vmallocinfo's lines and meminfo's, vmap and ioremap,
- * kvmalloc's choice, vfree from an interrupt handler, fragmentation (order-0 free memory:
+ * kvmalloc's choice, vfree from an interrupt handler and a second vfree
+ * of an area waiting for it, fragmentation (order-0 free memory:
  * vmalloc of 16 MiB works where kmalloc fails), a random stress with
  * content checks whose free space comes back to the byte, lazy purge
  * batching, another CPU that loses the mapping once vfree's purge has
- * shot its TLB down, and bad frees and sizes: reported, nothing changed.
+ * shot its TLB down, purges serialised (a purge, or a vmalloc that finds
+ * no room, waits for another CPU's purge to finish; a vunmap past
+ * lazy_max_pages() does not), and bad frees and sizes: reported,
+ * nothing changed. A mapping the arch refuses (arch_fail_kernel_map(),
+ * the host) fails vmalloc, vmap and ioremap cleanly. The leak check
+ * purges: a case that frees all it mapped does not leak.
  */
 #include "arch/arch.h"
 #include "arch/pgtable.h"
@@ -23,6 +29,8 @@
 #include "kernel/irq.h"
 #include "kernel/shell.h"
 #include "kernel/smp.h"
+#include "kernel/workqueue.h"
+#include "lib/bitops.h"
 #include "lib/ktest/ktest.h"
 #include "lib/prandom.h"
 #include "lib/sprintf.h"
@@ -510,6 +518,63 @@ static void test_vfree_from_irq(struct ktest *t)
 	KTEST_EXPECT_NULL(t, find_vm_area(irq_victim));
 }
 
+/* Wait (bounded) until the work item has freed the area at p. */
+static bool deferred_free_done(const void *p)
+{
+	u64 deadline = arch_clock_ns() + 5000000000ULL;
+
+	while (find_vm_area(p) && arch_clock_ns() < deadline)
+		arch_cpu_relax();
+	return !find_vm_area(p);
+}
+
+/*
+ * A second vfree() of an area whose deferred free is pending, with
+ * interrupts off or on, is reported and changes nothing: the work item
+ * frees the area once. A bad address is reported at once too.
+ */
+static void test_double_vfree_deferred(struct ktest *t)
+{
+	struct vmalloc_stats s0, s;
+	unsigned int reports;
+	void *p, *k = kmalloc(64, GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, k);
+	vmalloc_get_stats(&s0);
+	p = vmalloc(2 * PAGE_SIZE);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	ktest_capture_start(t, "BUG: vfree");
+	local_irq_disable();
+	vfree(p);
+	vfree(p);
+	vfree((u8 *)p + 16);
+	vfree(k);
+	reports = ktest_capture_stop(t);
+	local_irq_enable();
+	KTEST_EXPECT_EQ(t, reports, 3U);
+	KTEST_EXPECT_REPORT(t, REPORT_VMALLOC_DOUBLE_FREE);
+	KTEST_EXPECT_REPORTS(t, REPORT_VMALLOC_BAD_FREE, 2);
+	KTEST_EXPECT_CAPTURED(t, "already freed");
+	KTEST_EXPECT_TRUE(t, deferred_free_done(p));
+	/* Queued, then a vfree() with interrupts on before or after the work. */
+	p = vmalloc(PAGE_SIZE);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	ktest_capture_start(t, "BUG: vfree");
+	local_irq_disable();
+	vfree(p);
+	local_irq_enable();
+	vfree(p);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_REPORT(t, REPORT_VMALLOC_DOUBLE_FREE);
+	KTEST_EXPECT_TRUE(t, deferred_free_done(p));
+	vmalloc_get_stats(&s);
+	KTEST_EXPECT_EQ(t, s.nr_busy, s0.nr_busy);
+	KTEST_EXPECT_EQ(t, s.nr_pages, s0.nr_pages);
+	KTEST_EXPECT_EQ(t, *(u8 *)k, *(u8 *)k);	/* still ours */
+	KTEST_EXPECT_EQ(t, vmalloc_check(), 0U);
+	kfree(k);
+}
+
 struct page_list {
 	struct list_head pages;
 	unsigned long nr;
@@ -779,6 +844,270 @@ static void test_no_stale_mapping_after_vfree(struct ktest *t)
 	KTEST_EXPECT_GT(t, r.reads, 0UL);
 }
 
+#define PURGE_HOLD_NS	(500ULL * 1000 * 1000)
+#define PURGE_WORK_NS	(2000ULL * 1000 * 1000)
+#define PURGE_MAX_FREES	16
+
+/*
+ * CPU 1 frees areas and purges; CPU 2 holds interrupts off meanwhile, so
+ * CPU 1's shootdown waits; CPU 0 acts while it does.
+ */
+struct purge_race {
+	volatile u32 *p;	/* read by CPU 2 first */
+	void *frees[PURGE_MAX_FREES];	/* vfree()d by CPU 1 */
+	unsigned int nr_frees;
+	bool probe;		/* CPU 2 probes p at the end */
+	u64 hold_ns;		/* CPU 2's wait for CPU 0 (0: PURGE_HOLD_NS) */
+	void *q;		/* freed by the work item */
+	volatile bool blocking, freed, purged, returned, work_done;
+	bool early;		/* CPU 0 returned while CPU 2 had not flushed */
+	bool purged_first;	/* CPU 1's purge was over when CPU 0 returned */
+	unsigned int work_cpu;
+	int probe_ret;
+};
+
+static struct purge_race purge_race;
+static struct work_struct purge_work;
+
+/*
+ * On CPU 1, queued while its purge waits in the shootdown: a vfree() and
+ * a purge. It runs once that purge has dropped the purge lock (no work
+ * runs where a lock is held, kernel/preempt.h), so its own purge waits
+ * for no one.
+ */
+static void purge_work_fn(struct work_struct *work)
+{
+	struct purge_race *r = &purge_race;
+
+	vfree(r->q);
+	vm_unmap_aliases();
+	r->work_cpu = smp_processor_id();
+	r->work_done = true;
+}
+
+/* Wait (bounded) for flag, with interrupts as they are. */
+static bool wait_flag_ns(volatile bool *flag, u64 ns)
+{
+	u64 deadline = arch_clock_ns() + ns;
+
+	while (!*flag && arch_clock_ns() < deadline)
+		arch_cpu_relax();
+	return *flag;
+}
+
+/*
+ * CPU 2: with p in its TLB, hold interrupts off (so CPU 1's shootdown
+ * waits for it) until a work item on CPU 1 is done (at most
+ * PURGE_WORK_NS), then until CPU 0 returns or PURGE_HOLD_NS pass; then,
+ * interrupts on, probe p once CPU 0 has returned.
+ */
+static void purge_blocker_fn(void *arg)
+{
+	struct purge_race *r = arg;
+
+	(void)*r->p;
+	local_irq_disable();
+	r->blocking = true;
+	if (r->q)
+		wait_flag_ns(&r->work_done, PURGE_WORK_NS);
+	r->early = wait_flag_ns(&r->returned, r->hold_ns ?: PURGE_HOLD_NS);
+	local_irq_enable();
+	if (wait_flag(&r->returned) && r->probe)
+		r->probe_ret = arch_probe_kernel_access((unsigned long)r->p,
+							PROBE_READ);
+}
+
+/* CPU 1: free the areas and purge: its shootdown waits for CPU 2. */
+static void purge_holder_fn(void *arg)
+{
+	struct purge_race *r = arg;
+
+	if (!wait_flag(&r->blocking))
+		return;
+	for (unsigned int i = 0; i < r->nr_frees; i++)
+		vfree(r->frees[i]);
+	r->freed = true;
+	vm_unmap_aliases();
+	r->purged = true;
+}
+
+/* Wait (bounded) until a purge has taken the purge list. */
+static bool purge_list_taken(void)
+{
+	u64 deadline = arch_clock_ns() + 20000000000ULL;
+	struct vmalloc_stats s;
+
+	do {
+		vmalloc_get_stats(&s);
+	} while (s.lazy_pages && arch_clock_ns() < deadline);
+	return !s.lazy_pages;
+}
+
+/*
+ * Start CPU 2, then CPU 1, on r (r->p, r->frees set); wait until CPU 1's
+ * purge holds the purge list. Skips (freeing r->frees) if a CPU is
+ * missing.
+ */
+static void purge_race_start(struct ktest *t, struct purge_race *r)
+{
+	int err;
+
+	if (num_online_cpus() < 3)
+		ktest_skip(t, "fewer than 3 CPUs online");
+	err = arch_cpu_run(2, purge_blocker_fn, r);
+	if (!err) {
+		err = arch_cpu_run(1, purge_holder_fn, r);
+		if (err) {
+			r->work_done = r->returned = true;
+			arch_cpu_join(2);
+		}
+	}
+	if (err) {
+		for (unsigned int i = 0; i < r->nr_frees; i++)
+			vfree(r->frees[i]);
+		vfree(r->q);
+		ktest_skip(t, "CPU 1 or 2 cannot run work: %d", err);
+	}
+	KTEST_EXPECT_TRUE(t, wait_flag(&r->freed));
+	KTEST_EXPECT_TRUE(t, purge_list_taken());
+}
+
+/* CPU 0 has returned: let CPU 2 go on, and wait for both. */
+static void purge_race_finish(struct purge_race *r)
+{
+	r->purged_first = r->purged;
+	r->returned = true;
+	arch_cpu_join(1);
+	arch_cpu_join(2);
+}
+
+/*
+ * Purges are serialised: while CPU 1's purge waits in its shootdown for
+ * CPU 2, CPU 0's vm_unmap_aliases() finds the purge list empty, but must
+ * not return before CPU 1's shootdown is done: on return every CPU has
+ * lost the freed mapping (a stale TLB entry read it on QEMU). A work
+ * item queued on CPU 1 meanwhile frees and purges after CPU 1's purge.
+ */
+static void test_purges_serialised(struct ktest *t)
+{
+	struct purge_race *r = &purge_race;
+
+	memset(r, 0, sizeof(*r));
+	INIT_WORK(&purge_work, purge_work_fn);
+	vm_unmap_aliases();
+	r->p = vmalloc(PAGE_SIZE);
+	r->q = vmalloc(PAGE_SIZE);
+	KTEST_ASSERT_NOT_NULL(t, (void *)r->p);
+	KTEST_ASSERT_NOT_NULL(t, r->q);
+	*r->p = 0x5a5a5a5a;
+	r->frees[r->nr_frees++] = (void *)r->p;
+	r->probe = true;
+	ktest_capture_start(t, "BUG: unable to handle page fault");
+	purge_race_start(t, r);
+	KTEST_EXPECT_TRUE(t, schedule_work_on(1, &purge_work));
+	KTEST_EXPECT_TRUE(t, wait_flag(&r->work_done));
+	vm_unmap_aliases();
+	purge_race_finish(r);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_FALSE(t, r->early);
+	KTEST_EXPECT_TRUE(t, r->purged_first);
+	KTEST_EXPECT_EQ(t, r->probe_ret, -EFAULT);
+	KTEST_EXPECT_EQ(t, r->work_cpu, 1U);
+	KTEST_EXPECT_NULL(t, find_vm_area(r->q));
+}
+
+#define LAZY_VMAP_PAGES	4096UL
+
+/*
+ * The purge of too many lazy pages only tries the lock: a vunmap() that
+ * crosses lazy_max_pages() while another CPU's purge runs returns at
+ * once, its pages left for the next purge. The vmaps are of one page,
+ * over and over.
+ */
+static void test_lazy_purge_does_not_wait(struct ktest *t)
+{
+	struct page **pages = kmalloc_array(LAZY_VMAP_PAGES, sizeof(*pages),
+					    GFP_KERNEL);
+	struct page *page = alloc_page(GFP_KERNEL);
+	struct purge_race *r = &purge_race;
+	unsigned long nr = min(LAZY_VMAP_PAGES, totalram_pages / 2), rounds;
+	struct vmalloc_stats s;
+
+	KTEST_ASSERT_NOT_NULL(t, pages);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	for (unsigned long i = 0; i < nr; i++)
+		pages[i] = page;
+	memset(r, 0, sizeof(*r));
+	r->hold_ns = 10000000000ULL;	/* below SMP_CALL_TIMEOUT_NS */
+	vm_unmap_aliases();
+	r->p = vmalloc(PAGE_SIZE);
+	KTEST_ASSERT_NOT_NULL(t, (void *)r->p);
+	r->frees[r->nr_frees++] = (void *)r->p;
+	purge_race_start(t, r);
+	/* Enough to cross it twice: a purge here would start again from 0. */
+	rounds = 2 * (lazy_max_pages() / (nr + 1) + 1);
+	do {
+		void *v = vmap(pages, (unsigned int)nr, 0, PAGE_KERNEL);
+
+		if (!v)
+			break;
+		vunmap(v);
+		vmalloc_get_stats(&s);
+	} while (s.lazy_pages <= lazy_max_pages() && --rounds);
+	purge_race_finish(r);
+	KTEST_EXPECT_GT(t, s.lazy_pages, lazy_max_pages());
+	KTEST_EXPECT_FALSE(t, r->purged_first);
+	KTEST_EXPECT_TRUE(t, r->early);
+	vm_unmap_aliases();
+	vmalloc_get_stats(&s);
+	KTEST_EXPECT_EQ(t, s.lazy_pages, 0UL);
+	__free_page(page);
+	kfree(pages);
+}
+
+static void *vmalloc_aligned(unsigned long align)
+{
+	return __vmalloc_node(PAGE_SIZE, align, GFP_KERNEL | __GFP_NOWARN,
+			      NUMA_NO_NODE, NULL);
+}
+
+/*
+ * A vmalloc that finds no room purges and tries again: with the room
+ * on another CPU's purge list, it waits for that purge. Areas aligned to
+ * an eighth of the window, one after the other, leave no gap for one
+ * more; once freed and purged there is room again.
+ */
+static void test_alloc_retry_waits_for_purge(struct ktest *t)
+{
+	unsigned long align = VMALLOC_TOTAL / 8;
+	struct purge_race *r = &purge_race;
+	void *p;
+
+	while (!is_power_of_2(align))
+		align &= align - 1;	/* its top bit */
+	memset(r, 0, sizeof(*r));
+	vm_unmap_aliases();
+	while (r->nr_frees < PURGE_MAX_FREES &&
+	       (p = vmalloc_aligned(align)))
+		r->frees[r->nr_frees++] = p;
+	KTEST_ASSERT_GT(t, r->nr_frees, 0U);
+	if (r->nr_frees == PURGE_MAX_FREES) {
+		while (r->nr_frees)
+			vfree(r->frees[--r->nr_frees]);
+		KTEST_FAIL(t, "%d areas aligned to %#lx fit", PURGE_MAX_FREES, align);
+	}
+	KTEST_EXPECT_NULL(t, vmalloc_aligned(align));	/* the window is full */
+	r->p = r->frees[0];
+	purge_race_start(t, r);
+	p = vmalloc_aligned(align);
+	purge_race_finish(r);
+	ktest_info(t, "%u areas aligned to %#lx filled the window", r->nr_frees, align);
+	KTEST_EXPECT_NOT_NULL(t, p);
+	KTEST_EXPECT_FALSE(t, r->early);
+	KTEST_EXPECT_TRUE(t, r->purged_first);
+	vfree(p);
+}
+
 /* Sizes that wrap when rounded up to pages, hidden from the compiler. */
 static volatile unsigned long huge_size = ULONG_MAX;
 
@@ -873,6 +1202,91 @@ static void test_bad_input(struct ktest *t)
 	__free_page(page);
 }
 
+static void disarm_map_failure(void *unused)
+{
+	arch_fail_kernel_map(0);
+}
+
+/*
+ * A mapping the arch refuses (the host: mmap() past vm.max_map_count)
+ * fails vmalloc, vmap and ioremap with NULL and undoes all they did:
+ * pages, tables, the range and the counters are back once purged.
+ */
+static void test_map_failure_undone(struct ktest *t)
+{
+	static const unsigned int nths[] = { 1, 3, 5 };
+	unsigned long tables = arch_pgtable_pages(), pfn;
+	struct page *pages[3];
+	struct vmalloc_stats s0, s;
+	pgprot_t prot;
+	void *p;
+
+	if (arch_fail_kernel_map(0) == -ENOSYS)
+		ktest_skip(t, "no mapping fails on purpose on this arch");
+	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, disarm_map_failure, NULL), 0);
+	for (int i = 0; i < 3; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, pages[i]);
+	}
+	vm_unmap_aliases();
+	vmalloc_get_stats(&s0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(nths); i++) {
+		KTEST_ASSERT_EQ(t, arch_fail_kernel_map(nths[i]), 0);
+		ktest_capture_start(t, "vmalloc error: size 20480, failed to allocate");
+		p = vmalloc(5 * PAGE_SIZE);
+		KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+		KTEST_EXPECT_NULL(t, p);
+	}
+	KTEST_ASSERT_EQ(t, arch_fail_kernel_map(2), 0);
+	KTEST_EXPECT_NULL(t, vmap(pages, 3, 0, PAGE_KERNEL));
+	KTEST_ASSERT_EQ(t, arch_fail_kernel_map(2), 0);
+	KTEST_EXPECT_NULL(t, ioremap(PFN_PHYS(page_to_pfn(pages[0])), 2 * PAGE_SIZE));
+	KTEST_EXPECT_EQ(t, arch_fail_kernel_map(0), 0);
+	vm_unmap_aliases();
+	vmalloc_get_stats(&s);
+	KTEST_EXPECT_EQ(t, s.nr_busy, s0.nr_busy);
+	KTEST_EXPECT_EQ(t, s.nr_pages, s0.nr_pages);
+	KTEST_EXPECT_EQ(t, s.free_bytes, s0.free_bytes);
+	KTEST_EXPECT_EQ(t, s.lazy_pages, 0UL);
+	KTEST_EXPECT_EQ(t, arch_pgtable_pages(), tables);
+	KTEST_EXPECT_EQ(t, vmalloc_check(), 0U);
+	/* And the next one works. */
+	p = vmalloc(5 * PAGE_SIZE);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	memset(p, 0x3c, 5 * PAGE_SIZE);
+	KTEST_EXPECT_TRUE(t, arch_lookup_kernel_page((unsigned long)p + 4 * PAGE_SIZE,
+						     &pfn, &prot));
+	vfree(p);
+	for (int i = 0; i < 3; i++)
+		__free_page(pages[i]);
+}
+
+/* A case that frees all it mapped, leaving the purge to others. */
+static void vmalloc_then_free(struct ktest *t)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	void *v = vmalloc(5 * PAGE_SIZE), *m;
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	KTEST_ASSERT_NOT_NULL(t, v);
+	m = vmap(&page, 1, 0, PAGE_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, m);
+	vunmap(m);
+	vfree(v);
+	__free_page(page);
+}
+
+/*
+ * The leak check purges the lazily freed areas: their records (and on
+ * x86_64 the page-table pages emptied) are no leak of the case.
+ */
+static void test_leak_check_purges(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, ktest_run_nested(t, "frees-everything",
+					    vmalloc_then_free, NULL),
+			KTEST_SUCCESS);
+}
+
 static const struct ktest_case vmalloc_cases[] = {
 	KTEST_CASE_PARAM(test_vmalloc_sizes, size_gen),
 	KTEST_CASE(test_vzalloc_zeroed),
@@ -884,12 +1298,18 @@ static const struct ktest_case vmalloc_cases[] = {
 	KTEST_CASE(test_ioremap),
 	KTEST_CASE(test_kvmalloc_choice),
 	KTEST_CASE(test_vfree_from_irq),
+	KTEST_CASE(test_double_vfree_deferred),
 	KTEST_CASE(test_fragmented_memory),
 	KTEST_CASE(test_stress),
 	KTEST_CASE(test_lazy_purge_batching),
 	KTEST_CASE(test_no_purge_irqs_off),
 	KTEST_CASE(test_no_stale_mapping_after_vfree),
+	KTEST_CASE(test_purges_serialised),
+	KTEST_CASE(test_alloc_retry_waits_for_purge),
+	KTEST_CASE(test_lazy_purge_does_not_wait),
 	KTEST_CASE(test_bad_input),
+	KTEST_CASE(test_map_failure_undone),
+	KTEST_CASE(test_leak_check_purges),
 	{}
 };
 KTEST_SUITE(vmalloc, vmalloc_cases, .exit = vmalloc_exit);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* torture_ms=: the length of each torture case (tests/torture.h). */
+/* torture_ms= (tests/torture.h). */
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "tests/torture.h"

@@ -29,8 +29,9 @@
  * under valgrind, which has no room for 64 GiB, it is cut down). Mapping
  * a page there maps the page's part of the memfd (MAP_SHARED|MAP_FIXED
  * at its offset) with the protection asked (uncached means nothing
- * here); unmapping puts PROT_NONE anonymous
- * memory back. What is mapped is recorded in a software page table of
+ * here); a refused mmap() (past vm.max_map_count) is -ENOMEM, and
+ * arch_fail_kernel_map() has one refused for the tests. Unmapping puts
+ * PROT_NONE anonymous memory back. What is mapped is recorded in a software page table of
  * x86_64's shape below a root of HOST_VMALLOC_SIZE / 1 GiB entries:
  * table pages of 512 entries from the page allocator, freed when empty,
  * which the walk reads. The host's TLB is its kernel's business: mmap()
@@ -619,30 +620,6 @@ static u64 *sw_pte(unsigned long addr, bool create)
 	return &pte_table[pte_index(addr)];
 }
 
-int arch_map_kernel_page(unsigned long addr, unsigned long pfn, pgprot_t prot)
-{
-	unsigned long flags;
-	u64 *pte;
-	int ret = 0;
-
-	if (!in_window(addr, PAGE_SIZE) || pgprot_val(prot) & ~_PAGE_KERNEL_MASK ||
-	    PFN_PHYS(pfn) >= ram_end)
-		return -EINVAL;
-	spin_lock_irqsave(&pgtable_lock, flags);
-	pte = sw_pte(addr, true);
-	if (!pte) {
-		ret = -ENOMEM;
-	} else if (*pte) {
-		ret = -EEXIST;
-	} else {
-		map_or_die((void *)addr, PAGE_SIZE, host_prot(prot),
-			   MAP_SHARED | MAP_FIXED, (off_t)PFN_PHYS(pfn));
-		*pte = PFN_PHYS(pfn) | (u64)pgprot_val(prot) << 1 | SWPTE_PRESENT;
-	}
-	spin_unlock_irqrestore(&pgtable_lock, flags);
-	return ret;
-}
-
 /* Clear the PTEs of [addr, end) (within one PTE table), free empty tables. */
 static void unmap_pte_table(unsigned long addr, unsigned long end)
 {
@@ -660,6 +637,72 @@ static void unmap_pte_table(unsigned long addr, unsigned long end)
 		free_window_table(*pmd);
 		*pmd = NULL;
 	}
+}
+
+/* arch_fail_kernel_map(): mappings to let through before one fails. */
+static unsigned int map_fail_countdown;
+
+int arch_fail_kernel_map(unsigned int nth)
+{
+	WRITE_ONCE(map_fail_countdown, nth);
+	return 0;
+}
+
+/* Is this the mapping arch_fail_kernel_map() chose? pgtable_lock held. */
+static bool map_fail_due(void)
+{
+	if (!map_fail_countdown)
+		return false;
+	return --map_fail_countdown == 0;
+}
+
+/*
+ * mmap() the RAM page at phys over the window's page at addr: 0, or
+ * -ENOMEM if the host refuses (past vm.max_map_count each page mapped
+ * apart is one mapping too many). Linux checks the count before it
+ * touches the old mapping, so the page stays PROT_NONE.
+ */
+static int mmap_window_page(unsigned long addr, phys_addr_t phys, int prot)
+{
+	void *p = MAP_FAILED;
+
+	if (map_fail_due())
+		errno = ENOMEM;
+	else
+		p = mmap((void *)addr, PAGE_SIZE, prot, MAP_SHARED | MAP_FIXED,
+			 ram_fd, (off_t)phys);
+	if (p != MAP_FAILED)
+		return 0;
+	pr_warn("host: mmap of vmalloc page %#lx failed: errno %d (vm.max_map_count?)\n",
+		addr, errno);
+	return -ENOMEM;
+}
+
+int arch_map_kernel_page(unsigned long addr, unsigned long pfn, pgprot_t prot)
+{
+	unsigned long flags;
+	u64 *pte;
+	int ret = 0;
+
+	if (!in_window(addr, PAGE_SIZE) || pgprot_val(prot) & ~_PAGE_KERNEL_MASK ||
+	    PFN_PHYS(pfn) >= ram_end)
+		return -EINVAL;
+	spin_lock_irqsave(&pgtable_lock, flags);
+	pte = sw_pte(addr, true);
+	if (!pte) {
+		ret = -ENOMEM;
+	} else if (*pte) {
+		ret = -EEXIST;
+	} else {
+		ret = mmap_window_page(addr, PFN_PHYS(pfn), host_prot(prot));
+		if (!ret)
+			*pte = PFN_PHYS(pfn) | (u64)pgprot_val(prot) << 1 |
+			       SWPTE_PRESENT;
+		else	/* the tables made for it, if now empty */
+			unmap_pte_table(addr, addr + PAGE_SIZE);
+	}
+	spin_unlock_irqrestore(&pgtable_lock, flags);
+	return ret;
 }
 
 void arch_unmap_kernel_range(unsigned long addr, unsigned long size)

@@ -350,6 +350,11 @@ int arch_map_kernel_page(unsigned long addr, unsigned long pfn, pgprot_t prot)
 	return ret;
 }
 
+int arch_fail_kernel_map(unsigned int nth)
+{
+	return -ENOSYS;
+}
+
 /*
  * Clear the entries of [addr, end) under table (at level), free tables
  * left empty below it; true if table itself is empty now.

@@ -8,8 +8,10 @@
  *
  * Memory the allocators keep for themselves is no leak: caches keep free
  * slabs and objects in per-CPU and shared arrays, and the page allocator
- * keeps pages on per-CPU lists. So both counts are taken with the
- * allocators settled: every cache shrunk (arrays drained, free slabs
+ * keeps pages on per-CPU lists, and vmalloc keeps freed areas (their
+ * records, and on x86_64 emptied page-table pages) until a purge. So
+ * both counts are taken with the allocators settled: the lazily freed
+ * vmalloc areas purged, every cache shrunk (arrays drained, free slabs
  * returned) and the per-CPU page lists drained. What is left in use is
  * what someone holds. The slab count leaves out the allocator's own
  * objects (off-slab index arrays), so a case that frees all it
@@ -30,6 +32,7 @@
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
+#include "mm/vmalloc.h"
 
 #define LEAK_SNAP_CACHES	128
 #define LEAK_SNAP_NAME		32
@@ -47,6 +50,8 @@ static const struct ktest *leak_snap_owner;
 /* Give back what the allocators keep for themselves. */
 static void settle_allocators(void)
 {
+	/* First: the purge frees records into a cache and tables as pages. */
+	vm_unmap_aliases();
 	kmem_cache_shrink_all();
 	/* SLAB_TYPESAFE_BY_RCU pages and kfree_rcu() objects in flight. */
 	if (rcu_pending_callbacks() && !irqs_disabled() && !in_hardirq())
