@@ -845,7 +845,6 @@ static void test_no_stale_mapping_after_vfree(struct ktest *t)
 }
 
 #define PURGE_HOLD_NS	(500ULL * 1000 * 1000)
-#define PURGE_WORK_NS	(2000ULL * 1000 * 1000)
 #define PURGE_MAX_FREES	16
 
 /*
@@ -869,12 +868,7 @@ struct purge_race {
 static struct purge_race purge_race;
 static struct work_struct purge_work;
 
-/*
- * On CPU 1, queued while its purge waits in the shootdown: a vfree() and
- * a purge. It runs once that purge has dropped the purge lock (no work
- * runs where a lock is held, kernel/preempt.h), so its own purge waits
- * for no one.
- */
+/* On CPU 1, after its purge: a work function may free and purge too. */
 static void purge_work_fn(struct work_struct *work)
 {
 	struct purge_race *r = &purge_race;
@@ -897,8 +891,7 @@ static bool wait_flag_ns(volatile bool *flag, u64 ns)
 
 /*
  * CPU 2: with p in its TLB, hold interrupts off (so CPU 1's shootdown
- * waits for it) until a work item on CPU 1 is done (at most
- * PURGE_WORK_NS), then until CPU 0 returns or PURGE_HOLD_NS pass; then,
+ * waits for it) until CPU 0 returns or PURGE_HOLD_NS pass; then,
  * interrupts on, probe p once CPU 0 has returned.
  */
 static void purge_blocker_fn(void *arg)
@@ -908,8 +901,6 @@ static void purge_blocker_fn(void *arg)
 	(void)*r->p;
 	local_irq_disable();
 	r->blocking = true;
-	if (r->q)
-		wait_flag_ns(&r->work_done, PURGE_WORK_NS);
 	r->early = wait_flag_ns(&r->returned, r->hold_ns ?: PURGE_HOLD_NS);
 	local_irq_enable();
 	if (wait_flag(&r->returned) && r->probe)
@@ -985,8 +976,8 @@ static void purge_race_finish(struct purge_race *r)
  * Purges are serialised: while CPU 1's purge waits in its shootdown for
  * CPU 2, CPU 0's vm_unmap_aliases() finds the purge list empty, but must
  * not return before CPU 1's shootdown is done: on return every CPU has
- * lost the freed mapping (a stale TLB entry read it on QEMU). A work
- * item queued on CPU 1 meanwhile frees and purges after CPU 1's purge.
+ * lost the freed mapping (a stale TLB entry read it on QEMU). Then a
+ * work item on CPU 1 frees and purges as well.
  */
 static void test_purges_serialised(struct ktest *t)
 {
@@ -1004,10 +995,10 @@ static void test_purges_serialised(struct ktest *t)
 	r->probe = true;
 	ktest_capture_start(t, "BUG: unable to handle page fault");
 	purge_race_start(t, r);
-	KTEST_EXPECT_TRUE(t, schedule_work_on(1, &purge_work));
-	KTEST_EXPECT_TRUE(t, wait_flag(&r->work_done));
 	vm_unmap_aliases();
 	purge_race_finish(r);
+	KTEST_EXPECT_TRUE(t, schedule_work_on(1, &purge_work));
+	KTEST_EXPECT_TRUE(t, wait_flag(&r->work_done));
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
 	KTEST_EXPECT_FALSE(t, r->early);
 	KTEST_EXPECT_TRUE(t, r->purged_first);
