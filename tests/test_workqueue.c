@@ -10,7 +10,7 @@
  * on every CPU, with no WARNING. And a work function that makes
  * asynchronous cross-CPU calls, started by a storm of interrupts that
  * land inside the caller's own calls to the same CPU, neither hangs nor
- * runs a call twice. Every wait is bounded.
+ * runs a call twice (for torture_ms=). Every wait is bounded.
  */
 #include "kernel/irq.h"
 #include "kernel/preempt.h"
@@ -22,6 +22,7 @@
 #include "lib/ktest/ktest.h"
 #include "lib/string.h"
 #include "tests/mm_util.h"
+#include "tests/torture.h"
 #include "arch/arch.h"
 
 #define WAIT_S	20	/* bound of every wait: TCG is slow */
@@ -313,7 +314,7 @@ static void storm_kicker(void *arg)
 
 static void test_async_calls_from_work(struct ktest *t)
 {
-	u64 end = ktime_get_ns() + 500 * NSEC_PER_MSEC;
+	u64 end = ktime_get_ns() + torture_ms() * NSEC_PER_MSEC;
 	unsigned long want;
 
 	memset(&storm, 0, sizeof(storm));

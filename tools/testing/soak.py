@@ -88,8 +88,8 @@ def main():
                     help='seconds of torture per round (default: 120)')
     ap.add_argument('--fuzz', type=int, default=60,
                     help='seconds of fuzzing per round (default: 60)')
-    ap.add_argument('--cases', type=int, default=8,
-                    help='torture cases the time is shared among (default: 8)')
+    ap.add_argument('--cases', type=int, default=5,
+                    help='torture cases the time is shared among (default: 5)')
     ap.add_argument('--log-dir', default='build/soak')
     ap.add_argument('--kunit-parser')
     args = ap.parse_args()
