@@ -11,7 +11,7 @@ test (panic, hang, exception, failing KTAP, kunit_parser's counts):
 
 Every test case's diagnostic lines ("# case: 123 reads, 45 updates")
 are added up over the rounds: each "NUMBER words" pair in them is an
-operation count.  The last line is the harness's own kind:
+operation count (but CPUs and times).  The last line is the harness's own kind:
 "soak: N passed, N failed" over all boots, and the exit status is 0 only
 if nothing failed.  The logs stay in build/soak/round-K/.
 """
@@ -31,6 +31,7 @@ SUITES = 'rcutorture,vmalloc_torture,workqueue,smp_call,smp'
 DIAG = re.compile(r'^\s*# (test_\w+): (.*)$')
 COUNT = re.compile(r'(\d+) ([a-zA-Z][a-zA-Z /_-]*?)(?=,|\(|$| in | from | on | by )')
 FINAL = re.compile(r'^(\d+) passed, (\d+) failed')
+NOT_COUNTS = ('CPU', 'CPUs', 'ms', 's')
 FUZZ_DONE = re.compile(r'fuzz: done, no findings: (\d+) inputs, (\d+) ops')
 
 
@@ -73,7 +74,8 @@ def add_counts(totals, text):
         if not m:
             continue
         for number, words in COUNT.findall(m.group(2)):
-            totals[(m.group(1), words.strip())] += int(number)
+            if words.strip() not in NOT_COUNTS:
+                totals[(m.group(1), words.strip())] += int(number)
 
 
 def main():
