@@ -316,6 +316,41 @@ struct boxed {
 	struct rcu_head rh;
 };
 
+/*
+ * Linux 6.1's rule for kmem_cache_destroy(): objects of the cache still
+ * waiting in kfree_rcu() are objects in use, so the destroy is refused
+ * with a report (and the cache kept, nothing left behind) until the
+ * caller's rcu_barrier(). Inside a reader, the callback cannot run
+ * first; and an ordinary cache's destroy does not wait for a GP, so it
+ * may run there.
+ */
+static void test_destroy_with_kfree_rcu_pending(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("t-rcu-pending",
+						 sizeof(struct boxed), 0, 0,
+						 NULL);
+	struct boxed *b;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	b = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	rcu_read_lock();
+	kfree_rcu(b, rh);
+	ktest_capture_start(t, "WARNING:");
+	kmem_cache_destroy(c);
+	/* The refusal's WARNING; none for a wait inside this reader. */
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	rcu_read_unlock();
+	KTEST_EXPECT_REPORTS(t, REPORT_SLAB_CACHE_BUSY, 1);
+	KTEST_EXPECT_CAPTURED(t, "Slab cache still has objects");
+	KTEST_EXPECT_EQ(t, c->node[0]->total_slabs, 1UL);
+	rcu_barrier();		/* the caller's part: kfree() has run */
+	ktest_capture_start(t, NULL);
+	kmem_cache_destroy(c);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_REPORTS(t, REPORT_SLAB_CACHE_BUSY, 0);
+}
+
 static void test_kfree_rcu(struct ktest *t)
 {
 	struct boxed *b = kmalloc(sizeof(*b), GFP_KERNEL);
@@ -848,6 +883,7 @@ static const struct ktest_case rcu_cases[] = {
 	KTEST_CASE(test_rcu_barrier_waits_all),
 	KTEST_CASE(test_rcu_barrier_here_only),
 	KTEST_CASE(test_destroy_waits_only_for_typesafe),
+	KTEST_CASE(test_destroy_with_kfree_rcu_pending),
 	KTEST_CASE(test_kfree_rcu),
 	KTEST_CASE(test_kfree_rcu_no_memory),
 	KTEST_CASE(test_kfree_rcu_mightsleep_in_reader),
