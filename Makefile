@@ -288,8 +288,8 @@ soak: $(B)/kernel.elf $(KUNIT_PY)
 		$(if $(wildcard $(KUNIT_PY)),--kunit-parser $(KUNIT_PY))
 
 # The allocator suites on every platform: firmware {bios, uefi} x machine
-# {pc, q35} x RAM {32M, 128M, 1G, 4G, 16G} x CPUs {1}, two QEMUs at a
-# time; a table, and build/matrix.json.
+# {pc, q35} x RAM {32M, 128M, 1G, 4G, 16G} x CPUs {1}, and every suite at
+# 32M under the BIOS, two QEMUs at a time; a table, and build/matrix.json.
 matrix: $(B)/kernel.elf
 	$(PYTHON) tools/testing/matrix.py --kernel $< --ktest '$(SIZE_SUITES)' \
 		--json $(B)/matrix.json --timeout $(TIMEOUT) \

@@ -79,12 +79,14 @@
  * (waiting for GP wait_gp) and done (ready). rcu_advance() moves wait to
  * done once completed >= wait_gp, and next to wait (asking for GP
  * gp_seq + 1, which starts after the callbacks were queued) once wait is
- * empty. Done callbacks run on their CPU in hardirq context with
- * interrupts off, from its tick or its idle loop (Linux runs them from
- * softirq, interrupts on): at most RCU_BLIMIT per pass, RCU_BLIMIT_HI
- * while more than RCU_QHIMARK wait on the CPU. Order is kept per CPU,
- * which rcu_barrier() uses: it queues a callback on every CPU (through
- * on_each_cpu()) and waits for all of them.
+ * empty. Done callbacks run on their CPU with interrupts off, from its
+ * tick (hardirq), its idle loop or its wait in synchronize_rcu() or
+ * rcu_barrier() (Linux runs them from softirq, interrupts on): at most
+ * RCU_BLIMIT per pass, RCU_BLIMIT_HI while more than RCU_QHIMARK wait on
+ * the CPU. Order is kept per CPU, which rcu_barrier() uses: it queues a
+ * callback on every CPU that has callbacks queued (on_each_cpu_cond(),
+ * as Linux's rcu_barrier skips a CPU with none) and waits for all of
+ * them.
  *
  * call_rcu() never reads the caller's head, only writes it: the bytes
  * it held before say nothing (kfree_rcu(ptr) takes its head fresh from
@@ -602,7 +604,13 @@ static bool rcu_may_wait(const char *what, unsigned long caller)
 	return true;
 }
 
-/* Spin until done(arg), reporting this CPU's QS meanwhile; bounded. */
+/*
+ * Spin until done(arg), bounded. Meanwhile this CPU is in a QS, as in
+ * its idle loop, and does what that loop does (rcu_idle()): reports the
+ * QS and runs its ready callbacks, which are most often what the wait is
+ * for (rcu_barrier() after call_rcu() here), at once rather than at its
+ * next tick. The tick could run them at the same point of this loop.
+ */
 static void rcu_wait(bool (*done)(unsigned long arg), unsigned long arg,
 		     const char *what)
 {
@@ -615,7 +623,7 @@ static void rcu_wait(bool (*done)(unsigned long arg), unsigned long arg,
 		local_irq_save(flags);
 		cpu = arch_cpu_id();
 		if (READ_ONCE(rcu_data[cpu].joined))
-			rcu_qs(&rcu_data[cpu], cpu);
+			rcu_idle();	/* the QS, and this CPU's callbacks */
 		local_irq_restore(flags);
 		if (ktime_get_ns() > deadline) {
 			unsigned long mask = READ_ONCE(rcu_state.qsmask);
@@ -641,6 +649,13 @@ void synchronize_rcu(void)
 static void rcu_barrier_callback(struct rcu_head *head)
 {
 	__atomic_fetch_sub(&barrier_count, 1, __ATOMIC_RELEASE);
+}
+
+/* Has cpu callbacks queued? Read from another CPU, as Linux's rcu_barrier. */
+static bool rcu_cpu_has_callbacks(unsigned int cpu, void *info)
+{
+	(void)info;
+	return READ_ONCE(rcu_data[cpu].qlen) != 0;
 }
 
 static void rcu_barrier_func(void *info)
@@ -675,7 +690,8 @@ void rcu_barrier(void)
 		return;
 	rcu_wait(barrier_free, 0, "rcu_barrier");	/* one at a time */
 	__atomic_store_n(&barrier_count, 1, __ATOMIC_RELAXED);
-	err = on_each_cpu(rcu_barrier_func, NULL, true);
+	err = on_each_cpu_cond(rcu_cpu_has_callbacks, rcu_barrier_func, NULL,
+			       true);
 	WARN_ON(err);
 	__atomic_fetch_sub(&barrier_count, 1, __ATOMIC_RELEASE);
 	rcu_wait(barrier_done, 0, "rcu_barrier");

@@ -15,9 +15,10 @@
  *		func(head) runs after a grace period: once every CPU has
  *		left every read-side section it was in when call_rcu() was
  *		called. Any context. func runs on the CPU that queued it,
- *		in hardirq context with interrupts off (the tick or the
- *		idle loop): it may free memory, take hardirq-safe locks,
- *		queue call_rcu(), and must not wait.
+ *		with interrupts off (in the tick's hardirq context, the
+ *		idle loop, or that CPU's own synchronize_rcu() or
+ *		rcu_barrier() wait): it may free memory, take hardirq-safe
+ *		locks, queue call_rcu(), and must not wait.
  *	kvfree_rcu(ptr, field) / kfree_rcu(ptr, field)
  *		kvfree(ptr) after a grace period, through ptr->field (a
  *		struct rcu_head, less than 4 KiB into *ptr): ptr may come

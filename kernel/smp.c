@@ -261,6 +261,53 @@ int on_each_cpu(smp_call_func_t func, void *info, bool wait)
 	return 0;
 }
 
+/*
+ * Linux's on_each_cpu_cond_mask: the CPUs are chosen first (mask, this
+ * CPU's bit included), cond_func then plays no further part; a CPU
+ * cond_func leaves out is neither sent nor waited for.
+ */
+static unsigned long cond_mask(smp_cond_func_t cond_func, void *info)
+{
+	unsigned long mask = 0;
+
+	BUILD_BUG_ON(NR_CPUS > BITS_PER_LONG);
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		if ((cpu == arch_cpu_id() || cpu_online(cpu)) &&
+		    cond_func(cpu, info))
+			mask |= 1UL << cpu;
+	return mask;
+}
+
+int on_each_cpu_cond(smp_cond_func_t cond_func, smp_call_func_t func,
+		     void *info, bool wait)
+{
+	struct call_single_data csds[NR_CPUS];
+	unsigned int this = arch_cpu_id();
+	unsigned long mask, others;
+
+	if (WARN(!func || !cond_func, "smp: call of a NULL function\n"))
+		return -EINVAL;
+	mask = cond_mask(cond_func, info);
+	others = mask & ~(1UL << this);
+	if (others && !may_send("on_each_cpu_cond"))
+		return -EDEADLK;
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+		struct call_single_data *csd;
+
+		if (!(others & (1UL << cpu)))
+			continue;
+		csd = wait ? &csds[cpu] : csd_get_async(cpu);
+		csd_prepare(csd, func, info, wait);
+		queue_and_send(csd, cpu);
+	}
+	if (mask & (1UL << this))
+		run_local(func, info);
+	for (unsigned int cpu = 0; wait && cpu < arch_nr_cpus(); cpu++)
+		if (others & (1UL << cpu))
+			csd_lock_wait(&csds[cpu], cpu);
+	return 0;
+}
+
 /* The CALL_FUNCTION_VECTOR handler: run this CPU's queue, oldest first. */
 static void call_function_interrupt(unsigned int vector)
 {

@@ -11,6 +11,11 @@
  *	on_each_cpu(func, info, wait)
  *		on every online CPU, this one included (here with
  *		interrupts off, as the others run it).
+ *	on_each_cpu_cond(cond_func, func, info, wait)
+ *		as on_each_cpu(), on the CPUs for which cond_func(cpu, info)
+ *		is true only; cond_func runs here, once per online CPU,
+ *		before anything is sent (a drain asks "has this CPU
+ *		anything cached?", so an idle CPU is not interrupted).
  *
  * wait: return only once func has returned everywhere. Without it the
  * call returns once the requests are queued and sent; a later call from
@@ -21,8 +26,10 @@
  * must not be in an interrupt handler: two CPUs that call each other
  * with interrupts off would wait for each other for ever. Such a call is
  * a WARNING and returns -EDEADLK with nothing sent (nor run here, for
- * on_each_cpu()); a call that only targets this CPU is allowed in any
- * context. A CPU number that is not online: -ENXIO. func NULL: -EINVAL.
+ * on_each_cpu() and on_each_cpu_cond()); a call that only targets this
+ * CPU is allowed in any context (for on_each_cpu_cond(): one whose
+ * cond_func is false for every other CPU). A CPU number that is not
+ * online: -ENXIO. func or cond_func NULL: -EINVAL.
  * Every wait is bounded (SMP_CALL_TIMEOUT_NS): a CPU that has not run
  * the function by then is reported with the function's name, and the
  * kernel panics, so a lost interrupt is a clear failure, never a hang.
@@ -33,6 +40,7 @@
 #include "kernel/types.h"
 
 typedef void (*smp_call_func_t)(void *info);
+typedef bool (*smp_cond_func_t)(unsigned int cpu, void *info);
 
 /* How long a call may wait for another CPU: generous, TCG is slow. */
 #define SMP_CALL_TIMEOUT_NS	(20ULL * 1000 * 1000 * 1000)
@@ -41,6 +49,8 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func,
 			     void *info, bool wait);
 int smp_call_function(smp_call_func_t func, void *info, bool wait);
 int on_each_cpu(smp_call_func_t func, void *info, bool wait);
+int on_each_cpu_cond(smp_cond_func_t cond_func, smp_call_func_t func,
+		     void *info, bool wait);
 
 /* This CPU's number, and whether cpu is online and takes cross-CPU calls. */
 unsigned int smp_processor_id(void);

@@ -55,13 +55,14 @@
  *    plain store (the only reference is ours, nobody can take another).
  *
  *    Another CPU never touches a list. drain_all_pages() (reclaim,
- *    tests) has every CPU drain its own in its call-function interrupt,
- *    which cannot land inside that CPU's fast path. Where no IPI may be
- *    sent (interrupts off, or an interrupt handler: kernel/smp.h), it
- *    drains this CPU's lists and sets the others' drain_pending, which
- *    the owner honours at its next slow-path pcp operation (the fast
- *    paths test it and step aside) or cache_reap pass; so do CPUs that
- *    take no interrupts (the malloc shim's, application threads).
+ *    tests) has every CPU that holds pages drain its own in its
+ *    call-function interrupt, which cannot land inside that CPU's fast
+ *    path. Where no IPI may be sent (interrupts off, or an interrupt
+ *    handler: kernel/smp.h), it drains this CPU's lists and sets the
+ *    others' drain_pending, which the owner honours at its next
+ *    slow-path pcp operation (the fast paths test it and step aside) or
+ *    cache_reap pass; so do CPUs that take no interrupts (the malloc
+ *    shim's, application threads).
  *
  *    Why not a lock: Linux since 5.14 guards each CPU's lists with a
  *    spinlock that remote drainers take and the owner trylocks, so that
@@ -664,9 +665,22 @@ static void drain_pages_ask(unsigned int cpu)
 	}
 }
 
+/* Has cpu pages on a list of any zone? Read without its owner's lock. */
+static bool cpu_has_pcp_pages(unsigned int cpu, void *info)
+{
+	struct zone *zone;
+
+	(void)info;
+	for_each_zone(zone)
+		if (pcp_pages(&zone->pcp[cpu]))
+			return true;
+	return false;
+}
+
 /*
- * Every CPU drains its own lists, in its call-function interrupt, as
- * Linux's drain_all_pages() had each CPU do it before 5.14. Where no IPI
+ * Every CPU that has pages on its lists drains them, in its
+ * call-function interrupt, as Linux's drain_all_pages() had each CPU do
+ * it before 5.14 (for the CPUs of its cpus_with_pcps). Where no IPI
  * may be sent (interrupts off: direct reclaim inside SLAB's cache
  * growth; an interrupt handler), this CPU drains its own lists and asks
  * the others (drain_pending), which drain at their next pcp operation
@@ -679,7 +693,9 @@ void drain_all_pages(void)
 	bool ipi = !irqs_disabled() && !in_interrupt();
 
 	if (ipi)
-		WARN_ON_ONCE(on_each_cpu(drain_local_pages_ipi, NULL, true));
+		WARN_ON_ONCE(on_each_cpu_cond(cpu_has_pcp_pages,
+					      drain_local_pages_ipi, NULL,
+					      true));
 	else
 		drain_local_pages();
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {

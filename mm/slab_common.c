@@ -393,10 +393,22 @@ static void do_ccupdate_local(void *arg)
 }
 
 /*
+ * May cpu be using its array of the cache? Not if it has none: a cache
+ * being created (no CPU can allocate from it before it is returned).
+ */
+static bool cpu_has_array(unsigned int cpu, void *arg)
+{
+	struct ccupdate_struct *update = arg;
+
+	return update->cachep->cpu_cache[cpu] != NULL;
+}
+
+/*
  * Put the new arrays in, each by the CPU that owns it (an IPI) when
  * interrupts are on; with them off (boot, before arch_irq_init(): no
- * other CPU has run kernel code yet) and for CPUs that take no IPIs,
- * from here.
+ * other CPU has run kernel code yet), for CPUs that take no IPIs and
+ * for CPUs that had no array (as Linux's do_tune_cpucache sends no IPI
+ * without a previous cpu_cache), from here.
  */
 static void swap_cpu_arrays(struct ccupdate_struct *update)
 {
@@ -404,9 +416,11 @@ static void swap_cpu_arrays(struct ccupdate_struct *update)
 
 	WARN_ON_ONCE(in_interrupt());
 	if (ipi)
-		WARN_ON_ONCE(on_each_cpu(do_ccupdate_local, update, true));
+		WARN_ON_ONCE(on_each_cpu_cond(cpu_has_array, do_ccupdate_local,
+					      update, true));
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
-		if (!ipi || !on_each_cpu_reaches(cpu))
+		if (!ipi || !on_each_cpu_reaches(cpu) ||
+		    !update->cachep->cpu_cache[cpu])
 			ccupdate_cpu(update, cpu);
 }
 
@@ -718,12 +732,28 @@ static void do_drain(void *arg)
 }
 
 /*
+ * Does cpu's array of the cache hold objects? Read from another CPU,
+ * without its owner's interrupts off: an array its owner fills at this
+ * moment may be missed, as it may be refilled right after any drain.
+ * Objects freed before the drain was called (a destroy's) are seen.
+ */
+static bool cpu_array_has_objects(unsigned int cpu, void *arg)
+{
+	struct kmem_cache *cachep = arg;
+	struct array_cache *ac = READ_ONCE(cachep->cpu_cache[cpu]);
+
+	return ac && READ_ONCE(ac->avail);
+}
+
+/*
  * Every CPU drains its own array of the cache in its call-function
- * interrupt, so no array is touched while its CPU uses it. A CPU that
- * takes no IPIs (not online: the malloc shim's) has its array drained
- * from here, which assumes it is not using this cache meanwhile.
- * Interrupts must be on (mm/slab.c, "Lock order"): with them off only
- * this CPU's array is drained, after a WARNING.
+ * interrupt, so no array is touched while its CPU uses it; only the CPUs
+ * whose array holds objects are interrupted (on_each_cpu_cond(), as
+ * Linux's SLUB flush_all with has_cpu_slab). A CPU that takes no IPIs
+ * (not online: the malloc shim's) has its array drained from here,
+ * which assumes it is not using this cache meanwhile. Interrupts must be
+ * on (mm/slab.c, "Lock order"): with them off only this CPU's array is
+ * drained, after a WARNING.
  */
 static void drain_cpu_arrays(struct kmem_cache *cachep)
 {
@@ -736,7 +766,8 @@ static void drain_cpu_arrays(struct kmem_cache *cachep)
 		arch_irq_restore(flags);
 		return;
 	}
-	WARN_ON_ONCE(on_each_cpu(do_drain, cachep, true));
+	WARN_ON_ONCE(on_each_cpu_cond(cpu_array_has_objects, do_drain, cachep,
+				      true));
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
 		if (!on_each_cpu_reaches(cpu))
 			drain_array(cachep, cachep->cpu_cache[cpu]);

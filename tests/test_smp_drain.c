@@ -112,10 +112,78 @@ static void test_shrink_empties_every_cpu(struct ktest *t)
 	n = get_node(fill_cache);
 	KTEST_EXPECT_EQ(t, n->total_slabs, 0UL);
 	KTEST_EXPECT_EQ(t, n->free_objects, 0UL);
-	/* The fill, the shrink and the drain: one IPI per other CPU each. */
+	/*
+	 * The fill, the shrink (where arrays hold objects: not with
+	 * slab_debug) and the drain: one IPI per other CPU each.
+	 */
 	KTEST_EXPECT_GE(t, irq_vector_count(CALL_FUNCTION_VECTOR) - calls,
-			3UL * others);
+			(2UL + has_arrays(fill_cache)) * others);
 	kmem_cache_destroy(fill_cache);
+}
+
+/*
+ * Only the CPUs that hold something are interrupted (on_each_cpu_cond):
+ * a new cache gets its arrays without an IPI (no CPU can use them yet);
+ * a cache used on this CPU alone is shrunk, and this CPU's page lists
+ * drained, without one; a destroy too. Then each other CPU fills its
+ * caches in turn, and an IPI to it for each (a shrink, a page drain)
+ * empties them.
+ */
+static void test_drain_interrupts_only_holders(struct ktest *t)
+{
+	unsigned int others = other_cpus(t), this = smp_processor_id();
+	unsigned long ipis = irq_vector_count(CALL_FUNCTION_VECTOR);
+	struct kmem_cache *c = kmem_cache_create("smp-drain-here", 64, 0, 0,
+						 NULL);
+	unsigned long filled = 0, drained = 0;
+	unsigned int idle = 0;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_EQ(t, irq_vector_count(CALL_FUNCTION_VECTOR), ipis);
+	drain_all_pages();	/* every other CPU's lists empty */
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		idle += cpu != this && cpu_online(cpu) && !pcp_count(cpu);
+	KTEST_ASSERT_EQ(t, idle, others);	/* or the test proves nothing */
+	fill_cache = c;
+	fill_failed = 0;
+	fill_on_cpu(NULL);
+	KTEST_EXPECT_EQ(t, fill_failed, 0UL);
+	KTEST_EXPECT_TRUE(t, pcp_count(this) &&
+			  (array_avail(c, this) || !has_arrays(c)));
+
+	ipis = irq_vector_count(CALL_FUNCTION_VECTOR);
+	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
+	drain_all_pages();
+	KTEST_EXPECT_EQ(t, irq_vector_count(CALL_FUNCTION_VECTOR), ipis);
+	KTEST_EXPECT_EQ(t, array_avail(c, this), 0U);
+	KTEST_EXPECT_EQ(t, pcp_count(this), 0U);
+
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+		if (cpu == this || !cpu_online(cpu))
+			continue;
+		KTEST_ASSERT_EQ(t, smp_call_function_single(cpu, fill_on_cpu,
+							    NULL, true), 0);
+		filled += pcp_count(cpu) && (array_avail(c, cpu) ||
+					     !has_arrays(c));
+		ipis = irq_vector_count(CALL_FUNCTION_VECTOR);
+		kmem_cache_shrink(c);
+		drain_all_pages();
+		/*
+		 * Its page drain, and its shrink where arrays hold objects
+		 * (not with slab_debug); no other CPU had anything to drain.
+		 */
+		drained += irq_vector_count(CALL_FUNCTION_VECTOR) - ipis ==
+			   1UL + has_arrays(c) &&
+			   !array_avail(c, cpu) && !pcp_count(cpu);
+	}
+	KTEST_EXPECT_EQ(t, fill_failed, 0UL);
+	KTEST_EXPECT_EQ(t, filled, (unsigned long)others);
+	KTEST_EXPECT_EQ(t, drained, (unsigned long)others);
+
+	/* A cache nobody holds objects of is destroyed without an IPI. */
+	ipis = irq_vector_count(CALL_FUNCTION_VECTOR);
+	kmem_cache_destroy(c);
+	KTEST_EXPECT_EQ(t, irq_vector_count(CALL_FUNCTION_VECTOR), ipis);
 }
 
 /* --- with the other CPUs allocating (arch_cpu_run) ---------------------- */
@@ -182,6 +250,25 @@ static unsigned int start_workers(struct ktest *t, unsigned int *cpus)
 	return start_workers_fn(t, cpus, drain_worker);
 }
 
+/*
+ * Bounded wait for every worker's first round: the drains that follow
+ * must race running workers, not ones still starting (a drain of idle
+ * CPUs sends no IPI and is over in microseconds).
+ */
+static bool wait_first_rounds(const unsigned int *cpus, unsigned int nr)
+{
+	u64 deadline = arch_clock_ns() + SMP_CALL_TIMEOUT_NS;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		while (!__atomic_load_n(&dw.rounds[cpus[i]], __ATOMIC_RELAXED)) {
+			if (arch_clock_ns() > deadline)
+				return false;
+			arch_cpu_relax();
+		}
+	}
+	return true;
+}
+
 static void stop_workers(const unsigned int *cpus, unsigned int nr)
 {
 	__atomic_store_n(&dw.hold, 1, __ATOMIC_RELEASE);
@@ -205,6 +292,7 @@ static void test_shrink_while_others_allocate(struct ktest *t)
 		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
 	}
 	/* Drains racing the owners' fast paths. */
+	KTEST_EXPECT_TRUE(t, wait_first_rounds(cpus, nr));
 	for (unsigned int i = 0; i < 30; i++) {
 		kmem_cache_shrink(dw.cachep);
 		drain_all_pages();
@@ -368,6 +456,7 @@ static void test_page_drain_while_others_allocate(struct ktest *t)
 	nr = start_workers_fn(t, cpus, page_worker);
 	if (!nr)
 		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
+	KTEST_EXPECT_TRUE(t, wait_first_rounds(cpus, nr));
 	for (unsigned int i = 0; i < 50; i++)
 		drain_all_pages();
 	__atomic_store_n(&dw.hold, 1, __ATOMIC_RELEASE);
@@ -547,6 +636,7 @@ static void test_cpu_release_empties_own_caches(struct ktest *t)
 static const struct ktest_case smp_drain_cases[] = {
 	KTEST_CASE(test_cpu_release_empties_own_caches),
 	KTEST_CASE(test_shrink_empties_every_cpu),
+	KTEST_CASE(test_drain_interrupts_only_holders),
 	KTEST_CASE(test_shrink_while_others_allocate),
 	KTEST_CASE(test_atomic_ipi_inside_slow_paths),
 	KTEST_CASE(test_shrink_irqs_off_warns),

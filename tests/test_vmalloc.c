@@ -613,25 +613,40 @@ static void release_pages(struct page_list *held)
 	}
 }
 
+/*
+ * With every other page taken, no block of order 3 and no 16 MiB
+ * kmalloc can be had, but a vmalloc of order-0 pages can: 16 MiB, or
+ * half of what is left free where that is less (32 MiB of RAM leaves
+ * about 14 MiB; the rest above the watermarks is for the page array and
+ * the page tables).
+ */
 static void test_fragmented_memory(struct ktest *t)
 {
 	struct page_list held = { 0 }, odd = { 0 };
+	unsigned long bad = 0, size, free;
 	struct page *block;
 	void *v, *k;
-	unsigned long bad = 0;
 
 	fragment_memory(&held, &odd);
+	free = nr_free_pages();
+	size = min((unsigned long)SZ_16M, (free / 2) << PAGE_SHIFT) &
+	       ~(SZ_1M - 1);
+	if (!size) {
+		release_pages(&held);
+		ktest_skip(t, "less than 2 MiB left free in order-0 holes");
+	}
 	block = alloc_pages(GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY, 3);
 	k = kmalloc(SZ_16M, GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY);
-	v = vmalloc(SZ_16M);
+	v = vmalloc(size);
 	if (v) {
-		fill(v, SZ_16M, 16);
-		bad = check_fill(v, SZ_16M, 16);
+		fill(v, size, 16);
+		bad = check_fill(v, size, 16);
 		vfree(v);
 	}
 	vm_unmap_aliases();
 	release_pages(&held);
-	ktest_info(t, "%lu free order-0 pages", nr_free_pages());
+	ktest_info(t, "vmalloc(%lu MiB) with %lu pages free in order-0 holes; %lu free after",
+		   size >> 20, free, nr_free_pages());
 	KTEST_EXPECT_NULL(t, block);
 	KTEST_EXPECT_NULL(t, k);
 	KTEST_ASSERT_NOT_NULL(t, v);

@@ -12,6 +12,12 @@ rows as JSON (build/matrix.json), and exit status 0 only if every
 configuration passed.  A failing configuration also prints the harness's
 reason and the path of its log.
 
+One more row boots every suite (plain 'ktest', not just --ktest's) at
+the smallest RAM under the BIOS (ALL_SUITES_CONFIG): the README promises
+32 MiB, and the suites beyond the allocators' own (reclaim, vmalloc,
+the debugging options...) must hold there too.  --no-all-suites leaves
+it out.
+
 Debian's OVMF cannot boot with less than 64 MiB under QEMU: at 32 MiB it
 takes a page fault in its own code before it looks for a boot device, at
 48 MiB GRUB's EFI build runs out of memory.  Those configurations are not
@@ -37,6 +43,8 @@ MACHINES = ('pc', 'q35')
 MEMS = ('32M', '128M', '1G', '4G', '16G')
 CPUS = ('1',)
 SUITES = 'memory_model,page_alloc,slab,kmalloc'
+ALL_SUITES_CONFIG = ('bios', 'pc', '32M', '1')
+ALL_SUITES_CMDLINE = 'ktest'
 UEFI_MIN_MEM = 64 << 20
 
 
@@ -62,41 +70,44 @@ def configs(firmwares=FIRMWARES, machines=MACHINES, mems=MEMS, cpus=CPUS):
     return list(itertools.product(firmwares, machines, mems, cpus))
 
 
-def stage_name(config):
+def stage_name(config, suites='selected'):
     firmware, machine, mem, cpus = config
-    return 'matrix-%s-%s-%s-%scpu' % (firmware, machine, mem, cpus)
+    return 'matrix-%s-%s-%s-%scpu%s' % (firmware, machine, mem, cpus,
+                                        '-all' if suites == 'all' else '')
 
 
 def make_stages(kernel, cmdline, iso, config_list, dirs, timeout,
-                qemu_args=''):
-    """One harness stage per configuration, all booting the same ISO."""
+                qemu_args='', suites='selected'):
+    """One harness stage per configuration, all booting the same ISO;
+    suites ('selected' or 'all') names the row's suites in the table."""
     log_dir, iso_dir = dirs
     stages = []
     for config in config_list:
         firmware, machine, mem, cpus = config
         boot = harness.Boot(kernel, cmdline, mem, cpus, timeout, qemu_args,
                             machine, firmware)
-        stage = harness.boot_stage(boot, stage_name(config),
+        stage = harness.boot_stage(boot, stage_name(config, suites),
                                    (log_dir, iso_dir), 60.0)
         stage.argv = harness.qemu_argv(iso, mem, cpus, qemu_args, machine,
                                        firmware)
         stage.prepare = None
-        stages.append((config, stage))
+        stages.append((config, stage, suites))
     return stages
 
 
-def skipped_row(config, why):
+def skipped_row(config, why, suites='selected'):
     """The row of a configuration that was not booted."""
     firmware, machine, mem, cpus = config
     return {
         'firmware': harness.FIRMWARE_NAMES[firmware], 'machine': machine,
-        'mem': mem, 'cpus': int(cpus), 'verdict': 'skip', 'reason': why,
+        'mem': mem, 'cpus': int(cpus), 'suites': suites,
+        'verdict': 'skip', 'reason': why,
         'passed': 0, 'failed': 0, 'skipped': 0, 'boot_to_first_test': None,
         'seconds': None, 'log': None,
     }
 
 
-def row(config, outcome):
+def row(config, outcome, suites='selected'):
     """What the table and the JSON file say about one configuration."""
     firmware, machine, mem, cpus = config
     obs = outcome.obs
@@ -105,6 +116,7 @@ def row(config, outcome):
         'machine': machine,
         'mem': mem,
         'cpus': int(cpus),
+        'suites': suites,
         'verdict': outcome.kind,
         'reason': outcome.reason,
         'passed': outcome.passed,
@@ -117,8 +129,8 @@ def row(config, outcome):
     }
 
 
-HEADER = ('firmware', 'machine', 'RAM', 'CPUs', 'passed', 'failed',
-          'skipped', 'boot to first test', 'total')
+HEADER = ('firmware', 'machine', 'RAM', 'CPUs', 'suites', 'passed',
+          'failed', 'skipped', 'boot to first test', 'total')
 
 
 def format_table(rows):
@@ -132,7 +144,8 @@ def format_table(rows):
         return (str(r['passed']), str(r['failed']), str(r['skipped']))
 
     cells = [HEADER] + [
-        (r['firmware'], r['machine'], r['mem'], str(r['cpus'])) + counts(r)
+        (r['firmware'], r['machine'], r['mem'], str(r['cpus']),
+         r['suites']) + counts(r)
         + (seconds(r['boot_to_first_test']), seconds(r['seconds']))
         for r in rows]
     widths = [max(len(line[i]) for line in cells) for i in range(len(HEADER))]
@@ -141,16 +154,17 @@ def format_table(rows):
 
 
 def run(stages, jobs):
-    """Run (config, stage) pairs, jobs at a time; rows in the given order."""
+    """Run (config, stage, suites) triples, jobs at a time; rows in the
+    given order."""
     quiet = harness.Printer(quiet=True)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [(config, None if unbootable(config) else
+        futures = [(config, suites, None if unbootable(config) else
                     pool.submit(harness.run_stage, stage, quiet))
-                   for config, stage in stages]
+                   for config, stage, suites in stages]
         try:
-            return [row(config, future.result()) if future else
-                    skipped_row(config, unbootable(config))
-                    for config, future in futures]
+            return [row(config, future.result(), suites) if future else
+                    skipped_row(config, unbootable(config), suites)
+                    for config, suites, future in futures]
         except KeyboardInterrupt:
             harness.ABORT.set()
             raise
@@ -168,6 +182,9 @@ def parse_args(argv):
                         choices=MACHINES)
     parser.add_argument('--mem', nargs='+', default=MEMS, metavar='SIZE')
     parser.add_argument('--cpus', nargs='+', default=CPUS, metavar='N')
+    parser.add_argument('--no-all-suites', action='store_true',
+                        help='leave out the row that boots every suite '
+                             '(%s %s %s)' % ALL_SUITES_CONFIG[:3])
     parser.add_argument('--jobs', type=int, default=2,
                         help='QEMUs at a time (default: 2)')
     parser.add_argument('--timeout', type=harness.positive_float, default=300.0,
@@ -194,8 +211,21 @@ def main(argv=None):
     stages = make_stages(args.kernel, cmdline, iso, config_list,
                          (args.log_dir, args.iso_dir), args.timeout,
                          args.qemu_args)
-    print("matrix: %d configurations of '%s', %d at a time"
-          % (len(stages), cmdline, args.jobs), flush=True)
+    if not args.no_all_suites:
+        all_iso = os.path.join(args.iso_dir, 'matrix-all.iso')
+        error = harness.build_iso(args.kernel, ALL_SUITES_CMDLINE, all_iso)
+        if error:
+            print('matrix: %s' % error, file=sys.stderr)
+            return 1
+        stages += make_stages(args.kernel, ALL_SUITES_CMDLINE, all_iso,
+                              [ALL_SUITES_CONFIG],
+                              (args.log_dir, args.iso_dir), args.timeout,
+                              args.qemu_args, 'all')
+    print("matrix: %d configurations of '%s'%s, %d at a time"
+          % (len(stages), cmdline,
+             '' if args.no_all_suites else
+             " and one of every suite ('%s')" % ALL_SUITES_CMDLINE,
+             args.jobs), flush=True)
     rows = run(stages, args.jobs)
     elapsed = time.monotonic() - start
     for line in format_table(rows):
@@ -203,9 +233,9 @@ def main(argv=None):
     bad = [r for r in rows if r['verdict'] not in ('pass', 'skip')]
     skipped = len([r for r in rows if r['verdict'] == 'skip'])
     for r in bad:
-        print('matrix: FAIL %s %s %s %d CPU: %s (log: %s)' % (
-            r['firmware'], r['machine'], r['mem'], r['cpus'], r['reason'],
-            r['log']))
+        print('matrix: FAIL %s %s %s %d CPU, %s suites: %s (log: %s)' % (
+            r['firmware'], r['machine'], r['mem'], r['cpus'], r['suites'],
+            r['reason'], r['log']))
     os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
     with open(args.json, 'w', encoding='utf-8') as out:
         json.dump({'cmdline': cmdline, 'seconds': round(elapsed, 1),

@@ -781,7 +781,8 @@ class PlatformTests(unittest.TestCase):
     def test_matrix_stages_share_one_iso(self):
         stages = matrix.make_stages('k.elf', 'ktest=slab', '/b/m.iso',
                                     [('uefi', 'q35', '4G', '1')], ('/l', '/i'), 300.0)
-        config, stage = stages[0]
+        config, stage, suites = stages[0]
+        self.assertEqual(suites, 'selected')
         self.assertEqual(stage.title, "kernel boot 'ktest=slab' (4G, 1 CPU, UEFI, q35)")
         self.assertIsNone(stage.prepare)
         self.assertEqual(stage.argv[stage.argv.index('-cdrom') + 1], '/b/m.iso')
@@ -799,9 +800,34 @@ class PlatformTests(unittest.TestCase):
         self.assertEqual(row['boot_to_first_test'], 5.67)
         lines = matrix.format_table([row])
         self.assertEqual(lines[0].split('  ')[0], 'firmware')
-        self.assertEqual(lines[1].split(), ['UEFI', 'q35', '16G', '1', '100', '0', '2',
-                                            '5.7', 's', '12.3', 's'])
+        self.assertEqual(lines[1].split(), ['UEFI', 'q35', '16G', '1', 'selected',
+                                            '100', '0', '2', '5.7', 's', '12.3', 's'])
         self.assertEqual(lines[0].index('boot to first test'), lines[1].index('5.7 s'))
+
+    def test_matrix_row_of_every_suite(self):
+        """One more row boots plain 'ktest' (every suite) at 32M, BIOS."""
+        self.assertEqual(matrix.ALL_SUITES_CONFIG, ('bios', 'pc', '32M', '1'))
+        self.assertEqual(matrix.ALL_SUITES_CMDLINE, 'ktest')
+        self.assertIsNone(matrix.unbootable(matrix.ALL_SUITES_CONFIG))
+        stages = matrix.make_stages('k.elf', 'ktest', '/b/all.iso',
+                                    [matrix.ALL_SUITES_CONFIG], ('/l', '/i'),
+                                    300.0, suites='all')
+        config, stage, suites = stages[0]
+        self.assertEqual(suites, 'all')
+        self.assertEqual(stage.title, "kernel boot 'ktest' (32M, 1 CPU, BIOS, pc)")
+        self.assertEqual(stage.argv[stage.argv.index('-cdrom') + 1], '/b/all.iso')
+        # Its own log, beside the selected suites' row of the same platform.
+        self.assertEqual(stage.log_path, '/l/matrix-bios-pc-32M-1cpu-all.log')
+        self.assertNotEqual(matrix.stage_name(config, 'all'), matrix.stage_name(config))
+        obs = harness.Observation(elapsed=60.0, first_test=1.5)
+        outcome = harness.Outcome(stage, 'pass', 'all tests passed', obs, 700, 0, 50)
+        row = matrix.row(config, outcome, suites)
+        self.assertEqual(row['suites'], 'all')
+        self.assertEqual(matrix.format_table([row])[1].split()[:5],
+                         ['BIOS', 'pc', '32M', '1', 'all'])
+        args = matrix.parse_args(['--kernel', 'k.elf'])
+        self.assertFalse(args.no_all_suites)
+        self.assertTrue(matrix.parse_args(['--kernel', 'k', '--no-all-suites']).no_all_suites)
 
     def test_matrix_skips_what_ovmf_cannot_boot(self):
         self.assertEqual(matrix.mem_bytes('32M'), 32 << 20)
@@ -813,7 +839,7 @@ class PlatformTests(unittest.TestCase):
         self.assertIsNone(matrix.unbootable(('bios', 'pc', '32M', '1')))
         row = matrix.skipped_row(('uefi', 'q35', '32M', '1'), 'OVMF needs at least 64M')
         line = matrix.format_table([row])[1]
-        self.assertEqual(line.split()[:6], ['UEFI', 'q35', '32M', '1', '-', '-'])
+        self.assertEqual(line.split()[:7], ['UEFI', 'q35', '32M', '1', 'selected', '-', '-'])
         self.assertIn('all: OVMF needs at least 64M', line)
 
 
