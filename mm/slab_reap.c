@@ -26,11 +26,11 @@
  * does neither loses only its bottom, never the top the next allocation
  * pops.
  *
- * Locks: the walk over the caches needs slab_lock, which is taken with
- * interrupts on; the work may have interrupted its holder on this very
- * CPU (kernel/workqueue.h), so the pass takes it by trylock and, when
- * it is busy, skips the caches this time (Linux's cache_reap gives up
- * on a busy slab_mutex the same way). Under it: n->list_lock, then the
+ * Locks: the walk over the caches needs slab_lock. The work never runs
+ * where its CPU holds a lock (kernel/preempt.h), but another CPU may
+ * hold it for long (a destroy, a tune), so the pass only tries it and,
+ * when it is busy, skips the caches this time (Linux's cache_reap gives
+ * up on a busy slab_mutex the same way). Under it: n->list_lock, then the
  * page allocator's, as everywhere (mm/slab.c, "Lock order").
  */
 #include "kernel/bug.h"
