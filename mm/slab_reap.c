@@ -31,7 +31,7 @@
  * CPU (kernel/workqueue.h), so the pass takes it by trylock and, when
  * it is busy, skips the caches this time (Linux's cache_reap gives up
  * on a busy slab_mutex the same way). Under it: n->list_lock, then the
- * page allocator's, as everywhere (mm/slab.c, "Lock order").
+ * page allocator's, as everywhere (Documentation/locking/locking.md).
  */
 #include "kernel/bug.h"
 #include "kernel/irq.h"
