@@ -181,9 +181,11 @@ debug: $(B)/kernel.elf
 # The allocators' headers, checked by compiling tools/testing/compile/
 # with the kernel's compiler and flags: the API headers are enough for a
 # caller and hide the internals, and the compiler sees the allocation
-# functions' sizes (__alloc_size).
+# functions' sizes (__alloc_size). Then the Markdown links of README.md,
+# Documentation/ and bench/ (tools/testing/doc_links.py).
 compile-checks:
 	@$(PYTHON) tools/testing/compile_checks.py --cc '$(CC)' -- $(KCFLAGS)
+	@$(PYTHON) tools/testing/doc_links.py
 
 # Host-native suites only (ASan/UBSan).
 # Deferred struct page init needs a last zone of more than two sections

@@ -26,7 +26,7 @@
  * Locking: pool->lock, taken with interrupts off, guards curr_nr,
  * min_nr and the array. It is held only to move elements in and out of
  * the reserve: the backend, kmalloc and kfree are always called with it
- * dropped, so no allocator lock nests inside it (lock order: mm/slab.c).
+ * dropped, so no allocator lock nests inside it (lock order: Documentation/locking/locking.md).
  */
 #include "kernel/bug.h"
 #include "kernel/errno.h"

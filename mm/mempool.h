@@ -22,7 +22,7 @@
  * pool_data the order; elements are struct page *). Any pair of functions
  * of the types below works.
  *
- * Locking: pool->lock guards the reserve (see "Lock order" in mm/slab.c);
+ * Locking: pool->lock guards the reserve (see Documentation/locking/locking.md);
  * the backend is never called with it held.
  */
 #ifndef MM_MEMPOOL_H

@@ -5,21 +5,10 @@
  * mm/page-flags.h are inline, so callers see the structure.
  *
  * A page is one thing at a time and its five middle words mean different
- * things for each (Linux's layout):
- *
- *   offset  free (buddy) / listed    compound tail        slab (struct slab)
- *   0       flags                    flags                flags
- *   8       lru.next                 compound_head | 1    slab_list / rcu_head
- *   16      lru.prev                 compound_order (1st) slab_list / rcu_head
- *   24      mapping                                       slab_cache
- *   32      index                                         freelist
- *   40      private (buddy order)                         s_mem
- *   48      page_type                                     active
- *   52      _refcount                _refcount            _refcount
- *   56      alloc_order (allocated pages: the order to free them with)
- *
- * struct slab, the slab view, is in mm/slab_internal.h, where the compiler
- * checks it against this layout.
+ * things for each (Linux's layout): Documentation/mm/slab.md draws them
+ * word by word, and tests/test_docs.c checks the drawing. struct slab,
+ * the slab view, is in mm/slab_internal.h, where the compiler checks it
+ * against this layout.
  *
  * Bit 0 of the word at offset 8 tells a tail page from everything else:
  * list pointers are aligned, so only compound_head has it set.

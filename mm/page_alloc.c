@@ -75,18 +75,8 @@
  *    request flag for everyone else. The price: a drain from interrupt
  *    context or with interrupts off is deferred on the other CPUs.
  *
- *    Lock order (the end of the one in mm/slab.c, whose locks may all be
- *    held by a caller; kernel/lockdep.c checks):
- *
- *      ... slab_lock, validate_lock, shrinker_lock, n->list_lock,
- *          fastpath_lock, fault_lock (a fail_page_alloc decision,
- *          before any below)
- *      7. (none: the per-CPU lists are their CPU's, interrupts off)
- *      7a. pgdat->node_size_lock: deferred init growing a zone
- *          (mm/mm_init.c), which frees the new pages under 8
- *      8. zone->lock: never two zones' at once
- *      ... pool->lock, 10. logbuf_lock (kernel/printk.c): a report
- *          under either
+ *    Lock order: Documentation/locking/locking.md (kernel/lockdep.c
+ *    checks it).
  *
  * 7. Checks and debugging (mm/page_debug.c, mm/fault_inject.c). Every
  *    free is checked for the bad frees of section 5; the fast path does

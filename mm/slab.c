@@ -74,57 +74,14 @@
  *    outside interrupt handlers (WARNING otherwise, and only this CPU's
  *    array is drained), and their callers may hold only locks that no
  *    CPU ever spins on with interrupts off, or the IPI would wait on
- *    that CPU for ever: of the list below, only slab_lock (always taken
+ *    that CPU for ever: of the lock order, only slab_lock (always taken
  *    with interrupts on; reclaim only trylocks it). Reclaim drains only
  *    this CPU's arrays. A CPU that takes no IPIs (the malloc shim's
  *    CPUs are the application's threads) still has its array drained
  *    directly, assuming it is not using the cache meanwhile.
  *
- *    Lock order (kernel/lockdep.c checks it at run time): a lock may be
- *    taken while holding only locks above it in this list.
- *
- *      1. slab_lock (mm/slab_common.c; Linux's slab_mutex, but a
- *         spinlock, hence the name): the cache list. Held while a cache
- *         is made, tuned (slab_tune_cpucache) or destroyed and by every
- *         walk over the caches, which then take the locks below
- *         (shrink_all frees pages). Reclaim takes it by trylock only,
- *         and so does cache_reap (mm/slab_reap.c): it runs as delayed
- *         work, which may have interrupted this lock's holder on its
- *         own CPU (kernel/workqueue.h).
- *      2. validate_lock (mm/slab_debug.c): validation's scratch bitmap.
- *      3. shrinker_lock (mm/vmscan.c): the shrinker list; taken by
- *         reclaim, which any allocation may enter with slab_lock held,
- *         and held only to walk or change the list: never while a
- *         shrinker runs or reclaim drains the caches.
- *      4. n->list_lock: one cache's node. Never two at once: whatever
- *         a cache frees into another (an off-slab index array) or into
- *         the page allocator is freed after the lock is dropped
- *         (slabs_destroy), and nothing allocates under it.
- *      5. fastpath_lock (this file): the fast paths' mode words.
- *      6. fault_lock (mm/fault_inject.c): a fault-injection decision,
- *         made inside an allocation before the allocator's own locks.
- *      7. (none: the page allocator's per-CPU lists take no lock,
- *         only interrupts off), then 8. zone->lock: the page
- *         allocator's (mm/page_alloc.c, the same list from there).
- *      9. pool->lock (mm/mempool.c): one mempool's reserve. Held only
- *         to move elements in and out of it: the backend, kmalloc and
- *         kfree are called after it is dropped, so nothing but
- *         logbuf_lock is ever taken under it.
- *     10. rcu_state.lock (kernel/rcu.c): call_rcu() takes it to ask for
- *         a grace period under any of the above (a SLAB_TYPESAFE_BY_RCU
- *         slab released with slab_lock held); hardirq-safe (the tick);
- *         callbacks run with it dropped.
- *     11. logbuf_lock (kernel/printk.c): innermost; a report may be
- *         printed under any of the above.
- *    Interrupts: an allocation from an interrupt handler takes the
- *    locks from 4 on, so they are taken with interrupts off everywhere
- *    (hardirq-safe). slab_lock and shrinker_lock are taken with
- *    interrupts on and never in a handler (hardirq-unsafe): legal only
- *    because no lock from 4 on is held when they are taken. The
- *    validator checks both (kernel/lockdep.c, "Interrupt safety").
- *    A CPU's work list lock (kernel/workqueue.c) and a timer base's
- *    lock (kernel/time.c) are taken with interrupts off and alone:
- *    none of the above is held under them, nor they under any.
+ *    Lock order: Documentation/locking/locking.md (kernel/lockdep.c
+ *    checks it at run time).
  *
  * 7. Debugging stays off the fast paths. A debugged cache (mm/slab_debug.c)
  *    has per-CPU arrays of limit 0, so its allocations and frees always

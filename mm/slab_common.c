@@ -25,7 +25,7 @@
  * it is) guards the cache list and slab_nr_debug_caches, and is held
  * while a cache is worked out and inserted (kmem_cache_create), taken
  * out (kmem_cache_destroy), and by every walk over the caches. It is the
- * outermost lock of the allocators: see the lock order in mm/slab.c.
+ * outermost lock of the allocators: see Documentation/locking/locking.md.
  */
 #include "lib/bitops.h"
 #include "kernel/bug.h"
@@ -54,7 +54,7 @@ enum slab_state { DOWN, PARTIAL, UP, FULL };
 
 static enum slab_state slab_state;
 static LIST_HEAD(slab_caches);
-static DEFINE_SPINLOCK(slab_lock);	/* outermost: mm/slab.c, "Lock order" */
+static DEFINE_SPINLOCK(slab_lock);	/* outermost: Documentation/locking/locking.md */
 static unsigned int slab_max_order;
 
 static bool freelist_random_all;	/* slab_freelist_random */
@@ -752,7 +752,7 @@ static bool cpu_array_has_objects(unsigned int cpu, void *arg)
  * Linux's SLUB flush_all with has_cpu_slab). A CPU that takes no IPIs
  * (not online: the malloc shim's) has its array drained from here,
  * which assumes it is not using this cache meanwhile. Interrupts must be
- * on (mm/slab.c, "Lock order"): with them off only this CPU's array is
+ * on (Documentation/locking/locking.md): with them off only this CPU's array is
  * drained, after a WARNING.
  */
 static void drain_cpu_arrays(struct kmem_cache *cachep)

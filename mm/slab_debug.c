@@ -9,7 +9,8 @@
  *    arrays (its array limit is 0): every allocation and free misses the
  *    fast path and lands here, so a cache without debugging pays nothing,
  *    not even a branch, and kfree pays one predictable test of
- *    slab_nr_debug_caches.
+ *    kfree_checks (mm/slab.c), which is nonzero while
+ *    slab_nr_debug_caches is.
  *
  * 2. Object layout of a debugged cache (offsets from the object):
  *

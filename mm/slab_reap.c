@@ -30,8 +30,8 @@
  * where its CPU holds a lock (kernel/preempt.h), but another CPU may
  * hold it for long (a destroy, a tune), so the pass only tries it and,
  * when it is busy, skips the caches this time (Linux's cache_reap gives
- * up on a busy slab_mutex the same way). Under it: n->list_lock, then the
- * page allocator's, as everywhere (mm/slab.c, "Lock order").
+ * up on a busy slab_mutex the same way). Under it: n->list_lock, then
+ * the page allocator's, as everywhere (Documentation/locking/locking.md).
  */
 #include "kernel/bug.h"
 #include "kernel/irq.h"

@@ -66,7 +66,7 @@
  *    callbacks run with no reclaim or allocator lock held (a caller's
  *    slab_lock aside, see above). A shrinker being called has nr_running
  *    raised: it stays on the list, so the walk can go on from it, and
- *    unregister_shrinker() waits for it. Lock order: mm/slab.c.
+ *    unregister_shrinker() waits for it. Lock order: Documentation/locking/locking.md.
  */
 #include "kernel/atomic.h"
 #include "kernel/bug.h"
@@ -89,7 +89,7 @@
 #define SHRINKER_USER_FLAGS	(SHRINKER_NUMA_AWARE | SHRINKER_MEMCG_AWARE)
 
 static LIST_HEAD(shrinker_list);
-static DEFINE_SPINLOCK(shrinker_lock);	/* mm/slab.c, "Lock order" */
+static DEFINE_SPINLOCK(shrinker_lock);	/* Documentation/locking/locking.md */
 
 /* Per CPU: the memalloc flag, reclaim passes running, shrinker called. */
 unsigned int memalloc_noreclaim_cpu[NR_CPUS];

@@ -54,9 +54,6 @@
 #define PTE_NX		(1UL << 63)
 #define PTE_ADDR_MASK	0x000ffffffffff000UL
 
-#define X86_VMALLOC_START	0xffffc90000000000UL	/* Linux's VMALLOC_START */
-#define X86_VMALLOC_SIZE	(32UL << 40)
-
 #define PGD_LEVEL	3	/* levels: 3 PML4, 2 PDPT, 1 PD, 0 PT */
 
 extern char _text[], _etext[], _rodata[], _erodata[], _data[], _end[];

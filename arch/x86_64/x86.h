@@ -9,6 +9,8 @@
 #define KERNEL_VIRT_BASE	0xffffffff80000000UL	/* linker.ld */
 #define X86_PAGE_OFFSET		0xffff888000000000UL	/* direct map */
 #define X86_VMEMMAP_START	0xffffea0000000000UL	/* mem_map */
+#define X86_VMALLOC_START	0xffffc90000000000UL	/* Linux's VMALLOC_START */
+#define X86_VMALLOC_SIZE	(32UL << 40)
 #define EARLY_MAP_SIZE		SZ_1G	/* what boot/entry.S maps */
 
 #define KERNEL_CS	0x08

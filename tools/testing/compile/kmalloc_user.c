@@ -31,7 +31,8 @@ int widget_demo(void)
 		return -1;
 	w = kmem_cache_zalloc(cache, GFP_KERNEL);
 	buf = kmalloc(64, GFP_KERNEL);
-	v = kcalloc(8, sizeof(*v), GFP_KERNEL | __GFP_DMA32);
+	/* No kmalloc cache is DMA32: kmalloc would WARN and ignore it. */
+	v = kcalloc(8, sizeof(*v), GFP_KERNEL);
 	bigger = krealloc(buf, 2 * KMALLOC_MIN_SIZE, GFP_KERNEL);
 	if (w && bigger && v)
 		ret = w->id + bigger[0] + v[7] + (int)ksize(bigger);
@@ -49,6 +50,12 @@ int widget_demo(void)
 	}
 	addr = get_zeroed_page(GFP_KERNEL);
 	free_page(addr);
+	/* Memory a device with a 32-bit limit reads: ask the page allocator. */
+	page = alloc_pages(GFP_KERNEL | __GFP_DMA32, 0);
+	if (page) {
+		ret += page_to_pfn(page) < (1UL << (32 - PAGE_SHIFT));
+		__free_pages(page, 0);
+	}
 	return ret + !ZERO_OR_NULL_PTR(kzalloc(0, GFP_KERNEL));
 }
 
