@@ -145,6 +145,26 @@ static struct call_single_data *csd_get_async(unsigned int cpu)
 	return csd;
 }
 
+/*
+ * Queue func(info) on cpu: in sync_csd, the caller's (it then waits for
+ * it), or NULL for this CPU's async csd for cpu. Claiming the csd,
+ * filling it and queueing it is one preempt_disable() section (see the
+ * top). Returns the csd queued.
+ */
+static struct call_single_data *send_csd(struct call_single_data *sync_csd,
+					 unsigned int cpu,
+					 smp_call_func_t func, void *info)
+{
+	struct call_single_data *csd;
+
+	preempt_disable();
+	csd = sync_csd ? sync_csd : csd_get_async(cpu);
+	csd_prepare(csd, func, info, sync_csd != NULL);
+	queue_and_send(csd, cpu);
+	preempt_enable();
+	return csd;
+}
+
 static void run_local(smp_call_func_t func, void *info)
 {
 	unsigned long flags = arch_irq_save();
@@ -179,11 +199,7 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func,
 		return -EDEADLK;
 	if (!cpu_online(cpu))
 		return -ENXIO;
-	preempt_disable();	/* no work function between claim and queue */
-	csd = wait ? &stack_csd : csd_get_async(cpu);
-	csd_prepare(csd, func, info, wait);
-	queue_and_send(csd, cpu);
-	preempt_enable();
+	csd = send_csd(wait ? &stack_csd : NULL, cpu, func, info);
 	if (wait)
 		csd_lock_wait(csd, cpu);
 	return 0;
@@ -199,15 +215,9 @@ static void send_to_others(struct call_single_data *csds,
 	unsigned int this = arch_cpu_id();
 
 	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
-		struct call_single_data *csd;
-
 		if (cpu == this || !cpu_online(cpu))
 			continue;
-		preempt_disable();	/* as smp_call_function_single() */
-		csd = wait ? &csds[cpu] : csd_get_async(cpu);
-		csd_prepare(csd, func, info, wait);
-		queue_and_send(csd, cpu);
-		preempt_enable();
+		send_csd(wait ? &csds[cpu] : NULL, cpu, func, info);
 	}
 }
 
@@ -291,15 +301,9 @@ int on_each_cpu_cond(smp_cond_func_t cond_func, smp_call_func_t func,
 	others = mask & ~(1UL << this);
 	if (others && !may_send("on_each_cpu_cond"))
 		return -EDEADLK;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
-		struct call_single_data *csd;
-
-		if (!(others & (1UL << cpu)))
-			continue;
-		csd = wait ? &csds[cpu] : csd_get_async(cpu);
-		csd_prepare(csd, func, info, wait);
-		queue_and_send(csd, cpu);
-	}
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		if (others & (1UL << cpu))
+			send_csd(wait ? &csds[cpu] : NULL, cpu, func, info);
 	if (mask & (1UL << this))
 		run_local(func, info);
 	for (unsigned int cpu = 0; wait && cpu < arch_nr_cpus(); cpu++)
