@@ -18,7 +18,8 @@
 #include "mm/util.h"
 
 /*
- * Documentation/mm/slab.md, "struct page and struct slab, word by word";
+ * Documentation/mm/slab.md, "struct page and struct slab, word by word"
+ * (struct slab's words: slab.test_overlay_offsets);
  * Documentation/mm/memory-model.md, "mem_map" (64 bytes a page).
  */
 static void test_struct_page_words(struct ktest *t)
@@ -36,21 +37,6 @@ static void test_struct_page_words(struct ktest *t)
 	KTEST_EXPECT_EQ(t, offsetof(struct page, compound_head), 8UL);
 	KTEST_EXPECT_EQ(t, offsetof(struct page, compound_order), 16UL);
 	KTEST_EXPECT_EQ(t, offsetof(struct page, rcu_head), 8UL);
-}
-
-/* Documentation/mm/slab.md, "struct page and struct slab, word by word". */
-static void test_struct_slab_words(struct ktest *t)
-{
-	KTEST_EXPECT_EQ(t, offsetof(struct slab, __page_flags), 0UL);
-	KTEST_EXPECT_EQ(t, offsetof(struct slab, slab_list), 8UL);
-	KTEST_EXPECT_EQ(t, offsetof(struct slab, rcu_head), 8UL);
-	KTEST_EXPECT_EQ(t, offsetof(struct slab, slab_cache), 24UL);
-	KTEST_EXPECT_EQ(t, offsetof(struct slab, freelist), 32UL);
-	KTEST_EXPECT_EQ(t, offsetof(struct slab, s_mem), 40UL);
-	KTEST_EXPECT_EQ(t, offsetof(struct slab, active), 48UL);
-	KTEST_EXPECT_EQ(t, offsetof(struct slab, __page_refcount), 52UL);
-	KTEST_EXPECT_EQ(t, offsetof(struct slab, __page_alloc_info), 56UL);
-	KTEST_EXPECT_LE(t, sizeof(struct slab), 64UL);
 }
 
 /*
@@ -127,7 +113,6 @@ static void test_kmalloc_classes(struct ktest *t)
 
 static struct ktest_case docs_cases[] = {
 	KTEST_CASE(test_struct_page_words),
-	KTEST_CASE(test_struct_slab_words),
 	KTEST_CASE(test_virtual_layout),
 	KTEST_CASE(test_buddy_orders),
 	KTEST_CASE(test_kmalloc_classes),
