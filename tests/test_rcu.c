@@ -208,12 +208,14 @@ static void test_call_rcu_twice(struct ktest *t)
 
 	debug_objects_on(t);
 	cb_runs = 0;
+	rcu_read_lock();	/* no GP ends, so the head stays queued */
 	call_rcu(&head, count_cb);
 	debug_objects_get_stats(&st);
 	KTEST_EXPECT_GE(t, st.active, 1UL);
 	ktest_capture_start(t, "WARNING:");
 	call_rcu(&head, count_cb);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	rcu_read_unlock();
 	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t), "already queued"));
 	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t), "test_call_rcu_twice"));
 	rcu_barrier();
