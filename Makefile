@@ -91,7 +91,7 @@ HARNESS := $(PYTHON) tools/testing/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
 	     --firmware $(FIRMWARE) --machine $(MACHINE)
 
-.PHONY: FORCE all run bench bench-ab debug test check selftest deps clean help iso host \
+.PHONY: FORCE all run bench bench-ab bench-icount bench-icount-ab debug test check selftest deps clean help iso host \
 	compile_commands.json fuzz compile-checks matrix shim bench-real \
 	bench-real-check bench-plot soak
 
@@ -319,9 +319,18 @@ $(BB)/peer: bench/peer.c bench/workloads.h
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -I. -Wall -Wextra -Werror -pthread -o $@ $<
 
+# The host build as the benchmarks run it, and BASELINE's (a worktree
+# in build/baseline) for the A/B comparisons.
+BENCH_MAKE = $(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= \
+	FRAME_POINTER=-fomit-frame-pointer LOCKDEP=0
+define BENCH_BASELINE
+rm -rf $(B)/baseline && git worktree prune && \
+	git worktree add --detach $(B)/baseline $(BASELINE)
+$(subst HB=$(BB),HB=build/bench,$(BENCH_MAKE)) -C $(B)/baseline build/bench/cram
+endef
+
 bench: $(BB)/peer
-	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= \
-		FRAME_POINTER=-fomit-frame-pointer LOCKDEP=0 host
+	$(BENCH_MAKE) host
 	$(PYTHON) bench/run.py --cram $(BB)/cram --peer $(BB)/peer --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
 	$(MAKE) --no-print-directory bench-plot
 
@@ -400,15 +409,25 @@ bench-real: shim bench-real-check
 BASELINE ?= HEAD
 BENCH_GLOB ?= *
 bench-ab:
-	$(MAKE) --no-print-directory HB=$(BB) HOST_OPT=-O2 SANITIZE= \
-		FRAME_POINTER=-fomit-frame-pointer LOCKDEP=0 $(BB)/cram
-	rm -rf $(B)/baseline && git worktree prune && \
-		git worktree add --detach $(B)/baseline $(BASELINE)
-	$(MAKE) --no-print-directory -C $(B)/baseline HB=build/bench \
-		HOST_OPT=-O2 SANITIZE= FRAME_POINTER=-fomit-frame-pointer \
-		LOCKDEP=0 build/bench/cram
+	$(BENCH_MAKE) $(BB)/cram
+	$(BENCH_BASELINE)
 	$(PYTHON) bench/ab.py $(B)/baseline/build/bench/cram $(BB)/cram \
 		--glob '$(BENCH_GLOB)' --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
+	git worktree remove --force $(B)/baseline
+
+# Instructions per operation of every one-thread row, for cram and the
+# peers, under valgrind (bench/icount.py): counts that do not move with
+# machine load. bench-icount-ab: the same for this tree against BASELINE.
+bench-icount: $(BB)/peer
+	$(BENCH_MAKE) $(BB)/cram
+	$(PYTHON) bench/icount.py --cram $(BB)/cram --peer $(BB)/peer \
+		--glob '$(BENCH_GLOB)'
+
+bench-icount-ab:
+	$(BENCH_MAKE) $(BB)/cram
+	$(BENCH_BASELINE)
+	$(PYTHON) bench/icount.py --ab $(B)/baseline/build/bench/cram \
+		$(BB)/cram --glob '$(BENCH_GLOB)'
 	git worktree remove --force $(B)/baseline
 
 # --- tools --------------------------------------------------------------

@@ -212,10 +212,10 @@ static void run_all_cpus(const struct bench_case *b)
 static void print_bench_line(const char *name, u64 ns, u64 cycles,
 			     unsigned long ops, long peak_kb)
 {
-	console_printf("BENCH %-28s %8llu.%03llu %8llu %8ld\n", name,
+	console_printf("BENCH %-28s %8llu.%03llu %8llu %8ld %10lu\n", name,
 		       (unsigned long long)(ns / ops),
 		       (unsigned long long)(ns * 1000 / ops % 1000),
-		       (unsigned long long)(cycles / ops), peak_kb);
+		       (unsigned long long)(cycles / ops), peak_kb, ops);
 }
 
 static void run_one(const struct bench_case *b)
@@ -337,7 +337,7 @@ void bench_run_scale(const char *glob, unsigned long work_div)
 
 void bench_run(const char *glob)
 {
-	console_printf("# bench on %s: name, ns/op, cycles/op, peak KiB (under QEMU's TCG time and cycles are emulated: compare only like with like)\n",
+	console_printf("# bench on %s: name, ns/op, cycles/op, peak KiB, operations a run (under QEMU's TCG time and cycles are emulated: compare only like with like)\n",
 		       arch_name);
 	bench_base_kb = bench_mem_kb();
 	for (const struct bench_case *b = next_bench(NULL); b; b = next_bench(b)) {

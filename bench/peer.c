@@ -4,7 +4,8 @@
  * allocators with the ones people know: bench/run.py runs this program
  * under glibc and, through LD_PRELOAD, jemalloc, mimalloc and tcmalloc.
  * Same workloads (bench/workloads.h), same names, same output lines as
- * the kernel's bench runner: "BENCH <name> <ns/op> <cycles/op>". The
+ * the kernel's bench runner: "BENCH <name> <ns/op> <cycles/op> <peak KiB>
+ * <operations a run>". The
  * kmem_cache rows map to malloc(256), the page rows to aligned_alloc of
  * 4 KiB and 32 KiB and, labelled _mmap, to mmap/munmap. The scaling rows
  * run on 1, 2 and THREADS pthreads and add the kernel's BENCH_SCALE line
@@ -227,10 +228,10 @@ static void print_line(const char *name, uint64_t ns, uint64_t cyc,
 {
 	if (!ops)
 		ops = 1;
-	printf("BENCH %-28s %8llu.%03llu %8llu %8ld\n", name,
+	printf("BENCH %-28s %8llu.%03llu %8llu %8ld %10lu\n", name,
 	       (unsigned long long)(ns / ops),
 	       (unsigned long long)(ns * 1000 / ops % 1000),
-	       (unsigned long long)(cyc / ops), peak);
+	       (unsigned long long)(cyc / ops), peak, ops);
 }
 
 /* Once untimed, then the fastest of reps runs, as the kernel's runner. */
