@@ -46,8 +46,11 @@ static __noreturn void run_tests(void)
 	unsigned long site;
 	u64 blocked = workqueue_max_blocked_ns(&site);
 
-	pr_info("workqueue: the longest wait of work for a safe point: %llu us, ended at %pS\n",
-		(unsigned long long)(blocked / 1000), (void *)site);
+	if (site)
+		pr_info("workqueue: the longest wait of work for a safe point: %llu us, ended at %pS\n",
+			(unsigned long long)(blocked / 1000), (void *)site);
+	else
+		pr_info("workqueue: no work waited for a safe point\n");
 	if (failed)
 		pr_err("ktest: %d tests failed\n", failed);
 	else
