@@ -13,9 +13,12 @@
  */
 #include "kernel/bug.h"
 #include "kernel/errno.h"
+#include "kernel/irq.h"
 #include "lib/ktest/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/slab.h"
@@ -556,6 +559,30 @@ static void test_report_kinds(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, report_kind_name(REPORT_BAD_PAGE_TAIL), "bad_page_tail");
 }
 
+#define KINDS_PER_CPU	8000
+
+static void report_many(void *info)
+{
+	(void)info;
+	for (unsigned int i = 0; i < KINDS_PER_CPU; i++)
+		report_kind(REPORT_SLAB_POISON);
+}
+
+/* Reports from every CPU at once are all counted. */
+static void test_report_kinds_every_cpu(struct ktest *t)
+{
+	unsigned int want;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "one CPU online");
+	want = num_online_cpus() * KINDS_PER_CPU;
+	ktest_capture_start(t, NULL);
+	on_each_cpu(report_many, NULL, true);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_EQ(t, ktest_reports(t, REPORT_SLAB_POISON),
+			min(want, 65535U));
+}
+
 /* --- deferred actions ---------------------------------------------- */
 
 struct action_log {
@@ -752,6 +779,7 @@ static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE_PARAM(test_leak_names_any_size, leak_size_gen),
 	KTEST_CASE(test_leak_page_fails),
 	KTEST_CASE(test_report_kinds),
+	KTEST_CASE(test_report_kinds_every_cpu),
 	KTEST_CASE(test_actions_run_last_first),
 	KTEST_CASE(test_assert_runs_actions),
 	KTEST_CASE(test_kfree_early),

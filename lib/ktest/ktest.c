@@ -280,14 +280,28 @@ static void console_hook(const char *line, size_t len, void *data)
 		note_report(owner, line);
 }
 
-/* Every test of the chain that is capturing counts the report's kind. */
+/*
+ * Every test of the chain that is capturing counts the report's kind.
+ * Reporters on several CPUs may call at once, outside any lock: the
+ * count is a compare-and-swap loop that stops at its ceiling.
+ */
+static void count_report_kind(unsigned short *count)
+{
+	unsigned short old = __atomic_load_n(count, __ATOMIC_RELAXED);
+
+	while (old != (unsigned short)~0 &&
+	       !__atomic_compare_exchange_n(count, &old, old + 1, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
 static void report_hook(enum report_kind kind, void *data)
 {
 	if ((unsigned int)kind >= NR_REPORT_KINDS)
 		kind = REPORT_NONE;
 	for (struct ktest *t = data; t; t = t->outer) {
-		if (t->capturing && t->report_kinds[kind] < (unsigned short)~0)
-			t->report_kinds[kind]++;
+		if (t->capturing)
+			count_report_kind(&t->report_kinds[kind]);
 	}
 }
 
