@@ -45,15 +45,21 @@
  * Ranges that run past the top of the address space are clipped to end
  * at ~0.
  *
- * Allocation. Top-down, like Linux: memblock_find_in_range returns the
- * highest aligned base such that [base, base + size) is free and inside
- * [start, end), walking the free ranges from the top. end ==
+ * Allocation. Top-down by default, like Linux: memblock_find_in_range_node
+ * returns the highest aligned base such that [base, base + size) is free,
+ * inside [start, end) and on the node asked for (NUMA_NO_NODE: any),
+ * walking the free ranges from the top; bottom-up (mb->bottom_up) it
+ * returns the lowest, walking up from start. end ==
  * MEMBLOCK_ALLOC_ACCESSIBLE stands for the instance's current_limit (an
  * explicit end is taken as given). Page 0 is never handed out (start is
  * raised to PAGE_SIZE), so 0 is unambiguous as "nothing found". Align 0
  * means 8; a non-power-of-two align WARNs and becomes PAGE_SIZE.
- * memblock_alloc_range reserves what it found. Cost: O(memory.cnt +
- * reserved.cnt) per search; lookups and updates binary-search, then shift.
+ * memblock_alloc_range_nid rejects bad input (WARN), then reserves what
+ * it finds on the node, else on any node unless exact_nid;
+ * memblock_alloc_internal (the pointer allocators) caps the range at
+ * current_limit and, if that fails above a min_addr, retries from 0.
+ * Cost: O(memory.cnt + reserved.cnt) per search; lookups and updates
+ * binary-search, then shift.
  *
  * Caller contract. Single-threaded boot code only: no locking. The region
  * arrays belong to the instance; callers read them but change them only
@@ -80,9 +86,12 @@
 static struct memblock_region memblock_memory_init_regions[INIT_MEMBLOCK_REGIONS];
 static struct memblock_region memblock_reserved_init_regions[INIT_MEMBLOCK_REGIONS];
 
+static void *memblock_va(phys_addr_t phys);
+
 struct memblock memblock = {
 	.nr_nodes = MAX_NUMNODES,
 	.current_limit = MEMBLOCK_ALLOC_ANYWHERE,
+	.phys_to_virt = memblock_va,
 	.memory = {
 		.max = INIT_MEMBLOCK_REGIONS,
 		.regions = memblock_memory_init_regions,
@@ -531,23 +540,14 @@ int memblock_set_node(phys_addr_t base, phys_addr_t size,
 	return 0;
 }
 
-phys_addr_t memblock_find_in_range(const struct memblock *mb, phys_addr_t size,
-				   phys_addr_t align, phys_addr_t start, phys_addr_t end)
+/* The highest fit, walking the free ranges of node nid from the top. */
+static phys_addr_t find_top_down(const struct memblock *mb, phys_addr_t size,
+				 phys_addr_t align, phys_addr_t start,
+				 phys_addr_t end, int nid)
 {
 	const struct memblock_type *mem = &mb->memory;
 	const struct memblock_type *res = &mb->reserved;
 	long i, j, nres = (long)res->cnt;
-
-	if (!align)
-		align = MEMBLOCK_DEFAULT_ALIGN;
-	if (WARN(align & (align - 1),
-		 "memblock: alignment %#lx is not a power of two\n", align))
-		align = MEMBLOCK_PAGE_SIZE;
-	if (end == MEMBLOCK_ALLOC_ACCESSIBLE)
-		end = mb->current_limit;
-	start = max(start, MEMBLOCK_PAGE_SIZE);
-	if (!size || start >= end || size > end - start)
-		return 0;
 
 	/*
 	 * Walk the free ranges downwards: memory region i intersected with
@@ -561,6 +561,8 @@ phys_addr_t memblock_find_in_range(const struct memblock *mb, phys_addr_t size,
 
 		if (m_end <= start)
 			break;
+		if (nid != NUMA_NO_NODE && mem->regions[i].nid != nid)
+			continue;
 		for (; j >= 0; j--) {
 			phys_addr_t g_base = j ? region_end(&res->regions[j - 1]) : 0;
 			phys_addr_t g_end = j < nres ? res->regions[j].base
@@ -586,14 +588,152 @@ phys_addr_t memblock_find_in_range(const struct memblock *mb, phys_addr_t size,
 	return 0;
 }
 
-phys_addr_t memblock_alloc_range(struct memblock *mb, phys_addr_t size,
-				 phys_addr_t align, phys_addr_t start, phys_addr_t end)
+/* The lowest fit, walking the free ranges of node nid from the bottom. */
+static phys_addr_t find_bottom_up(const struct memblock *mb, phys_addr_t size,
+				  phys_addr_t align, phys_addr_t start,
+				  phys_addr_t end, int nid)
 {
-	phys_addr_t found = memblock_find_in_range(mb, size, align, start, end);
+	phys_addr_t lo, hi, cand;
+	u64 i;
+
+	for_each_free_mem_range(mb, i, nid, &lo, &hi, NULL) {
+		if (lo >= end)
+			break;
+		lo = max(lo, start);
+		hi = min(hi, end);
+		cand = ALIGN(lo, align);
+		if (cand >= lo && cand < hi && hi - cand >= size)
+			return cand;
+	}
+	return 0;
+}
+
+phys_addr_t memblock_find_in_range_node(const struct memblock *mb,
+					phys_addr_t size, phys_addr_t align,
+					phys_addr_t start, phys_addr_t end,
+					int nid)
+{
+	if (!align)
+		align = MEMBLOCK_DEFAULT_ALIGN;
+	if (WARN(align & (align - 1),
+		 "memblock: alignment %#lx is not a power of two\n", align))
+		align = MEMBLOCK_PAGE_SIZE;
+	if (end == MEMBLOCK_ALLOC_ACCESSIBLE)
+		end = mb->current_limit;
+	start = max(start, MEMBLOCK_PAGE_SIZE);
+	if (!size || start >= end || size > end - start)
+		return 0;
+	if (mb->bottom_up)
+		return find_bottom_up(mb, size, align, start, end, nid);
+	return find_top_down(mb, size, align, start, end, nid);
+}
+
+phys_addr_t memblock_find_in_range(const struct memblock *mb, phys_addr_t size,
+				   phys_addr_t align, phys_addr_t start, phys_addr_t end)
+{
+	return memblock_find_in_range_node(mb, size, align, start, end,
+					   NUMA_NO_NODE);
+}
+
+/* Bad allocation arguments: WARN, naming the first, and true. */
+static bool memblock_alloc_args_bad(const struct memblock *mb, phys_addr_t size,
+				    phys_addr_t align, phys_addr_t start,
+				    phys_addr_t end, int nid)
+{
+	if (WARN(!size, "memblock: allocation of 0 bytes refused\n"))
+		return true;
+	if (WARN(align & (align - 1),
+		 "memblock: alignment %#lx is not a power of two, %#lx bytes not allocated\n",
+		 align, size))
+		return true;
+	if (WARN(end != MEMBLOCK_ALLOC_ACCESSIBLE && start >= end,
+		 "memblock: empty range [%#lx-%#lx), %#lx bytes not allocated\n",
+		 start, end, size))
+		return true;
+	return WARN(!memblock_nid_valid(mb, nid),
+		    "memblock: node %d is not valid (%d nodes), %#lx bytes not allocated\n",
+		    nid, mb->nr_nodes, size);
+}
+
+/* Find and reserve on a node; 0 if nothing is found or it cannot be kept. */
+static phys_addr_t alloc_on(struct memblock *mb, phys_addr_t size,
+			    phys_addr_t align, phys_addr_t start, phys_addr_t end,
+			    int nid)
+{
+	phys_addr_t found = memblock_find_in_range_node(mb, size, align, start,
+							end, nid);
 
 	if (!found || memblock_add_range(&mb->reserved, found, size))
 		return 0;
 	return found;
+}
+
+/* The node, then (unless exact_nid) any node. Arguments checked. */
+static phys_addr_t alloc_nid(struct memblock *mb, phys_addr_t size,
+			     phys_addr_t align, phys_addr_t start,
+			     phys_addr_t end, int nid, bool exact_nid)
+{
+	phys_addr_t found = alloc_on(mb, size, align, start, end, nid);
+
+	if (found || nid == NUMA_NO_NODE || exact_nid)
+		return found;
+	return alloc_on(mb, size, align, start, end, NUMA_NO_NODE);
+}
+
+phys_addr_t memblock_alloc_range_nid(struct memblock *mb, phys_addr_t size,
+				     phys_addr_t align, phys_addr_t start,
+				     phys_addr_t end, int nid, bool exact_nid)
+{
+	if (memblock_alloc_args_bad(mb, size, align, start, end, nid))
+		return 0;
+	return alloc_nid(mb, size, align, start, end, nid, exact_nid);
+}
+
+phys_addr_t memblock_alloc_range(struct memblock *mb, phys_addr_t size,
+				 phys_addr_t align, phys_addr_t start, phys_addr_t end)
+{
+	return memblock_alloc_range_nid(mb, size, align, start, end,
+					NUMA_NO_NODE, false);
+}
+
+void *memblock_alloc_internal(struct memblock *mb, phys_addr_t size,
+			      phys_addr_t align, phys_addr_t min_addr,
+			      phys_addr_t max_addr, int nid, bool exact_nid)
+{
+	phys_addr_t found;
+	void *ptr;
+
+	if (memblock_alloc_args_bad(mb, size, align, min_addr, max_addr, nid))
+		return NULL;
+	if (max_addr > mb->current_limit)
+		max_addr = mb->current_limit;
+	found = alloc_nid(mb, size, align, min_addr, max_addr, nid, exact_nid);
+	if (!found && min_addr) {
+		pr_info("memblock: no %#lx bytes from %#lx on node %d, retrying from 0\n",
+			size, min_addr, nid);
+		found = alloc_nid(mb, size, align, 0, max_addr, nid, exact_nid);
+	}
+	if (!found)
+		return NULL;
+	ptr = mb->phys_to_virt ? mb->phys_to_virt(found) : NULL;
+	if (!ptr) {
+		pr_err("memblock: %#lx has no virtual address, %#lx bytes not allocated\n",
+		       found, size);
+		memblock_remove_range(&mb->reserved, found, size);
+	}
+	return ptr;
+}
+
+void *memblock_instance_alloc_try_nid(struct memblock *mb, phys_addr_t size,
+				      phys_addr_t align, phys_addr_t min_addr,
+				      phys_addr_t max_addr, int nid)
+{
+	void *ptr = memblock_alloc_internal(mb, size, align, min_addr,
+					    max_addr, nid, false);
+
+	if (ptr)
+		memset(ptr, 0, size);
+	return ptr;
 }
 
 bool memblock_overlaps_region(const struct memblock_type *type,
@@ -840,6 +980,57 @@ phys_addr_t memblock_phys_alloc(phys_addr_t size, phys_addr_t align)
 		memblock_dbg("memblock_phys_alloc: %#lx bytes align=%#lx -> %#lx %pS\n",
 			     size, align, found, (void *)_RET_IP_);
 	return found;
+}
+
+phys_addr_t memblock_phys_alloc_try_nid(phys_addr_t size, phys_addr_t align,
+					int nid)
+{
+	phys_addr_t found = memblock_alloc_range_nid(&memblock, size, align, 0,
+						     MEMBLOCK_ALLOC_ACCESSIBLE,
+						     nid, false);
+
+	memblock_dbg("memblock_phys_alloc_try_nid: %#lx bytes align=%#lx nid=%d -> %#lx %pS\n",
+		     size, align, nid, found, (void *)_RET_IP_);
+	return found;
+}
+
+void *memblock_alloc_try_nid(phys_addr_t size, phys_addr_t align,
+			     phys_addr_t min_addr, phys_addr_t max_addr, int nid)
+{
+	memblock_dbg("memblock_alloc_try_nid: %#lx bytes align=%#lx nid=%d from=%#lx max_addr=%#lx %pS\n",
+		     size, align, nid, min_addr, max_addr, (void *)_RET_IP_);
+	return memblock_instance_alloc_try_nid(&memblock, size, align, min_addr,
+					       max_addr, nid);
+}
+
+void *memblock_alloc_try_nid_raw(phys_addr_t size, phys_addr_t align,
+				 phys_addr_t min_addr, phys_addr_t max_addr,
+				 int nid)
+{
+	memblock_dbg("memblock_alloc_try_nid_raw: %#lx bytes align=%#lx nid=%d from=%#lx max_addr=%#lx %pS\n",
+		     size, align, nid, min_addr, max_addr, (void *)_RET_IP_);
+	return memblock_alloc_internal(&memblock, size, align, min_addr,
+				       max_addr, nid, false);
+}
+
+void *memblock_alloc_exact_nid_raw(phys_addr_t size, phys_addr_t align,
+				   phys_addr_t min_addr, phys_addr_t max_addr,
+				   int nid)
+{
+	memblock_dbg("memblock_alloc_exact_nid_raw: %#lx bytes align=%#lx nid=%d from=%#lx max_addr=%#lx %pS\n",
+		     size, align, nid, min_addr, max_addr, (void *)_RET_IP_);
+	return memblock_alloc_internal(&memblock, size, align, min_addr,
+				       max_addr, nid, true);
+}
+
+void memblock_set_bottom_up(bool enable)
+{
+	memblock.bottom_up = enable;
+}
+
+bool memblock_bottom_up(void)
+{
+	return memblock.bottom_up;
 }
 
 static void *memblock_va(phys_addr_t phys)

@@ -9,7 +9,8 @@
  *
  * Every region carries a NUMA node id and flags. Ranges added without a
  * node (memblock_add, memblock_reserve) have NUMA_NO_NODE until
- * memblock_set_node() gives them one.
+ * memblock_set_node() gives them one; the allocators can be asked for a
+ * node (memblock_alloc_try_nid and friends) and fall back as Linux's do.
  *
  * Ranges are [base, base + size). The generic functions work on any
  * instance (tests use local ones); the others on the kernel's `memblock`.
@@ -27,6 +28,10 @@
 #define MEMBLOCK_ALLOC_ACCESSIBLE	0
 /* As current_limit: no limit (the kernel's instance starts this way). */
 #define MEMBLOCK_ALLOC_ANYWHERE		(~(phys_addr_t)0)
+/* As min_addr of the pointer allocators: no lower limit. */
+#define MEMBLOCK_LOW_LIMIT		0
+/* memblock_alloc_low: below 4 GiB, for 32-bit DMA (Linux's default). */
+#define ARCH_LOW_ADDRESS_LIMIT		0xffffffffUL
 
 /* Region flags. Regions merge only if their flags (and nodes) are equal. */
 enum memblock_flags {
@@ -55,6 +60,7 @@ struct memblock_type {
 };
 
 struct memblock {
+	bool bottom_up;			/* allocate upwards from the bottom */
 	int nr_nodes;			/* node ids 0 .. nr_nodes - 1 are valid */
 	phys_addr_t current_limit;	/* top for MEMBLOCK_ALLOC_ACCESSIBLE */
 	struct memblock_type memory;
@@ -65,6 +71,11 @@ struct memblock {
 	 * and written through array_va(phys).
 	 */
 	void *(*array_va)(phys_addr_t phys);
+	/*
+	 * What the memblock_alloc* calls that return a pointer turn the
+	 * physical address into; NULL (or a NULL result): they fail.
+	 */
+	void *(*phys_to_virt)(phys_addr_t phys);
 };
 
 /* The kernel's instance, backed by static arrays of INIT_MEMBLOCK_REGIONS. */
@@ -74,8 +85,8 @@ extern struct memblock memblock;
 
 /*
  * Set up an empty instance on caller-provided arrays (current_limit =
- * MEMBLOCK_ALLOC_ANYWHERE, nr_nodes = MAX_NUMNODES). Tests use it on
- * static arrays.
+ * MEMBLOCK_ALLOC_ANYWHERE, top-down, nr_nodes = MAX_NUMNODES, no
+ * phys_to_virt). Tests use it on static arrays.
  */
 void memblock_instance_init(struct memblock *mb,
 			    struct memblock_region *memory, unsigned long memory_max,
@@ -135,17 +146,52 @@ static inline bool memblock_is_hotpluggable(const struct memblock_region *r)
 }
 
 /*
- * Highest base, aligned to align, of a free range of size bytes inside
- * [start, end) (end MEMBLOCK_ALLOC_ACCESSIBLE: mb->current_limit). Never
- * below PAGE_SIZE: page 0 is never handed out, so 0 means "none". align 0
- * means 8; an align that is not a power of two WARNs and uses 4096. size 0
- * finds nothing.
+ * An aligned base of a free range of size bytes inside [start, end) on
+ * node nid (NUMA_NO_NODE: any), or 0 if there is none: the highest one
+ * (top-down, the default) or, if mb->bottom_up, the lowest. end
+ * MEMBLOCK_ALLOC_ACCESSIBLE means mb->current_limit. Never below
+ * PAGE_SIZE: page 0 is never handed out, so 0 means "none". align 0
+ * means 8; an align that is not a power of two WARNs and uses 4096.
+ * size 0 finds nothing.
  */
+phys_addr_t memblock_find_in_range_node(const struct memblock *mb,
+					phys_addr_t size, phys_addr_t align,
+					phys_addr_t start, phys_addr_t end,
+					int nid);
+/* memblock_find_in_range_node(..., NUMA_NO_NODE). */
 phys_addr_t memblock_find_in_range(const struct memblock *mb, phys_addr_t size,
 				   phys_addr_t align, phys_addr_t start, phys_addr_t end);
-/* Find as above and reserve it; 0 on failure. */
+
+/*
+ * Find (as above) and reserve: on node nid first, then, unless exact_nid
+ * or nid is NUMA_NO_NODE, on any node (Linux's memblock_alloc_range_nid).
+ * The base, or 0 if nothing fits. Bad input WARNs and returns 0 with
+ * nothing reserved: size 0, align not a power of two, an explicit end
+ * not above start, nid outside NUMA_NO_NODE .. nr_nodes - 1.
+ */
+phys_addr_t memblock_alloc_range_nid(struct memblock *mb, phys_addr_t size,
+				     phys_addr_t align, phys_addr_t start,
+				     phys_addr_t end, int nid, bool exact_nid);
+/* memblock_alloc_range_nid(mb, ..., NUMA_NO_NODE, false). */
 phys_addr_t memblock_alloc_range(struct memblock *mb, phys_addr_t size,
 				 phys_addr_t align, phys_addr_t start, phys_addr_t end);
+
+/*
+ * The pointer allocators' common part (Linux's memblock_alloc_internal):
+ * max_addr is capped at current_limit (MEMBLOCK_ALLOC_ACCESSIBLE: just
+ * current_limit); memblock_alloc_range_nid in [min_addr, max_addr), and
+ * if that fails and min_addr is not 0, once more from 0, saying so. The
+ * memory through mb->phys_to_virt, not cleared; NULL if nothing fits, on
+ * bad input (as above, with min_addr >= an explicit max_addr) or if
+ * phys_to_virt gives none (then nothing stays reserved).
+ */
+void *memblock_alloc_internal(struct memblock *mb, phys_addr_t size,
+			      phys_addr_t align, phys_addr_t min_addr,
+			      phys_addr_t max_addr, int nid, bool exact_nid);
+/* The same, zeroed: the instance's memblock_alloc_try_nid. */
+void *memblock_instance_alloc_try_nid(struct memblock *mb, phys_addr_t size,
+				      phys_addr_t align, phys_addr_t min_addr,
+				      phys_addr_t max_addr, int nid);
 
 /* true if [base, base + size) overlaps any region of type. */
 bool memblock_overlaps_region(const struct memblock_type *type,
@@ -213,6 +259,61 @@ phys_addr_t memblock_phys_alloc_range(phys_addr_t size, phys_addr_t align,
 				      phys_addr_t start, phys_addr_t end);
 /* Below current_limit; 0 and a pr_err on failure. */
 phys_addr_t memblock_phys_alloc(phys_addr_t size, phys_addr_t align);
+/* Below current_limit, node nid first, then any node; 0 on failure. */
+phys_addr_t memblock_phys_alloc_try_nid(phys_addr_t size, phys_addr_t align,
+					int nid);
+
+/*
+ * The pointer allocators (through __va), as memblock_alloc_internal on
+ * the kernel's instance. Zeroed unless _raw. NULL on failure.
+ */
+void *memblock_alloc_try_nid(phys_addr_t size, phys_addr_t align,
+			     phys_addr_t min_addr, phys_addr_t max_addr, int nid);
+void *memblock_alloc_try_nid_raw(phys_addr_t size, phys_addr_t align,
+				 phys_addr_t min_addr, phys_addr_t max_addr,
+				 int nid);
+/* Node nid only: no fallback to other nodes. */
+void *memblock_alloc_exact_nid_raw(phys_addr_t size, phys_addr_t align,
+				   phys_addr_t min_addr, phys_addr_t max_addr,
+				   int nid);
+
+static inline void *memblock_alloc(phys_addr_t size, phys_addr_t align)
+{
+	return memblock_alloc_try_nid(size, align, MEMBLOCK_LOW_LIMIT,
+				      MEMBLOCK_ALLOC_ACCESSIBLE, NUMA_NO_NODE);
+}
+
+static inline void *memblock_alloc_raw(phys_addr_t size, phys_addr_t align)
+{
+	return memblock_alloc_try_nid_raw(size, align, MEMBLOCK_LOW_LIMIT,
+					  MEMBLOCK_ALLOC_ACCESSIBLE, NUMA_NO_NODE);
+}
+
+/* Preferably at or above min_addr (else anywhere below current_limit). */
+static inline void *memblock_alloc_from(phys_addr_t size, phys_addr_t align,
+					phys_addr_t min_addr)
+{
+	return memblock_alloc_try_nid(size, align, min_addr,
+				      MEMBLOCK_ALLOC_ACCESSIBLE, NUMA_NO_NODE);
+}
+
+static inline void *memblock_alloc_low(phys_addr_t size, phys_addr_t align)
+{
+	return memblock_alloc_try_nid(size, align, MEMBLOCK_LOW_LIMIT,
+				      ARCH_LOW_ADDRESS_LIMIT, NUMA_NO_NODE);
+}
+
+static inline void *memblock_alloc_node(phys_addr_t size, phys_addr_t align,
+					int nid)
+{
+	return memblock_alloc_try_nid(size, align, MEMBLOCK_LOW_LIMIT,
+				      MEMBLOCK_ALLOC_ACCESSIBLE, nid);
+}
+
+/* Allocate from the bottom up (from min_addr upwards), or top-down. */
+void memblock_set_bottom_up(bool enable);
+bool memblock_bottom_up(void);
+
 void memblock_set_current_limit(phys_addr_t limit);
 /* From now on the kernel's tables double when full (through __va). */
 void memblock_allow_resize(void);

@@ -482,6 +482,7 @@ static void test_find_skips_reserved(struct ktest *t)
 static void test_find_nothing_fits(struct ktest *t)
 {
 	struct memblock *mb = t->priv;
+	phys_addr_t got = 1;
 
 	/* No memory at all. */
 	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0, 0), 0UL);
@@ -491,10 +492,11 @@ static void test_find_nothing_fits(struct ktest *t)
 	memblock_add_range(&mb->reserved, 0x0, 0x20000);
 	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x1000, 0x1000, 0, 0), 0UL);
 	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 8, 8, 0, 0), 0UL);
-	/* Size 0 finds nothing even with free memory. */
+	/* Size 0 finds nothing even with free memory; allocating it WARNs. */
 	memblock_remove_range(&mb->reserved, 0x4000, 0x1000);
 	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0, 0x1000, 0, 0), 0UL);
-	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0, 0x1000, 0, 0), 0UL);
+	EXPECT_ONE_WARN(t, got = memblock_alloc_range(mb, 0, 0x1000, 0, 0));
+	KTEST_EXPECT_EQ(t, got, 0UL);
 	EXPECT_REGIONS(t, &mb->reserved, R(0x0, 0x4000), R(0x5000, 0x20000));
 	/* A size bigger than the address space window. */
 	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, TOP, 0x1000, 0, 0), 0UL);
@@ -855,6 +857,7 @@ static void test_kernel_memory_on_nodes(struct ktest *t)
 	}
 	KTEST_EXPECT_EQ(t, n, memblock.memory.cnt);
 	KTEST_EXPECT_GT(t, n, 0UL);
+	KTEST_EXPECT_FALSE(t, memblock_bottom_up());
 }
 
 /* --- doubling ------------------------------------------------------------ */
@@ -1220,6 +1223,289 @@ static void test_mem_pfn_ranges_by_node(struct ktest *t)
 	KTEST_EXPECT_EQ(t, k, 1UL);
 }
 
+/* --- allocation on nodes ------------------------------------------------ */
+
+static void test_alloc_nid_on_node(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	add_three_nodes(mb);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0, 0, 1,
+						    false), 0x2ff000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0, 0, 0,
+						    true), 0x1ff000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0, 0,
+						    NUMA_NO_NODE, false), 0x3ff000UL);
+	/* Within [start, end) on the node. */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0,
+						    0x280000, 1, true), 0x27f000UL);
+	KTEST_EXPECT_EQ(t, memblock_find_in_range_node(mb, 0x1000, 0x1000, 0, 0, 3),
+			0UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x1ff000, 0x200000),
+		       R(0x27f000, 0x280000), R(0x2ff000, 0x300000),
+		       R(0x3ff000, 0x400000));
+}
+
+/* Node 1 full: try_nid goes to another node, exact_nid does not. */
+static void test_alloc_nid_fallback(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	add_three_nodes(mb);
+	memblock_add_range(&mb->reserved, 0x200000, 0xff000);	/* a page left */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0, 0, 1,
+						    true), 0x2ff000UL);
+	/* Now node 1 is full. */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0, 0, 1,
+						    true), 0UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x200000, 0x300000));
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0, 0, 1,
+						    false), 0x3ff000UL);
+	/* Fallback stays inside [start, end): here only node 0 is. */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0,
+						    0x300000, 1, false), 0x1ff000UL);
+	/* Nothing anywhere in the window: 0. */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0x200000,
+						    0x300000, 2, false), 0UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x1ff000, 0x300000),
+		       R(0x3ff000, 0x400000));
+}
+
+static void test_alloc_nid_bottom_up(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	add_three_nodes(mb);
+	mb->bottom_up = true;
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0, 0, 1,
+						    false), 0x200000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0, 0,
+						    NUMA_NO_NODE, false), 0x100000UL);
+	/* From start upwards, aligned up. */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x10000, 0x280001,
+						    0, 1, true), 0x290000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x3000, 0x1000, 0x101000, 0),
+			0x101000UL);
+	/* Not past end. */
+	KTEST_EXPECT_EQ(t, memblock_find_in_range(mb, 0x2000, 0x1000, 0x104000,
+						  0x105fff), 0UL);
+	/* Node 1 full: the lowest of any node. */
+	memblock_add_range(&mb->reserved, 0x200000, SZ_1M);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0, 0, 1,
+						    false), 0x104000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, 0, 0, 1,
+						    true), 0UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x100000, 0x105000),
+		       R(0x200000, 0x300000));
+	/* Top-down again. */
+	mb->bottom_up = false;
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, 0x1000, 0, 0),
+			0x3ff000UL);
+}
+
+static void test_alloc_bottom_up_skips_reserved_and_page0(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+
+	mb->bottom_up = true;
+	memblock_add_range(&mb->memory, 0x0, 0x20000);
+	memblock_add_range(&mb->reserved, 0x1000, 0x3000);
+	memblock_add_range(&mb->reserved, 0x6000, 0x1000);
+	/* Page 0 never; [0x4000, 0x6000) too small for 0x3000. */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, 0x1000, 0, 0), 0x4000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x3000, 0x1000, 0, 0), 0x7000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x800, 0x800, 0, 0), 0x5000UL);
+	EXPECT_REGIONS(t, &mb->reserved, R(0x1000, 0x5800), R(0x6000, 0xa000));
+	/* Exact fit at the very top. */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x16000, 8, 0, 0), 0xa000UL);
+	KTEST_EXPECT_EQ(t, memblock_alloc_range(mb, 0x1000, 8, 0, 0), 0UL);
+}
+
+/* --- the pointer allocators -------------------------------------------- */
+
+/*
+ * The arena as two nodes: [ARENA_BASE, ARENA_MID) node 0, the rest node
+ * 1, filled with 0x5a so that what is cleared and what is not shows.
+ */
+#define ARENA_MID	(ARENA_BASE + ARENA_SIZE / 2)
+
+static void arena_nodes_setup(struct memblock *mb)
+{
+	memset(arena, 0x5a, sizeof(arena));
+	mb->phys_to_virt = arena_va;
+	memblock_add_range_nid(&mb->memory, ARENA_BASE, ARENA_SIZE / 2, 0, 0);
+	memblock_add_range_nid(&mb->memory, ARENA_MID, ARENA_SIZE / 2, 1, 0);
+}
+
+static bool all_bytes(const void *p, int c, size_t n)
+{
+	const u8 *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		if (b[i] != (u8)c)
+			return false;
+	return true;
+}
+
+static void test_alloc_try_nid_zeroed_raw_not(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	u8 *p, *q;
+
+	arena_nodes_setup(mb);
+	p = memblock_instance_alloc_try_nid(mb, 0x100, 0x100, 0,
+					    MEMBLOCK_ALLOC_ACCESSIBLE, 0);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_PTR_EQ(t, p, arena_va(ARENA_MID - 0x100));
+	KTEST_EXPECT_TRUE(t, all_bytes(p, 0, 0x100));
+	KTEST_EXPECT_EQ(t, p[0x100], 0x5a);		/* not one byte more */
+	q = memblock_alloc_internal(mb, 0x100, 0x100, 0,
+				    MEMBLOCK_ALLOC_ACCESSIBLE, 0, false);
+	KTEST_ASSERT_NOT_NULL(t, q);
+	KTEST_EXPECT_PTR_EQ(t, q, p - 0x100);
+	KTEST_EXPECT_TRUE(t, all_bytes(q, 0x5a, 0x100));
+	EXPECT_REGIONS(t, &mb->reserved, R(ARENA_MID - 0x200, ARENA_MID));
+}
+
+/* Above min_addr first; if nothing is there, from 0, with a message. */
+static void test_alloc_try_nid_min_addr_retry(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	void *p;
+
+	arena_nodes_setup(mb);
+	memblock_add_range(&mb->reserved, ARENA_MID - 0x1000, 0x1000);
+	/* Node 0 has nothing free in [ARENA_MID - 0x1000, ARENA_MID). */
+	ktest_capture_start(t, "memblock:");
+	p = memblock_alloc_internal(mb, 0x1000, 0x1000, ARENA_MID - 0x1000,
+				    ARENA_MID, 0, true);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "retrying from 0");
+	KTEST_EXPECT_PTR_EQ(t, p, arena_va(ARENA_MID - 0x2000));
+	/* min_addr met when it can be. */
+	p = memblock_alloc_internal(mb, 0x1000, 0x1000, ARENA_BASE,
+				    ARENA_BASE + 0x3000, 0, true);
+	KTEST_EXPECT_PTR_EQ(t, p, arena_va(ARENA_BASE + 0x2000));
+	/* Bottom-up: from min_addr upwards. */
+	mb->bottom_up = true;
+	p = memblock_alloc_internal(mb, 0x1000, 0x1000, ARENA_BASE + 0x4000,
+				    MEMBLOCK_ALLOC_ACCESSIBLE, 1, false);
+	KTEST_EXPECT_PTR_EQ(t, p, arena_va(ARENA_MID));
+	p = memblock_alloc_internal(mb, 0x1000, 0x1000, ARENA_BASE + 0x4000,
+				    MEMBLOCK_ALLOC_ACCESSIBLE, NUMA_NO_NODE, false);
+	KTEST_EXPECT_PTR_EQ(t, p, arena_va(ARENA_BASE + 0x4000));
+	EXPECT_REGIONS(t, &mb->reserved,
+		       R(ARENA_BASE + 0x2000, ARENA_BASE + 0x3000),
+		       R(ARENA_BASE + 0x4000, ARENA_BASE + 0x5000),
+		       R(ARENA_MID - 0x2000, ARENA_MID + 0x1000));
+}
+
+/* Node 0 full: try_nid takes node 1, exact_nid gives NULL. */
+static void test_alloc_exact_nid_no_fallback(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	void *p;
+
+	arena_nodes_setup(mb);
+	memblock_add_range(&mb->reserved, ARENA_BASE, ARENA_SIZE / 2);
+	p = memblock_alloc_internal(mb, 0x1000, 0x1000, 0,
+				    MEMBLOCK_ALLOC_ACCESSIBLE, 0, true);
+	KTEST_EXPECT_NULL(t, p);
+	EXPECT_REGIONS(t, &mb->reserved, R(ARENA_BASE, ARENA_MID));
+	p = memblock_instance_alloc_try_nid(mb, 0x1000, 0x1000, 0,
+					    MEMBLOCK_ALLOC_ACCESSIBLE, 0);
+	KTEST_EXPECT_PTR_EQ(t, p, arena_va(ARENA_BASE + ARENA_SIZE - 0x1000));
+	/* Node 1's bottom-up fallback too. */
+	mb->bottom_up = true;
+	p = memblock_instance_alloc_try_nid(mb, 0x1000, 0x1000, 0,
+					    MEMBLOCK_ALLOC_ACCESSIBLE, 0);
+	KTEST_EXPECT_PTR_EQ(t, p, arena_va(ARENA_MID));
+}
+
+/* max_addr is capped at current_limit. */
+static void test_alloc_try_nid_current_limit(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	void *p;
+
+	arena_nodes_setup(mb);
+	mb->current_limit = ARENA_BASE + 0x3000;
+	p = memblock_alloc_internal(mb, 0x1000, 0x1000, 0, ARENA_MID, 1, false);
+	KTEST_EXPECT_PTR_EQ(t, p, arena_va(ARENA_BASE + 0x2000));
+	p = memblock_alloc_internal(mb, 0x1000, 0x1000, 0,
+				    MEMBLOCK_ALLOC_ACCESSIBLE, 1, true);
+	KTEST_EXPECT_NULL(t, p);
+	EXPECT_REGIONS(t, &mb->reserved,
+		       R(ARENA_BASE + 0x2000, ARENA_BASE + 0x3000));
+}
+
+/* Memory the instance cannot point to is given back. */
+static void test_alloc_without_phys_to_virt(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	void *p = (void *)1;
+
+	memblock_add_range(&mb->memory, FAR, 0x10000);	/* not in the arena */
+	mb->phys_to_virt = arena_va;
+	ktest_capture_start(t, "memblock:");
+	p = memblock_instance_alloc_try_nid(mb, 0x1000, 0x1000, 0,
+					    MEMBLOCK_ALLOC_ACCESSIBLE, NUMA_NO_NODE);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_CAPTURED(t, "has no virtual address");
+	KTEST_EXPECT_NULL(t, p);
+	EXPECT_EMPTY(t, &mb->reserved);
+	mb->phys_to_virt = NULL;
+	ktest_capture_start(t, "memblock:");
+	p = memblock_alloc_internal(mb, 0x1000, 0x1000, 0,
+				    MEMBLOCK_ALLOC_ACCESSIBLE, NUMA_NO_NODE, false);
+	ktest_capture_stop(t);
+	KTEST_EXPECT_NULL(t, p);
+	EXPECT_EMPTY(t, &mb->reserved);
+}
+
+/* Each bad argument: one WARN, NULL or 0, nothing reserved. */
+static void test_alloc_bad_input(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	phys_addr_t got = 1;
+	void *p = (void *)1;
+
+	arena_nodes_setup(mb);
+	EXPECT_ONE_WARN(t, p = memblock_instance_alloc_try_nid(mb, 0, 8, 0, 0, 0));
+	KTEST_EXPECT_NULL(t, p);
+	KTEST_EXPECT_CAPTURED(t, "allocation of 0 bytes");
+	EXPECT_ONE_WARN(t, p = memblock_alloc_internal(mb, 0x100, 0x30, 0, 0, 0,
+						       false));
+	KTEST_EXPECT_NULL(t, p);
+	KTEST_EXPECT_CAPTURED(t, "alignment 0x30 is not a power of two");
+	EXPECT_ONE_WARN(t, p = memblock_instance_alloc_try_nid(mb, 0x100, 8,
+							       ARENA_MID, ARENA_BASE, 0));
+	KTEST_EXPECT_NULL(t, p);
+	KTEST_EXPECT_CAPTURED(t, "empty range");
+	EXPECT_ONE_WARN(t, p = memblock_instance_alloc_try_nid(mb, 0x100, 8,
+							       ARENA_MID, ARENA_MID, 0));
+	KTEST_EXPECT_NULL(t, p);
+	EXPECT_ONE_WARN(t, p = memblock_instance_alloc_try_nid(mb, 0x100, 8, 0, 0,
+							       TEST_NR_NODES));
+	KTEST_EXPECT_NULL(t, p);
+	KTEST_EXPECT_CAPTURED(t, "node 4 is not valid");
+	EXPECT_ONE_WARN(t, p = memblock_alloc_internal(mb, 0x100, 8, 0, 0, -2, true));
+	KTEST_EXPECT_NULL(t, p);
+	EXPECT_ONE_WARN(t, got = memblock_alloc_range_nid(mb, 0x100, 8, 0x5000,
+							  0x4000, 0, false));
+	KTEST_EXPECT_EQ(t, got, 0UL);
+	EXPECT_ONE_WARN(t, got = memblock_alloc_range_nid(mb, 0x100, 8, 0, 0, 7,
+							  false));
+	KTEST_EXPECT_EQ(t, got, 0UL);
+	EXPECT_EMPTY(t, &mb->reserved);
+	KTEST_EXPECT_TRUE(t, all_bytes(arena, 0x5a, sizeof(arena)));
+	/* The same calls with good arguments work. */
+	KTEST_EXPECT_NOT_NULL(t, memblock_instance_alloc_try_nid(mb, 0x100, 8, 0,
+								 0, 0));
+	KTEST_EXPECT_NE(t, memblock_alloc_range_nid(mb, 0x100, 8, 0x5000, 0, 0,
+						    false), 0UL);
+}
+
 /* --- many regions ------------------------------------------------------- */
 
 /*
@@ -1262,6 +1548,10 @@ static void test_many_regions_with_nodes(struct ktest *t)
 		i++;
 	}
 	KTEST_EXPECT_EQ(t, i, n / 4);
+	/* Allocation on node 1, top-down: its highest region. */
+	KTEST_EXPECT_EQ(t, memblock_alloc_range_nid(mb, 0x1000, 0x1000, FAR, TOP,
+						    1, true),
+			FAR + 0x1000 * (n - 3));
 	KTEST_EXPECT_EQ(t, memblock_set_node(FAR, 0x1000 * n, mem, 1), 0);
 	EXPECT_REGIONS(t, mem, RN(ARENA_BASE, ARENA_BASE + ARENA_SIZE, 3),
 		       RN(FAR, FAR + 0x1000 * 300, 1));
@@ -1316,6 +1606,16 @@ static const struct ktest_case memblock_cases[] = {
 	KTEST_CASE(test_set_node_full_and_bad_nid),
 	KTEST_CASE(test_free_ranges_by_node),
 	KTEST_CASE(test_mem_pfn_ranges_by_node),
+	KTEST_CASE(test_alloc_nid_on_node),
+	KTEST_CASE(test_alloc_nid_fallback),
+	KTEST_CASE(test_alloc_nid_bottom_up),
+	KTEST_CASE(test_alloc_bottom_up_skips_reserved_and_page0),
+	KTEST_CASE(test_alloc_try_nid_zeroed_raw_not),
+	KTEST_CASE(test_alloc_try_nid_min_addr_retry),
+	KTEST_CASE(test_alloc_exact_nid_no_fallback),
+	KTEST_CASE(test_alloc_try_nid_current_limit),
+	KTEST_CASE(test_alloc_without_phys_to_virt),
+	KTEST_CASE(test_alloc_bad_input),
 	KTEST_CASE(test_many_regions_with_nodes),
 	{}
 };
