@@ -736,6 +736,42 @@ void *memblock_instance_alloc_try_nid(struct memblock *mb, phys_addr_t size,
 	return ptr;
 }
 
+/* Drop memory region i. */
+static void memblock_remove_region(struct memblock_type *type, unsigned long i)
+{
+	struct memblock_region *r = type->regions;
+
+	type->total_size -= r[i].size;
+	memmove(&r[i], &r[i + 1], (type->cnt - i - 1) * sizeof(*r));
+	type->cnt--;
+}
+
+int memblock_instance_trim_memory(struct memblock *mb, phys_addr_t align)
+{
+	struct memblock_type *mem = &mb->memory;
+	unsigned long i = 0;
+
+	if (WARN(!align || (align & (align - 1)),
+		 "memblock: trim alignment %#lx is not a power of two\n", align))
+		return -EINVAL;
+	while (i < mem->cnt) {
+		struct memblock_region *r = &mem->regions[i];
+		phys_addr_t up = (align - (r->base & (align - 1))) & (align - 1);
+		phys_addr_t end = ALIGN_DOWN(region_end(r), align);
+
+		/* up < size: the aligned start does not wrap past ~0. */
+		if (up >= r->size || end <= r->base + up) {
+			memblock_remove_region(mem, i);
+			continue;
+		}
+		mem->total_size -= r->size - (end - r->base - up);
+		r->base += up;
+		r->size = end - r->base;
+		i++;
+	}
+	return 0;
+}
+
 bool memblock_overlaps_region(const struct memblock_type *type,
 			      phys_addr_t base, phys_addr_t size)
 {
@@ -1031,6 +1067,11 @@ void memblock_set_bottom_up(bool enable)
 bool memblock_bottom_up(void)
 {
 	return memblock.bottom_up;
+}
+
+int memblock_trim_memory(phys_addr_t align)
+{
+	return memblock_instance_trim_memory(&memblock, align);
 }
 
 static void *memblock_va(phys_addr_t phys)

@@ -193,6 +193,13 @@ void *memblock_instance_alloc_try_nid(struct memblock *mb, phys_addr_t size,
 				      phys_addr_t align, phys_addr_t min_addr,
 				      phys_addr_t max_addr, int nid);
 
+/*
+ * Shrink each memory region to whole multiples of align (a power of two),
+ * dropping the regions that vanish. 0, or -EINVAL with a WARN for a bad
+ * align (nothing changed).
+ */
+int memblock_instance_trim_memory(struct memblock *mb, phys_addr_t align);
+
 /* true if [base, base + size) overlaps any region of type. */
 bool memblock_overlaps_region(const struct memblock_type *type,
 			      phys_addr_t base, phys_addr_t size);
@@ -313,6 +320,7 @@ static inline void *memblock_alloc_node(phys_addr_t size, phys_addr_t align,
 /* Allocate from the bottom up (from min_addr upwards), or top-down. */
 void memblock_set_bottom_up(bool enable);
 bool memblock_bottom_up(void);
+int memblock_trim_memory(phys_addr_t align);
 
 void memblock_set_current_limit(phys_addr_t limit);
 /* From now on the kernel's tables double when full (through __va). */

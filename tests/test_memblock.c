@@ -1506,6 +1506,37 @@ static void test_alloc_bad_input(struct ktest *t)
 						    false), 0UL);
 }
 
+/* --- trim ----------------------------------------------------------------- */
+
+static void test_trim_memory(struct ktest *t)
+{
+	struct memblock *mb = t->priv;
+	struct memblock_type *mem = &mb->memory;
+	int ret = 0;
+
+	memblock_add_range_nid(mem, 0x800, 0x2000, 1, 0);	/* ..0x2800 */
+	memblock_add_range_nid(mem, 0x3000, 0x1000, 1, 0);	/* aligned */
+	memblock_add_range_nid(mem, 0x4400, 0x800, 2, 0);	/* no page */
+	memblock_add_range_nid(mem, 0x6000, 0x1800, 2, 0);	/* ..0x7800 */
+	memblock_add_range_nid(mem, 0x8001, 0x1fff, 3, 0);	/* ..0xa000 */
+	memblock_add_range_nid(mem, TOP - 0x1800, 0x1800, 0, 0);	/* at the top */
+	KTEST_EXPECT_EQ(t, memblock_instance_trim_memory(mb, 0x1000), 0);
+	EXPECT_REGIONS(t, mem, RN(0x1000, 0x2000, 1), RN(0x3000, 0x4000, 1),
+		       RN(0x6000, 0x7000, 2), RN(0x9000, 0xa000, 3));
+	/* Bad alignments change nothing. */
+	EXPECT_ONE_WARN(t, ret = memblock_instance_trim_memory(mb, 0x1800));
+	KTEST_EXPECT_EQ(t, ret, -EINVAL);
+	EXPECT_ONE_WARN(t, ret = memblock_instance_trim_memory(mb, 0));
+	KTEST_EXPECT_EQ(t, ret, -EINVAL);
+	EXPECT_REGIONS(t, mem, RN(0x1000, 0x2000, 1), RN(0x3000, 0x4000, 1),
+		       RN(0x6000, 0x7000, 2), RN(0x9000, 0xa000, 3));
+	/* A larger one drops what holds no aligned block. */
+	memblock_add_range_nid(mem, 0x10000, 0x5000, 0, 0);
+	KTEST_EXPECT_EQ(t, memblock_instance_trim_memory(mb, 0x2000), 0);
+	EXPECT_REGIONS(t, mem, RN(0x10000, 0x14000, 0));
+	EXPECT_EMPTY(t, &mb->reserved);
+}
+
 /* --- many regions ------------------------------------------------------- */
 
 /*
@@ -1616,6 +1647,7 @@ static const struct ktest_case memblock_cases[] = {
 	KTEST_CASE(test_alloc_try_nid_current_limit),
 	KTEST_CASE(test_alloc_without_phys_to_virt),
 	KTEST_CASE(test_alloc_bad_input),
+	KTEST_CASE(test_trim_memory),
 	KTEST_CASE(test_many_regions_with_nodes),
 	{}
 };
