@@ -389,7 +389,7 @@ static unsigned long free_pfns_in(unsigned long start, unsigned long end)
 	phys_addr_t ps, pe;
 	u64 i;
 
-	for_each_free_mem_range(&memblock, i, &ps, &pe) {
+	for_each_free_mem_range(&memblock, i, NUMA_NO_NODE, &ps, &pe, NULL) {
 		if (pfns_within(ps, pe, start, end, &s, &e))
 			count += e - s;
 	}
@@ -423,7 +423,7 @@ static void deferred_init_range(struct zone *zone, unsigned long start,
 	phys_addr_t ps, pe;
 	u64 i;
 
-	for_each_free_mem_range(&memblock, i, &ps, &pe) {
+	for_each_free_mem_range(&memblock, i, NUMA_NO_NODE, &ps, &pe, NULL) {
 		if (!pfns_within(ps, pe, start, end, &s, &e))
 			continue;
 		init_pfn_range(zone, s, e);
@@ -492,7 +492,8 @@ static void print_zones(void)
 	}
 	pr_info("Early memory node ranges\n");
 	for (unsigned long i = 0; i < mem->cnt; i++)
-		pr_info("  node   0: [mem 0x%016llx-0x%016llx]\n",
+		pr_info("  node %3d: [mem 0x%016llx-0x%016llx]\n",
+			memblock_get_region_node(&mem->regions[i]),
 			(unsigned long long)mem->regions[i].base,
 			(unsigned long long)(mem->regions[i].base +
 					     mem->regions[i].size - 1));
@@ -519,6 +520,40 @@ static void ledger_memblock_tables(void)
 	}
 }
 
+/*
+ * RAM that no NUMA information gave a node is node 0's: all of it when
+ * there is none (Linux's dummy_numa_init), else what the firmware's
+ * table missed, each range named.
+ */
+static void numa_default_node(void)
+{
+	const struct memblock_type *mem = &memblock.memory;
+	unsigned long i, orphans = 0;
+
+	for (i = 0; i < mem->cnt; i++)
+		orphans += memblock_get_region_node(&mem->regions[i]) == NUMA_NO_NODE;
+	if (!orphans)
+		return;
+	if (orphans == mem->cnt) {
+		pr_info("No NUMA configuration found\n");
+		pr_info("Faking a node at [mem 0x%016lx-0x%016lx]\n",
+			memblock_start_of_DRAM(), memblock_end_of_DRAM() - 1);
+		memblock_set_node(0, MEMBLOCK_ALLOC_ANYWHERE, &memblock.memory, 0);
+		return;
+	}
+	for (i = 0; i < mem->cnt; i++) {
+		const struct memblock_region *r = &mem->regions[i];
+
+		if (memblock_get_region_node(r) != NUMA_NO_NODE)
+			continue;
+		pr_warn("NUMA: [mem 0x%016lx-0x%016lx] has no node, given to node 0\n",
+			r->base, r->base + r->size - 1);
+		/* A whole region: no split; a merge moves the next one down. */
+		memblock_set_node(r->base, r->size, &memblock.memory, 0);
+		i = i ? i - 1 : 0;
+	}
+}
+
 static void print_reservations(void)
 {
 	pr_info("Reserved at boot:\n");
@@ -536,6 +571,7 @@ void mm_core_init(void)
 {
 	unsigned long total_kb, deferred_kb;
 
+	numa_default_node();
 	init_ram_chunks();
 	sparse_init();
 	free_area_init();

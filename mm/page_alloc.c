@@ -1165,7 +1165,7 @@ void memblock_free_all(void)
 
 	for_each_zone(zone)
 		spin_lock_init(&zone->lock);
-	for_each_free_mem_range(&memblock, i, &start, &end)
+	for_each_free_mem_range(&memblock, i, NUMA_NO_NODE, &start, &end, NULL)
 		free_pfn_range(PFN_UP(start),
 			       min(PFN_DOWN(end), NODE_DATA(0)->first_deferred_pfn));
 	for_each_zone(zone)
