@@ -137,6 +137,32 @@ $(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o linker.ld $(B)/kobjs.list
 	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/kallsyms.py | cmp -s - $(B)/kallsyms.c || \
 		{ echo "kallsyms: text moved between link passes" >&2; rm -f $@; exit 1; }
 
+# The kernel without its tests: the same objects less tests/, fuzz/,
+# bench/ and the test framework lib/ktest/, so no boot_run() is linked
+# (kernel/params.h) and it boots to the shell. Linked in two passes as
+# kernel.elf is; both images' sizes are printed.
+NB := $(B)/notest
+NOTEST_KOBJS := $(filter-out $(B)/tests/% $(B)/fuzz/% $(B)/bench/% $(B)/lib/ktest/%,$(KOBJS))
+
+$(NB)/kernel.pass1.elf: $(NOTEST_KOBJS) linker.ld $(B)/kobjs.list
+	@mkdir -p $(dir $@)
+	$(LD) $(KLDFLAGS) -o $@ $(NOTEST_KOBJS)
+
+$(NB)/kallsyms.c: $(NB)/kernel.pass1.elf tools/kallsyms.py
+	$(NM) -n -S --defined-only $< | $(PYTHON) tools/kallsyms.py > $@
+
+$(NB)/kallsyms.o: $(NB)/kallsyms.c
+	$(CC) $(KCFLAGS) -c $< -o $@
+
+$(B)/kernel-notest.elf: $(NOTEST_KOBJS) $(NB)/kallsyms.o linker.ld $(B)/kobjs.list
+	$(LD) $(KLDFLAGS) -o $@ $(NOTEST_KOBJS) $(NB)/kallsyms.o
+	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/kallsyms.py | cmp -s - $(NB)/kallsyms.c || \
+		{ echo "kallsyms: text moved between link passes" >&2; rm -f $@; exit 1; }
+
+.PHONY: kernel-notest
+kernel-notest: $(B)/kernel.elf $(B)/kernel-notest.elf
+	$(CROSS_COMPILE)size $(B)/kernel.elf $(B)/kernel-notest.elf
+
 iso: $(ISO)
 $(ISO): $(B)/kernel.elf iso/grub.cfg tools/mkiso.sh
 	sh tools/mkiso.sh $< $@ '$(RUN_CMDLINE)'
@@ -434,7 +460,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) run debug test check compile-checks matrix soak fuzz bench bench-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
+	@echo "targets: all (default) kernel-notest run debug test check compile-checks matrix soak fuzz bench bench-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
 	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) MINUTES=$(MINUTES) (soak)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d) $(SHIM_OBJS:.o=.d)
