@@ -95,7 +95,7 @@ QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARG
 	compile_commands.json fuzz compile-checks matrix shim bench-real \
 	bench-real-check bench-plot soak
 
-all: $(B)/kernel.elf $(ISO)
+all: $(B)/kernel.elf $(B)/kernel.elf-gdb.py $(ISO)
 
 # --- kernel -------------------------------------------------------------
 $(B)/%.o: %.c $(B)/lockdep.conf
@@ -160,8 +160,14 @@ $(B)/kernel-notest.elf: $(NOTEST_KOBJS) $(NB)/kallsyms.o linker.ld $(B)/kobjs.li
 		{ echo "kallsyms: text moved between link passes" >&2; rm -f $@; exit 1; }
 
 .PHONY: kernel-notest
-kernel-notest: $(B)/kernel.elf $(B)/kernel-notest.elf
+kernel-notest: $(B)/kernel.elf $(B)/kernel-notest.elf $(B)/kernel-notest.elf-gdb.py
 	$(CROSS_COMPILE)size $(B)/kernel.elf $(B)/kernel-notest.elf
+
+# gdb's auto-load file beside each image: it loads the helpers
+# (tools/gdb/cram.py, Documentation/dev-tools/gdb.md).
+$(B)/%.elf-gdb.py: tools/gdb/cram.py
+	@mkdir -p $(dir $@)
+	@printf "import gdb\ngdb.execute('source %s')\n" $(abspath $<) > $@
 
 iso: $(ISO)
 $(ISO): $(B)/kernel.elf iso/grub.cfg tools/mkiso.sh
@@ -201,7 +207,7 @@ run: $(B)/kernel.elf
 	$(HARNESS) run --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS) \
 		$(if $(GRUB_CFG),--grub-cfg '$(GRUB_CFG)')
 
-debug: $(B)/kernel.elf
+debug: $(B)/kernel.elf $(B)/kernel.elf-gdb.py
 	$(HARNESS) run --debug --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS)
 
 # The allocators' headers, checked by compiling tools/testing/compile/

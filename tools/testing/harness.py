@@ -1120,7 +1120,9 @@ def run_parser():
     add_boot_options(parser, repeatable=False)
     add_iso_dir_option(parser)
     parser.add_argument('--debug', action='store_true',
-                        help="add '-s -S': QEMU waits for gdb on :1234")
+                        help="add '-s -S': QEMU waits for gdb on :1234 (the "
+                             'command to attach, with the helpers of '
+                             'tools/gdb/cram.py, is printed)')
     return parser
 
 
@@ -1146,8 +1148,9 @@ def cmd_run(argv):
                      args.machine or 'pc', args.firmware or 'bios')
     if args.debug:
         qemu += ['-s', '-S']
-        print("QEMU is waiting for gdb: gdb %s -ex 'target remote :1234'"
-              % args.kernel, flush=True)
+        print("QEMU is waiting for gdb: gdb -iex 'add-auto-load-safe-path %s' "
+              "%s -ex 'target remote :1234'"
+              % (os.path.dirname(os.path.abspath(args.kernel)), args.kernel), flush=True)
     try:
         proc = subprocess.Popen(qemu)
     except OSError as err:
