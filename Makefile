@@ -302,7 +302,8 @@ $(KUNIT_PY):
 		echo "kunit_parser: $(KUNIT_TARBALL) not found (make deps installs linux-source-6.1)"; \
 	fi
 
-test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check
+test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check \
+      $(B)/kernel-notest.elf $(B)/kernel-notest.elf-gdb.py
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
@@ -310,7 +311,7 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check
 		$(call boot,$(MEM),$(TEST_CMDLINE),,,,,$(SMP)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) \
-		--selftest $(B)/kernel.elf
+		--selftest $(B)/kernel.elf --gdb-check $(B)/kernel-notest.elf
 
 # The torture suites and the fuzzer in QEMU on SMP CPUs (default 4) for
 # MINUTES, round after round (tools/testing/soak.py): the operations
@@ -447,7 +448,7 @@ bench-ab:
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 \
 	grub-efi-amd64-bin ovmf linux-source-6.1 sqlite3 valgrind time \
-	python3-matplotlib
+	python3-matplotlib gdb
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
