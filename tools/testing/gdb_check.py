@@ -29,7 +29,6 @@ Used by harness.py --gdb-check ELF (make test); also runs alone:
 import argparse
 import os
 import re
-import shlex
 import socket
 import subprocess
 import sys
@@ -339,7 +338,7 @@ def main():
     parser.add_argument('--gdb', default='gdb')
     parser.add_argument('--timeout', type=float, default=60.0)
     args = parser.parse_args()
-    checks = run_checks(args.kernel, shlex.split(args.gdb)[0], timeout=args.timeout)
+    checks = run_checks(args.kernel, args.gdb, timeout=args.timeout)
     for ok, text, details in checks:
         print('%s - %s' % ('ok' if ok else 'not ok', text))
         for line in details:
