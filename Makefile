@@ -95,7 +95,7 @@ QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARG
 	compile_commands.json fuzz compile-checks matrix shim bench-real \
 	bench-real-check bench-plot soak
 
-all: $(B)/kernel.elf $(ISO)
+all: $(B)/kernel.elf $(B)/kernel.elf-gdb.py $(ISO)
 
 # --- kernel -------------------------------------------------------------
 $(B)/%.o: %.c $(B)/lockdep.conf
@@ -137,6 +137,38 @@ $(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o linker.ld $(B)/kobjs.list
 	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/kallsyms.py | cmp -s - $(B)/kallsyms.c || \
 		{ echo "kallsyms: text moved between link passes" >&2; rm -f $@; exit 1; }
 
+# The kernel without its tests: the same objects less tests/, fuzz/,
+# bench/ and the test framework lib/ktest/, so no boot_run() is linked
+# (kernel/params.h) and it boots to the shell. Linked in two passes as
+# kernel.elf is; both images' sizes are printed.
+NB := $(B)/notest
+NOTEST_KOBJS := $(filter-out $(B)/tests/% $(B)/fuzz/% $(B)/bench/% $(B)/lib/ktest/%,$(KOBJS))
+
+$(NB)/kernel.pass1.elf: $(NOTEST_KOBJS) linker.ld $(B)/kobjs.list
+	@mkdir -p $(dir $@)
+	$(LD) $(KLDFLAGS) -o $@ $(NOTEST_KOBJS)
+
+$(NB)/kallsyms.c: $(NB)/kernel.pass1.elf tools/kallsyms.py
+	$(NM) -n -S --defined-only $< | $(PYTHON) tools/kallsyms.py > $@
+
+$(NB)/kallsyms.o: $(NB)/kallsyms.c
+	$(CC) $(KCFLAGS) -c $< -o $@
+
+$(B)/kernel-notest.elf: $(NOTEST_KOBJS) $(NB)/kallsyms.o linker.ld $(B)/kobjs.list
+	$(LD) $(KLDFLAGS) -o $@ $(NOTEST_KOBJS) $(NB)/kallsyms.o
+	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/kallsyms.py | cmp -s - $(NB)/kallsyms.c || \
+		{ echo "kallsyms: text moved between link passes" >&2; rm -f $@; exit 1; }
+
+.PHONY: kernel-notest
+kernel-notest: $(B)/kernel.elf $(B)/kernel-notest.elf $(B)/kernel-notest.elf-gdb.py
+	$(CROSS_COMPILE)size $(B)/kernel.elf $(B)/kernel-notest.elf
+
+# gdb's auto-load file beside each image: it loads the helpers
+# (tools/gdb/cram.py, Documentation/dev-tools/gdb.md).
+$(B)/%.elf-gdb.py: tools/gdb/cram.py
+	@mkdir -p $(dir $@)
+	@printf "import gdb\ngdb.execute('source %s')\n" $(abspath $<) > $@
+
 iso: $(ISO)
 $(ISO): $(B)/kernel.elf iso/grub.cfg tools/mkiso.sh
 	sh tools/mkiso.sh $< $@ '$(RUN_CMDLINE)'
@@ -175,7 +207,7 @@ run: $(B)/kernel.elf
 	$(HARNESS) run --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS) \
 		$(if $(GRUB_CFG),--grub-cfg '$(GRUB_CFG)')
 
-debug: $(B)/kernel.elf
+debug: $(B)/kernel.elf $(B)/kernel.elf-gdb.py
 	$(HARNESS) run --debug --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS)
 
 # The allocators' headers, checked by compiling tools/testing/compile/
@@ -270,7 +302,8 @@ $(KUNIT_PY):
 		echo "kunit_parser: $(KUNIT_TARBALL) not found (make deps installs linux-source-6.1)"; \
 	fi
 
-test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check
+test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check \
+      $(B)/kernel-notest.elf $(B)/kernel-notest.elf-gdb.py
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
@@ -278,7 +311,7 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check
 		$(call boot,$(MEM),$(TEST_CMDLINE),,,,,$(SMP)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) \
-		--selftest $(B)/kernel.elf
+		--selftest $(B)/kernel.elf --gdb-check $(B)/kernel-notest.elf
 
 # The torture suites and the fuzzer in QEMU on SMP CPUs (default 4) for
 # MINUTES, round after round (tools/testing/soak.py): the operations
@@ -434,7 +467,7 @@ bench-icount-ab:
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 \
 	grub-efi-amd64-bin ovmf linux-source-6.1 sqlite3 valgrind time \
-	python3-matplotlib
+	python3-matplotlib gdb
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -453,7 +486,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) run debug test check compile-checks matrix soak fuzz bench bench-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
+	@echo "targets: all (default) kernel-notest run debug test check compile-checks matrix soak fuzz bench bench-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
 	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) MINUTES=$(MINUTES) (soak)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d) $(SHIM_OBJS:.o=.d)

@@ -357,6 +357,27 @@ void bench_run(const char *glob)
 	console_printf("# bench done\n");
 }
 
+static bool bench_requested;
+static const char *bench_glob;
+
+/* "bench" or "bench=GLOB": run the benchmarks instead of the shell. */
+static int bench_setup(char *val)
+{
+	bench_requested = true;
+	bench_glob = val;
+	return 0;
+}
+kernel_param("bench", bench_setup);
+
+static void bench_boot(void)
+{
+	if (!bench_requested)
+		return;
+	bench_run(bench_glob);
+	arch_exit(ARCH_EXIT_SUCCESS);
+}
+boot_run(bench_boot);
+
 static int cmd_bench(int argc, char **argv)
 {
 	if (argc > 2) {

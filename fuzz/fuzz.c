@@ -263,6 +263,7 @@ void fuzz_boot(void)
 		pr_err("fuzz: %u of %u failed\n", failed, nr);
 	arch_exit(failed ? ARCH_EXIT_FAILURE : ARCH_EXIT_SUCCESS);
 }
+boot_run(fuzz_boot);
 
 /* --- shell ---------------------------------------------------------------- */
 

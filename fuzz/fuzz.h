@@ -25,7 +25,7 @@ int fuzz_one_input(const u8 *data, size_t len);
 /* Operations fuzz_one_input() has decoded and run so far, all inputs. */
 extern unsigned long fuzz_nr_ops;
 
-/* Called by start_kernel(): runs fuzz= or fuzzfile= and exits, if given. */
+/* A boot_run(): runs fuzz= or fuzzfile= and exits, if given. */
 void fuzz_boot(void);
 
 #endif /* FUZZ_FUZZ_H */

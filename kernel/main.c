@@ -3,13 +3,12 @@
  * start_kernel: the generic half of boot. The arch has set up the console,
  * traps and the clock; from here the kernel reads the memory map, parses
  * its command line (mem= and memmap= edit the map), brings up memory
- * (mm/mm_init.c), turns interrupts on, then either runs the tests ("ktest") and ends the run
- * with their verdict, or starts the shell.
+ * (mm/mm_init.c), turns interrupts on, then either runs what the command
+ * line asks for instead of the shell (the tests, the fuzzer or the
+ * benchmarks: boot_run() in kernel/params.h), which ends the run with its
+ * verdict, or starts the shell.
  */
-#include "bench/bench.h"
-#include "fuzz/fuzz.h"
 #include "kernel/kernel.h"
-#include "lib/ktest/ktest.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/rcupdate.h"
@@ -20,43 +19,6 @@
 #include "mm/mm.h"
 #include "mm/slab_reap.h"
 #include "arch/arch.h"
-
-static bool ktest_requested, bench_requested;
-static const char *ktest_glob, *bench_glob;
-
-static int ktest_setup(char *val)
-{
-	ktest_requested = true;
-	ktest_glob = val;
-	return 0;
-}
-kernel_param("ktest", ktest_setup);
-
-static int bench_setup(char *val)
-{
-	bench_requested = true;
-	bench_glob = val;
-	return 0;
-}
-kernel_param("bench", bench_setup);
-
-static __noreturn void run_tests(void)
-{
-	int failed = ktest_run(ktest_glob);
-	unsigned long site;
-	u64 blocked = workqueue_max_blocked_ns(&site);
-
-	if (site)
-		pr_info("workqueue: the longest wait of work for a safe point: %llu us, ended at %pS\n",
-			(unsigned long long)(blocked / 1000), (void *)site);
-	else
-		pr_info("workqueue: no work waited for a safe point\n");
-	if (failed)
-		pr_err("ktest: %d tests failed\n", failed);
-	else
-		pr_info("ktest: all tests passed\n");
-	arch_exit(failed ? ARCH_EXIT_FAILURE : ARCH_EXIT_SUCCESS);
-}
 
 __noreturn void start_kernel(void)
 {
@@ -76,13 +38,9 @@ __noreturn void start_kernel(void)
 	time_init();		/* every CPU ticks from here */
 	cache_reap_init();	/* caches trim themselves from here */
 
-	if (ktest_requested)
-		run_tests();
-	if (bench_requested) {
-		bench_run(bench_glob);
-		arch_exit(ARCH_EXIT_SUCCESS);
-	}
-	fuzz_boot();		/* fuzz= or fuzzfile=: runs, then exits */
+	for (const boot_run_fn *run = __start_boot_runs;
+	     run < __stop_boot_runs; run++)
+		(*run)();	/* returns only if not asked for */
 	shell_run();
 	arch_exit(ARCH_EXIT_SUCCESS);
 }

@@ -31,6 +31,24 @@ struct kernel_param {
 extern const struct kernel_param __start_kernel_params[] __weak;
 extern const struct kernel_param __stop_kernel_params[] __weak;
 
+/*
+ * A run that takes the place of the shell when the command line asks for
+ * it: the tests (ktest=, lib/ktest), the fuzzer (fuzz=, fuzzfile=) and the
+ * benchmarks (bench=) each register one with boot_run(fn) in their own
+ * file. start_kernel() calls every fn in link order once the kernel is
+ * up; fn returns at once if its parameter was not given, else it runs and
+ * ends the boot with arch_exit(). A kernel linked without them (make
+ * kernel-notest) has none and goes to the shell.
+ */
+typedef void (*boot_run_fn)(void);
+
+#define boot_run(fn)							\
+	static const boot_run_fn __boot_run_##fn			\
+	__used __section("boot_runs") __aligned(8) = fn
+
+extern const boot_run_fn __start_boot_runs[] __weak;
+extern const boot_run_fn __stop_boot_runs[] __weak;
+
 /* The command line as the boot loader gave it (read-only copy). */
 extern char boot_command_line[COMMAND_LINE_SIZE];
 

@@ -8,7 +8,6 @@
 #include "kernel/shell.h"
 #include "kernel/errno.h"
 #include "kernel/kernel.h"
-#include "lib/ktest/ktest.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
@@ -175,20 +174,6 @@ static int cmd_dmesg(int argc, char **argv)
 	return 0;
 }
 SHELL_CMD("dmesg", cmd_dmesg, "print the end of the kernel log");
-
-static int cmd_test(int argc, char **argv)
-{
-	int failed;
-
-	if (argc > 2) {
-		console_printf("usage: test [GLOB[,GLOB...]]\n");
-		return -EINVAL;
-	}
-	failed = ktest_run(argc == 2 ? argv[1] : NULL);
-	console_printf("ktest: %d failed\n", failed);
-	return failed ? -EIO : 0;
-}
-SHELL_CMD("test", cmd_test, "run tests: test [suite.case glob]");
 
 static int cmd_poweroff(int argc, char **argv)
 {

@@ -34,8 +34,11 @@
 #include "lib/ktest/ktest_internal.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
+#include "kernel/params.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
+#include "kernel/shell.h"
+#include "kernel/workqueue.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/slab.h"
@@ -674,6 +677,57 @@ int ktest_run(const char *glob)
 		    leaves.pass + leaves.fail + leaves.skip);
 	return (int)leaves.fail;
 }
+
+/* --- the boot and the shell ------------------------------------------- */
+
+static bool ktest_requested;
+static const char *ktest_glob;
+
+/* "ktest" or "ktest=GLOB[,GLOB...]": run the tests instead of the shell. */
+static int ktest_setup(char *val)
+{
+	ktest_requested = true;
+	ktest_glob = val;
+	return 0;
+}
+kernel_param("ktest", ktest_setup);
+
+static void ktest_boot(void)
+{
+	unsigned long site;
+	u64 blocked;
+	int failed;
+
+	if (!ktest_requested)
+		return;
+	failed = ktest_run(ktest_glob);
+	blocked = workqueue_max_blocked_ns(&site);
+	if (site)
+		pr_info("workqueue: the longest wait of work for a safe point: %llu us, ended at %pS\n",
+			(unsigned long long)(blocked / 1000), (void *)site);
+	else
+		pr_info("workqueue: no work waited for a safe point\n");
+	if (failed)
+		pr_err("ktest: %d tests failed\n", failed);
+	else
+		pr_info("ktest: all tests passed\n");
+	arch_exit(failed ? ARCH_EXIT_FAILURE : ARCH_EXIT_SUCCESS);
+}
+boot_run(ktest_boot);
+
+static int cmd_test(int argc, char **argv)
+{
+	int failed;
+
+	if (argc > 2) {
+		console_printf("usage: test [GLOB[,GLOB...]]\n");
+		return -EINVAL;
+	}
+	failed = ktest_run(argc == 2 ? argv[1] : NULL);
+	console_printf("ktest: %d failed\n", failed);
+	return failed ? -EIO : 0;
+}
+SHELL_CMD("test", cmd_test, "run tests: test [suite.case glob]");
 
 /* --- reporting from inside a case ------------------------------------ */
 

@@ -42,6 +42,11 @@ cases (pass, fail, panic, exception, hang, triple, vmalloc_guard, and
 pagealloc_fault booted with debug_pagealloc=on), checking that each gets the expected
 verdict (and, where one is listed, that its log holds a given report).  ``run`` is the interactive mode behind ``make run``.
 
+``--gdb-check KERNEL`` boots KERNEL (make test: the kernel without its
+tests) to its shell with QEMU's gdb stub and checks that the gdb helpers
+(tools/gdb/cram.py) print what the shell prints (gdb_check.py); each
+check counts as a test.
+
 Environment: QEMU (default 'qemu-system-x86_64') and MKISO (default
 'sh tools/mkiso.sh') are shlex-split command prefixes, so tests can use
 stand-ins.
@@ -988,6 +993,27 @@ def first(values, default):
     return values[0] if values else default
 
 
+def run_gdb_check(kernel, args, printer):
+    """The gdb helpers against the shell (gdb_check.py): (passed, failed)."""
+    import gdb_check   # pylint: disable=import-outside-toplevel
+    printer.info('harness: gdb check: %s at its shell, with gdb attached' % kernel)
+    start = time.monotonic()
+    checks = gdb_check.run_checks(kernel, iso_dir=args.iso_dir, log_dir=args.log_dir)
+    for ok, text, details in checks:
+        if ok:
+            printer.info('harness gdb check: ok - %s' % text)
+            continue
+        printer.always('harness gdb check: not ok - %s' % text)
+        for line in details + ['log: %s' % os.path.join(args.log_dir, 'gdb-check.log')]:
+            printer.always('    ' + line)
+    passed = sum(1 for ok, _, _ in checks if ok)
+    failed = len(checks) - passed
+    printer.info('harness: %s gdb check: %s in %.1f s' % (
+        'PASS' if not failed else 'FAIL', counts_text(passed, failed, 0),
+        time.monotonic() - start))
+    return passed, failed
+
+
 def run_selftests(kernel, args, printer):
     printer.info('harness: selftest (unit tests + %d boots of %s)'
                  % (len(LIVE_SELFTESTS), kernel))
@@ -1099,6 +1125,10 @@ def main_parser():
                         help='test the harness: unit tests, then boot the selftest '
                              'suite cases of ELF (pass, fail, panic, exception, '
                              'hang, triple) and check each verdict')
+    parser.add_argument('--gdb-check', metavar='ELF',
+                        help="boot ELF to its shell with QEMU's gdb stub and "
+                             'check that the gdb helpers (tools/gdb/cram.py) '
+                             'print what the shell prints')
     parser.add_argument('--kunit-parser', metavar='KUNIT_PY',
                         help="check each stage's log with Linux's parser "
                              "(tools/testing/kunit/kunit.py): no errors and the "
@@ -1120,7 +1150,9 @@ def run_parser():
     add_boot_options(parser, repeatable=False)
     add_iso_dir_option(parser)
     parser.add_argument('--debug', action='store_true',
-                        help="add '-s -S': QEMU waits for gdb on :1234")
+                        help="add '-s -S': QEMU waits for gdb on :1234 (the "
+                             'command to attach, with the helpers of '
+                             'tools/gdb/cram.py, is printed)')
     return parser
 
 
@@ -1146,8 +1178,9 @@ def cmd_run(argv):
                      args.machine or 'pc', args.firmware or 'bios')
     if args.debug:
         qemu += ['-s', '-S']
-        print("QEMU is waiting for gdb: gdb %s -ex 'target remote :1234'"
-              % args.kernel, flush=True)
+        print("QEMU is waiting for gdb: gdb -iex 'add-auto-load-safe-path %s' "
+              "%s -ex 'target remote :1234'"
+              % (os.path.dirname(os.path.abspath(args.kernel)), args.kernel), flush=True)
     try:
         proc = subprocess.Popen(qemu)
     except OSError as err:
@@ -1164,8 +1197,9 @@ def cmd_run(argv):
 def cmd_test(argv):
     parser = main_parser()
     args = parser.parse_args(argv)
-    if not (args.host or args.kernel or args.selftest):
-        parser.error('nothing to do: give --host, --kernel and/or --selftest')
+    if not (args.host or args.kernel or args.selftest or args.gdb_check):
+        parser.error('nothing to do: give --host, --kernel, --selftest and/or '
+                     '--gdb-check')
     try:
         stages = make_stages(args)
     except ValueError as err:
@@ -1181,6 +1215,10 @@ def cmd_test(argv):
         self_passed, self_failed = run_selftests(args.selftest, args, printer)
         passed += self_passed
         failed += self_failed
+    if args.gdb_check:
+        gdb_passed, gdb_failed = run_gdb_check(args.gdb_check, args, printer)
+        passed += gdb_passed
+        failed += gdb_failed
     print_report(outcomes, printer)
     printer.always(counts_text(passed, failed, skipped))
     return 0 if failed == 0 else 1
