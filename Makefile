@@ -44,7 +44,7 @@ GENERIC_SRCS := $(wildcard kernel/*.c mm/*.c lib/*.c lib/ktest/*.c \
 # x86_64 code that reads firmware formats and touches no CPU state: the
 # host build, which models a PC, links it too (and tests it natively).
 X86_SHARED_SRCS := arch/x86_64/e820.c arch/x86_64/multiboot2.c arch/x86_64/efi.c \
-		   arch/x86_64/acpi.c
+		   arch/x86_64/acpi.c arch/x86_64/srat.c
 ARCH_SRCS := $(wildcard arch/x86_64/*.c) $(wildcard arch/x86_64/*.S) \
 	     $(wildcard boot/*.S)
 HOST_ARCH_SRCS := $(wildcard arch/host/*.c)
