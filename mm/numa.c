@@ -502,7 +502,7 @@ static void print_distances(const struct numa_topology *topo)
 	int len, a, b;
 
 	printk(KERN_INFO "node distances:\n");
-	len = snprintf(line, sizeof(line), "node ");
+	len = snprintf(line, sizeof(line), "node");
 	for_each_node_in(b, topo)
 		len += snprintf(line + len, sizeof(line) - len, "%4d", b);
 	printk(KERN_INFO "%s\n", line);
