@@ -23,7 +23,8 @@
  * ("No NUMA configuration found", "Faking a node at [mem ...]"), and the
  * topology is one node: all RAM and every CPU on node 0. The kernel's
  * topology (numa_init()) is written once at boot, before the other CPUs
- * start, and only read afterwards.
+ * start, and only read afterwards; so is each CPU's node (numa_set_node()),
+ * except that x86_64 sets it again once the CPUs have their numbers.
  */
 #include "mm/numa.h"
 #include "kernel/errno.h"
@@ -39,6 +40,9 @@
 
 static char numa_option[NUMA_OPTION_LEN];
 static bool numa_option_given;
+
+/* Linux's x86_cpu_to_node_map: by CPU number. */
+static int numa_cpu_node[NR_CPUS];
 
 /* The kernel's: one node with every CPU until numa_init(). */
 static struct numa_topology numa_kernel_topology = {
@@ -444,6 +448,15 @@ void numa_init(int (*init_func)(struct numa_topology *topo, void *ctx),
 	};
 
 	numa_setup_topology(&s, &numa_kernel_topology);
+	for (unsigned int i = 0; i < nr_cpus && i < NR_CPUS; i++)
+		numa_set_node(i, numa_apicid_to_node(&numa_kernel_topology,
+						     cpu_ids[i]));
+}
+
+void numa_set_node(unsigned int cpu, int node)
+{
+	if (cpu < NR_CPUS && node_online(node))
+		numa_cpu_node[cpu] = node;
 }
 
 const struct numa_topology *numa_topology(void)
@@ -467,19 +480,9 @@ int node_distance(int a, int b)
 	return numa_topology_distance(&numa_kernel_topology, a, b);
 }
 
-/* The hardware ID CPU cpu started with; the host's CPUs have their number. */
-static u32 cpu_hw_id(unsigned int cpu)
-{
-	struct arch_cpu_info info;
-
-	return arch_cpu_info(cpu, &info) ? cpu : info.hw_id;
-}
-
 int cpu_to_node(unsigned int cpu)
 {
-	int nid = numa_apicid_to_node(&numa_kernel_topology, cpu_hw_id(cpu));
-
-	return nid == NUMA_NO_NODE ? 0 : nid;
+	return cpu < NR_CPUS ? numa_cpu_node[cpu] : 0;
 }
 
 /* --- numactl --hardware --------------------------------------------------- */

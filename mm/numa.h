@@ -109,8 +109,14 @@ bool node_online(int nid);
 /* Distance from node a to node b (Linux's node_distance()). */
 int node_distance(int a, int b);
 int numa_topology_distance(const struct numa_topology *topo, int a, int b);
-/* The node of CPU cpu (< arch_nr_cpus()). */
+/*
+ * The node of CPU cpu (< arch_nr_cpus()), and setting it (Linux's
+ * numa_set_node(); an offline node is refused). numa_init() gives CPU i
+ * the node of cpu_ids[i]; an arch whose CPU numbers come later (x86_64:
+ * as the CPUs come up) sets them again then (init_cpu_to_node()).
+ */
 int cpu_to_node(unsigned int cpu);
+void numa_set_node(unsigned int cpu, int node);
 /* Bytes of RAM in node nid. */
 u64 numa_node_ram(const struct numa_topology *topo,
 		  const struct memblock_type *ram, int nid);

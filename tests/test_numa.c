@@ -775,9 +775,27 @@ static void test_numa_boot_consistent(struct ktest *t)
 		KTEST_EXPECT_TRUE(t, node_online(cpu_to_node(cpu)));
 }
 
+/* numa_set_node() refuses an offline node or CPU and changes nothing. */
+static void test_numa_set_node_refuses(struct ktest *t)
+{
+	int old = cpu_to_node(0);
+
+	numa_set_node(0, MAX_NUMNODES);
+	KTEST_EXPECT_EQ(t, cpu_to_node(0), old);
+	numa_set_node(0, NUMA_NO_NODE);
+	KTEST_EXPECT_EQ(t, cpu_to_node(0), old);
+	numa_set_node(NR_CPUS, 0);
+	KTEST_EXPECT_EQ(t, cpu_to_node(NR_CPUS), 0);
+	numa_set_node(0, 0);
+	KTEST_EXPECT_EQ(t, cpu_to_node(0), 0);
+	numa_set_node(0, old);
+	KTEST_EXPECT_EQ(t, cpu_to_node(0), old);
+}
+
 static struct ktest_case numa_boot_cases[] = {
 	KTEST_CASE(test_numa_boot_expected),
 	KTEST_CASE(test_numa_boot_consistent),
+	KTEST_CASE(test_numa_set_node_refuses),
 	{}
 };
 KTEST_SUITE(numa_boot, numa_boot_cases);

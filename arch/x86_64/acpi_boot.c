@@ -100,6 +100,17 @@ void x86_numa_init(void)
 	numa_init(x86_acpi_numa_init, NULL, ids, n);
 }
 
+/* Linux's init_cpu_to_node(): each CPU's node by its APIC ID. */
+void init_cpu_to_node(void)
+{
+	struct arch_cpu_info info;
+
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		if (!arch_cpu_info(cpu, &info))
+			numa_set_node(cpu, numa_apicid_to_node(numa_topology(),
+							       info.hw_id));
+}
+
 static int cmd_acpi(int argc, char **argv)
 {
 	acpi_print_madt(&boot_madt);
