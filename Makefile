@@ -24,6 +24,8 @@ SMP ?= 1
 # bios (SeaBIOS) or uefi (OVMF); pc or q35.
 FIRMWARE ?= bios
 MACHINE ?= pc
+# NUMA nodes QEMU gives the machine: N[:nomem=K][:A-B=D]... (harness --numa).
+NUMA ?=
 CMDLINE ?=
 QEMU_ARGS ?=
 KTEST ?=
@@ -44,7 +46,7 @@ GENERIC_SRCS := $(wildcard kernel/*.c mm/*.c lib/*.c lib/ktest/*.c \
 # x86_64 code that reads firmware formats and touches no CPU state: the
 # host build, which models a PC, links it too (and tests it natively).
 X86_SHARED_SRCS := arch/x86_64/e820.c arch/x86_64/multiboot2.c arch/x86_64/efi.c \
-		   arch/x86_64/acpi.c
+		   arch/x86_64/acpi.c arch/x86_64/srat.c
 ARCH_SRCS := $(wildcard arch/x86_64/*.c) $(wildcard arch/x86_64/*.S) \
 	     $(wildcard boot/*.S)
 HOST_ARCH_SRCS := $(wildcard arch/host/*.c)
@@ -89,7 +91,7 @@ RUN_CMDLINE := $(strip $(CMDLINE))
 TEST_CMDLINE := $(strip ktest$(if $(KTEST),=$(KTEST)) $(CMDLINE))
 HARNESS := $(PYTHON) tools/testing/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
-	     --firmware $(FIRMWARE) --machine $(MACHINE)
+	     --firmware $(FIRMWARE) --machine $(MACHINE) $(if $(NUMA),--numa '$(NUMA)')
 
 .PHONY: FORCE all run bench bench-ab bench-icount bench-icount-ab debug test check selftest deps clean help iso host \
 	compile_commands.json fuzz compile-checks matrix shim bench-real \
@@ -246,14 +248,21 @@ check: $(HB)/cram compile-checks
 # vmalloc_torture runs every CPU at once for torture_ms=, 1 s by default).
 SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
+# Two NUMA boots (QEMU builds the SRAT and SLIT): 2 nodes of 2 CPUs, and 4
+# nodes of one CPU each, node 3 without memory, with an asymmetric,
+# non-uniform SLIT. The numa suite checks the topology against the
+# numa_expect= the harness adds.
+NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot
+NUMA_4NODES := 4:nomem=3:0-1=15:1-0=25:0-2=30:0-3=40:1-2=18:1-3=22:2-3=12
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
 # choose the firmware and the machine (default: FIRMWARE and MACHINE), the
-# 6th another GRUB config template, the 7th the number of CPUs (1).
+# 6th another GRUB config template, the 7th the number of CPUs (1), the
+# 8th the NUMA nodes (harness --numa; none).
 boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
        --qemu-args='$(strip $(3) $(QEMU_ARGS))' \
        --firmware $(or $(4),$(FIRMWARE)) --machine $(or $(5),$(MACHINE)) \
-       --grub-cfg '$(6)' --smp $(or $(7),1)
+       --grub-cfg '$(6)' --smp $(or $(7),1) --numa '$(8)'
 # The debug stages: the allocators again with the debugging options on
 # (slab_debug everywhere, page poisoning on the host, where it is cheap),
 # and a boot that unmaps free pages (debug_pagealloc; vmalloc there too,
@@ -275,7 +284,9 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,128M,ktest=$(SIZE_SUITES),,uefi,,iso/grub-holes.cfg) \
 	       $(call boot,3G,ktest=$(SIZE_SUITES),,,q35) \
 	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000) \
-	       $(call boot,128M,ktest=$(SMP_SUITES) smp_ops=10000000,,,,,4)
+	       $(call boot,128M,ktest=$(SMP_SUITES) smp_ops=10000000,,,,,4) \
+	       $(call boot,128M,ktest=$(NUMA_SUITES),,,,,4,2) \
+	       $(call boot,128M,ktest=$(NUMA_SUITES),,,,,4,$(NUMA_4NODES))
 # The fuzzer (host): replay the corpus, then FUZZ_SECONDS of random inputs,
 # each written to build/fuzz/test-input.bin before it runs.
 comma := ,
@@ -308,7 +319,7 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check \
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
 		$(if $(KTEST),,$(DEFERRED_HOSTS) $(FUZZ_STAGES)) \
-		$(call boot,$(MEM),$(TEST_CMDLINE),,,,,$(SMP)) \
+		$(call boot,$(MEM),$(TEST_CMDLINE),,,,,$(SMP),$(NUMA)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) \
 		--selftest $(B)/kernel.elf --gdb-check $(B)/kernel-notest.elf
@@ -486,7 +497,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) kernel-notest run debug test check compile-checks matrix soak fuzz bench bench-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
-	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) MINUTES=$(MINUTES) (soak)"
+	@echo "targets: all (default) kernel-notest run debug test check compile-checks matrix soak fuzz bench bench-ab bench-icount bench-icount-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
+	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) NUMA= CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) MINUTES=$(MINUTES) (soak)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d) $(SHIM_OBJS:.o=.d)

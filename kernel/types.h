@@ -46,11 +46,15 @@ typedef long ssize_t;
 #define SZ_1K			0x400UL
 #define SZ_4K			0x1000UL
 #define SZ_64K			0x10000UL
+#define SZ_128K			0x20000UL
 #define SZ_1M			0x100000UL
 #define SZ_2M			0x200000UL
 #define SZ_4M			0x400000UL
 #define SZ_16M			0x1000000UL
 #define SZ_32M			0x2000000UL
+#define SZ_64M			0x4000000UL
+#define SZ_128M			0x8000000UL
+#define SZ_256M			0x10000000UL
 #define SZ_1G			0x40000000UL
 #define SZ_4G			0x100000000UL
 

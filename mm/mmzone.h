@@ -2,8 +2,9 @@
 /*
  * Zones and nodes. Physical memory is split by address into the zones
  * Linux has on x86_64: DMA (below 16 MiB, for ISA devices), DMA32 (below
- * 4 GiB, for 32-bit devices) and NORMAL (the rest). One node for now;
- * the per-node structure exists so that code is written for NUMA.
+ * 4 GiB, for 32-bit devices) and NORMAL (the rest). The memory manager
+ * runs one node for now; the per-node structure exists so that code is
+ * written for NUMA. Up to MAX_NUMNODES nodes are found at boot (mm/numa.h).
  *
  * This header holds what a caller of the page allocator may name (the
  * zone types, MAX_ORDER); struct zone and the node are the allocator's
@@ -16,7 +17,8 @@
 
 #define MAX_ORDER		11	/* buddy orders 0..MAX_ORDER-1 */
 #define MAX_ORDER_NR_PAGES	(1UL << (MAX_ORDER - 1))
-#define MAX_NUMNODES		1
+#define NODES_SHIFT		3
+#define MAX_NUMNODES		(1 << NODES_SHIFT)
 #define NUMA_NO_NODE		(-1)	/* any node */
 
 enum zone_type {

@@ -1,101 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tests of the ACPI table parser (arch/x86_64/acpi.c). Each case builds
- * its firmware in a static buffer that stands for physical memory at
- * FW_BASE (RSDP, RSDT/XSDT, MADT, checksums right unless the case breaks
+ * its firmware with tests/acpi_fw.h in a buffer that stands for physical
+ * memory (RSDP, RSDT/XSDT, MADT, checksums right unless the case breaks
  * them), runs acpi_parse() with a map callback that reads only that
  * buffer, and checks the CPU list, the interrupt controllers, the problem
  * bits and the message printed. The acpi_boot suite checks what the
  * kernel found at boot against the CPUs QEMU says it started.
  */
 #include "arch/x86_64/acpi.h"
+#include "tests/acpi_fw.h"
 #include "kernel/bug.h"
 #include "lib/ktest/ktest.h"
 #include "lib/string.h"
 
-#define FW_BASE		0x10000ULL
-#define FW_SIZE		8192
 #define MADT_MAX	1024
 
 static struct {
-	u8 mem[FW_SIZE];
-	u32 used;
-	u8 rsdp[36];
 	u8 madt[MADT_MAX];
 	u32 madt_len;
 	struct x86_madt out;
 } fw;
 
-static const void *fw_map(u64 phys, u32 len, void *ctx)
-{
-	if (phys < FW_BASE || phys - FW_BASE > FW_SIZE ||
-	    len > FW_SIZE - (phys - FW_BASE))
-		return NULL;
-	return fw.mem + (phys - FW_BASE);
-}
-
-static u8 *fw_ptr(u64 phys)
-{
-	return fw.mem + (phys - FW_BASE);
-}
-
-static void put16(u8 *p, u16 v) { p[0] = v; p[1] = v >> 8; }
-static void put32(u8 *p, u32 v) { put16(p, v); put16(p + 2, v >> 16); }
-static void put64(u8 *p, u64 v) { put32(p, v); put32(p + 4, v >> 32); }
-
-static u8 sum(const u8 *p, u32 len)
-{
-	u8 s = 0;
-
-	while (len--)
-		s += *p++;
-	return s;
-}
-
-static void fix_checksum(u8 *t)
-{
-	t[9] = 0;
-	t[9] = -sum(t, t[4] | (u32)t[5] << 8 | (u32)t[6] << 16 | (u32)t[7] << 24);
-}
-
 static void fw_reset(void)
 {
 	memset(&fw, 0, sizeof(fw));
-}
-
-/* len bytes of "physical memory", 16-aligned. */
-static u64 fw_alloc(u32 len)
-{
-	u64 phys = FW_BASE + fw.used;
-
-	fw.used = ALIGN(fw.used + len, 16U);
-	BUG_ON(fw.used > FW_SIZE);
-	return phys;
-}
-
-static void put_header(u8 *t, const char *sig, u32 len, u8 rev)
-{
-	memcpy(t, sig, 4);
-	put32(t + 4, len);
-	t[8] = rev;
-	memcpy(t + 10, "CRAMTS", 6);
-	memcpy(t + 16, "CRAMTEST", 8);
-	put32(t + 24, 1);
-	memcpy(t + 28, "TEST", 4);
-	put32(t + 32, 1);
-}
-
-/* A table of len bytes with a right checksum (payload from data). */
-static u64 fw_table(const char *sig, const void *data, u32 data_len, u8 rev)
-{
-	u32 len = ACPI_TABLE_HDR_SIZE + data_len;
-	u64 phys = fw_alloc(len);
-	u8 *t = fw_ptr(phys);
-
-	put_header(t, sig, len, rev);
-	memcpy(t + ACPI_TABLE_HDR_SIZE, data, data_len);
-	fix_checksum(t);
-	return phys;
+	acpi_fw_reset();
 }
 
 /* --- MADT builder -------------------------------------------------- */
@@ -165,44 +95,6 @@ static u64 madt_install(u8 rev)
 	return fw_table("APIC", fw.madt, fw.madt_len, rev);
 }
 
-/* --- root tables and RSDP --------------------------------------------- */
-
-static u64 fw_rsdt(const u64 *tables, unsigned int n)
-{
-	u8 data[64];
-
-	for (unsigned int i = 0; i < n; i++)
-		put32(data + 4 * i, tables[i]);
-	return fw_table("RSDT", data, 4 * n, 1);
-}
-
-static u64 fw_xsdt(const u64 *tables, unsigned int n)
-{
-	u8 data[128];
-
-	for (unsigned int i = 0; i < n; i++)
-		put64(data + 8 * i, tables[i]);
-	return fw_table("XSDT", data, 8 * n, 1);
-}
-
-/* An RSDP: revision 0 (20 bytes) if xsdt is 0, else 2 (36 bytes). */
-static u32 fw_rsdp(u64 rsdt, u64 xsdt)
-{
-	u8 *p = fw.rsdp;
-
-	memcpy(p, "RSD PTR ", 8);
-	memcpy(p + 9, "CRAMTS", 6);
-	p[15] = xsdt ? 2 : 0;
-	put32(p + 16, rsdt);
-	p[8] = -sum(p, 20);
-	if (!xsdt)
-		return 20;
-	put32(p + 20, 36);
-	put64(p + 24, xsdt);
-	p[32] = -sum(p, 36);
-	return 36;
-}
-
 /* The usual firmware: an RSDT (rev 0 RSDP) listing a FACP and the MADT. */
 static u32 fw_rsdt_with_madt(u64 madt)
 {
@@ -216,7 +108,7 @@ static unsigned int parse(struct ktest *t, u32 rsdp_len, u32 boot_id,
 			  const char *needle)
 {
 	struct acpi_parse_args args = {
-		.rsdp = rsdp_len ? fw.rsdp : NULL,
+		.rsdp = rsdp_len ? acpi_fw.rsdp : NULL,
 		.rsdp_len = rsdp_len,
 		.rsdp_phys = 0xf5270,
 		.boot_apic_id = boot_id,
@@ -516,7 +408,7 @@ static void test_acpi_bad_checksum(struct ktest *t)
 	expect_fallback(t, 0);
 	fix_checksum(fw_ptr(rsdt));
 
-	fw.rsdp[16] ^= 0x40;
+	acpi_fw.rsdp[16] ^= 0x40;
 	KTEST_EXPECT_EQ(t, parse(t, len, 5, "ACPI: RSDP: bad checksum"), 1U);
 	KTEST_EXPECT_EQ(t, fw.out.problems, (u32)ACPI_E_NO_RSDP);
 	expect_fallback(t, 5);
@@ -624,7 +516,7 @@ static void test_acpi_wrong_signature(struct ktest *t)
 	expect_fallback(t, 0);
 
 	/* An RSDP without its signature. */
-	memcpy(fw.rsdp, "RSD PTX ", 8);
+	memcpy(acpi_fw.rsdp, "RSD PTX ", 8);
 	KTEST_EXPECT_EQ(t, parse(t, len, 0, "ACPI: no RSDP"), 1U);
 	KTEST_EXPECT_EQ(t, fw.out.problems, (u32)ACPI_E_NO_RSDP);
 	expect_fallback(t, 0);

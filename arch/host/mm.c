@@ -71,6 +71,7 @@
 #include "arch/x86_64/e820.h"
 #include "mm/gfp.h"
 #include "mm/memblock.h"
+#include "mm/numa.h"
 #include "mm/mm.h"
 #include "mm/page_debug.h"
 #include "mm/vmalloc.h"
@@ -327,6 +328,19 @@ static void reserve_vmalloc_window(void)
 	exit(2);
 }
 
+/*
+ * No firmware tables: one node, or numa=fake=N's. The CPUs' hardware
+ * IDs are their numbers.
+ */
+static void host_numa_init(void)
+{
+	u32 ids[NR_CPUS];
+
+	for (unsigned int i = 0; i < NR_CPUS; i++)
+		ids[i] = i;
+	numa_init(NULL, NULL, ids, arch_nr_cpus());
+}
+
 void setup_arch(void)
 {
 	phys_addr_t end = memblock_end_of_DRAM();
@@ -351,6 +365,7 @@ void setup_arch(void)
 	if (!nr_rodata_ranges)
 		pr_warn("host: no read-only segment holds the kernel's rodata\n");
 	reserve_vmalloc_window();
+	host_numa_init();
 	if (debug_pagealloc_enabled())
 		debug_pagealloc_init();
 	segv_handler_init();

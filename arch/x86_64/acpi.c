@@ -99,6 +99,7 @@ struct acpi_state {
 	const struct acpi_parse_args *args;
 	struct x86_madt *out;
 	bool has_lapic_cpus;	/* the MADT has type 0 entries for CPUs */
+	bool quiet;		/* acpi_find_table(): tables already printed */
 };
 
 static const void *acpi_map(struct acpi_state *st, u64 phys, u32 len)
@@ -107,6 +108,13 @@ static const void *acpi_map(struct acpi_state *st, u64 phys, u32 len)
 		return NULL;
 	return st->args->map(phys, len, st->args->ctx);
 }
+
+/* A message about a table, unless the lookup is a quiet one. */
+#define acpi_table_err(st, fmt, ...)					\
+	do {								\
+		if (!(st)->quiet)					\
+			pr_err(fmt, ##__VA_ARGS__);			\
+	} while (0)
 
 /*
  * The whole table at phys, checked; NULL after a message if unusable.
@@ -121,39 +129,41 @@ static const u8 *acpi_get_table(struct acpi_state *st, u64 phys,
 	u32 len;
 
 	if (!t) {
-		pr_err("[%s] at 0x%llx: not readable\n", what,
-		       (unsigned long long)phys);
+		acpi_table_err(st, "[%s] at 0x%llx: not readable\n", what,
+			       (unsigned long long)phys);
 		st->out->problems |= ACPI_E_UNMAPPED;
 		return NULL;
 	}
 	acpi_text(found, t, 4);
 	if (sig && memcmp(t, sig, 4)) {
-		pr_err("[%s] at 0x%llx: wrong signature [%s]\n", sig,
-		       (unsigned long long)phys, found);
+		acpi_table_err(st, "[%s] at 0x%llx: wrong signature [%s]\n", sig,
+			       (unsigned long long)phys, found);
 		st->out->problems |= ACPI_E_SIGNATURE;
 		return NULL;
 	}
 	len = get_u32(t + 4);
 	if (len < ACPI_TABLE_HDR_SIZE || len > ACPI_MAX_TABLE_LEN) {
-		pr_err("[%s] at 0x%llx: bad length %u\n", found,
-		       (unsigned long long)phys, len);
+		acpi_table_err(st, "[%s] at 0x%llx: bad length %u\n", found,
+			       (unsigned long long)phys, len);
 		st->out->problems |= ACPI_E_LENGTH;
 		return NULL;
 	}
 	t = acpi_map(st, phys, len);
 	if (!t) {
-		pr_err("[%s] at 0x%llx: truncated, its %u bytes are not all readable\n",
-		       found, (unsigned long long)phys, len);
+		acpi_table_err(st, "[%s] at 0x%llx: truncated, its %u bytes are not all readable\n",
+			       found, (unsigned long long)phys, len);
 		st->out->problems |= ACPI_E_UNMAPPED;
 		return NULL;
 	}
 	if (acpi_checksum(t, len)) {
-		pr_err("[%s] at 0x%llx: bad checksum (byte sum 0x%02x, must be 0)\n",
-		       found, (unsigned long long)phys, acpi_checksum(t, len));
+		acpi_table_err(st, "[%s] at 0x%llx: bad checksum (byte sum 0x%02x, must be 0)\n",
+			       found, (unsigned long long)phys,
+			       acpi_checksum(t, len));
 		st->out->problems |= ACPI_E_CHECKSUM;
 		return NULL;
 	}
-	acpi_print_table(t, phys);
+	if (!st->quiet)
+		acpi_print_table(t, phys);
 	*len_out = len;
 	return t;
 }
@@ -421,26 +431,40 @@ static void acpi_print_rsdp(const u8 *p, u32 len, u64 phys)
 		len, p[15], oem);
 }
 
-/* The root table from a checked RSDP: the XSDT if usable, else the RSDT. */
-static bool acpi_find_madt(struct acpi_state *st, const u8 *rsdp, u32 rsdp_len)
+/*
+ * The root table from a checked RSDP: the XSDT if usable, else the RSDT.
+ * NULL if neither is; *entry_size: 8 (XSDT) or 4 (RSDT).
+ */
+static const u8 *acpi_get_root(struct acpi_state *st, const u8 *rsdp,
+			       u32 rsdp_len, u32 *len, unsigned int *entry_size)
 {
 	const u8 *root;
-	u32 len;
 
 	if (rsdp[15] >= 2 && rsdp_len >= 32 && get_u64(rsdp + 24)) {
-		root = acpi_get_table(st, get_u64(rsdp + 24), ACPI_SIG_XSDT, &len);
+		root = acpi_get_table(st, get_u64(rsdp + 24), ACPI_SIG_XSDT, len);
+		*entry_size = 8;
 		if (root)
-			return acpi_scan_root(st, root, len, 8);
+			return root;
 		st->out->problems |= ACPI_W_XSDT_FALLBACK;
-		pr_warn("XSDT unusable, trying the RSDT\n");
+		if (!st->quiet)
+			pr_warn("XSDT unusable, trying the RSDT\n");
 	}
-	root = acpi_get_table(st, get_u32(rsdp + 16), ACPI_SIG_RSDT, &len);
+	*entry_size = 4;
+	return acpi_get_table(st, get_u32(rsdp + 16), ACPI_SIG_RSDT, len);
+}
+
+static bool acpi_find_madt(struct acpi_state *st, const u8 *rsdp, u32 rsdp_len)
+{
+	unsigned int entry_size;
+	u32 len;
+	const u8 *root = acpi_get_root(st, rsdp, rsdp_len, &len, &entry_size);
+
 	if (!root) {
 		pr_err("no usable RSDT or XSDT\n");
 		st->out->problems |= ACPI_E_NO_ROOT;
 		return false;
 	}
-	return acpi_scan_root(st, root, len, 4);
+	return acpi_scan_root(st, root, len, entry_size);
 }
 
 static bool acpi_check_rsdp(const u8 *p, u32 len)
@@ -525,6 +549,36 @@ void acpi_parse(const struct acpi_parse_args *args, struct x86_madt *out)
 	else
 		printk(KERN_WARNING "smp: no usable CPU list, using the boot CPU (APIC ID 0x%x) only\n",
 			args->boot_apic_id);
+}
+
+const void *acpi_find_table(const struct acpi_parse_args *args,
+			    const char *sig, u32 *len, u32 *problems)
+{
+	struct x86_madt scratch = { 0 };
+	struct acpi_state st = { .args = args, .out = &scratch, .quiet = true };
+	unsigned int entry_size;
+	const u8 *root, *t = NULL;
+	u32 root_len;
+
+	*problems = 0;
+	if (!args->rsdp || args->rsdp_len < 20 ||
+	    memcmp(args->rsdp, "RSD PTR ", 8) || acpi_checksum(args->rsdp, 20))
+		return NULL;
+	root = acpi_get_root(&st, args->rsdp, args->rsdp_len, &root_len,
+			     &entry_size);
+	for (u32 off = ACPI_TABLE_HDR_SIZE; root && !t &&
+	     off + entry_size <= root_len; off += entry_size) {
+		u64 phys = entry_size == 8 ? get_u64(root + off) :
+					     get_u32(root + off);
+		const u8 *hdr = acpi_map(&st, phys, ACPI_TABLE_HDR_SIZE);
+
+		if (!hdr || memcmp(hdr, sig, 4))
+			continue;
+		scratch.problems = 0;
+		t = acpi_get_table(&st, phys, sig, len);
+		*problems = scratch.problems;
+	}
+	return t;
 }
 
 void acpi_print_madt(const struct x86_madt *m)

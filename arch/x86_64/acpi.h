@@ -114,6 +114,16 @@ struct acpi_parse_args {
  */
 void acpi_parse(const struct acpi_parse_args *args, struct x86_madt *out);
 
+/*
+ * The first table with signature sig (4 characters) that the root table
+ * lists, checked (length, checksum) as acpi_parse() checks it but without
+ * a message (acpi_parse() has printed every table): NULL if there is
+ * none or it is unusable, *problems then saying why (ACPI_E_* bits; 0 if
+ * the table is not listed). *len gets its length.
+ */
+const void *acpi_find_table(const struct acpi_parse_args *args,
+			    const char *sig, u32 *len, u32 *problems);
+
 /* Print *madt (the `acpi` shell command). */
 void acpi_print_madt(const struct x86_madt *madt);
 

@@ -7,9 +7,12 @@
  * demand. The result is kept in boot_madt (x86_boot_madt); the APIC ID of
  * the boot CPU comes from CPUID. Also reads the number of CPUs QEMU
  * started from its fw_cfg device, which the acpi_boot test compares with
- * the MADT, and the `acpi` shell command.
+ * the MADT, and the `acpi` shell command. x86_numa_init() reads the
+ * SRAT and SLIT into the NUMA topology (mm/numa.c) once the MADT has
+ * listed the CPUs.
  */
 #include "arch/x86_64/acpi.h"
+#include "arch/x86_64/srat.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/x86.h"
 #include "kernel/printk.h"
@@ -22,6 +25,7 @@
 #define FW_CFG_NB_CPUS		0x05
 
 static struct x86_madt boot_madt;
+static struct acpi_parse_args boot_args;
 
 static const void *acpi_boot_map(u64 phys, u32 len, void *ctx)
 {
@@ -69,17 +73,42 @@ void acpi_boot_init(void)
 {
 	u32 len;
 	const void *rsdp = x86_acpi_rsdp(&len);
-	struct acpi_parse_args args = {
+
+	boot_args = (struct acpi_parse_args){
 		.rsdp = rsdp,
 		.rsdp_len = rsdp ? len : 0,
 		.rsdp_phys = rsdp ? (unsigned long)rsdp - X86_PAGE_OFFSET : 0,
 		.boot_apic_id = boot_cpu_apic_id(),
 		.map = acpi_boot_map,
 	};
-
-	acpi_parse(&args, &boot_madt);
+	acpi_parse(&boot_args, &boot_madt);
 	x86_boot_madt = &boot_madt;
 	x86_fw_nr_cpus = fw_cfg_nb_cpus();
+}
+
+static int x86_acpi_numa_init(struct numa_topology *topo, void *ctx)
+{
+	return acpi_numa_init(&boot_args, topo);
+}
+
+/* The nodes of the MADT's CPUs (all of them, hotplug ones included). */
+void x86_numa_init(void)
+{
+	u32 ids[NR_CPUS];
+	unsigned int n = acpi_cpu_apic_ids(ids, NR_CPUS);
+
+	numa_init(x86_acpi_numa_init, NULL, ids, n);
+}
+
+/* Linux's init_cpu_to_node(): each CPU's node by its APIC ID. */
+void init_cpu_to_node(void)
+{
+	struct arch_cpu_info info;
+
+	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+		if (!arch_cpu_info(cpu, &info))
+			numa_set_node(cpu, numa_apicid_to_node(numa_topology(),
+							       info.hw_id));
 }
 
 static int cmd_acpi(int argc, char **argv)

@@ -112,7 +112,9 @@ void setup_arch(void)
 	memblock_set_current_limit(memblock_end_of_DRAM());
 	vmemmap = (struct page *)X86_VMEMMAP_START;
 	acpi_boot_init();
+	x86_numa_init();	/* the nodes of the MADT's CPUs */
 	smp_boot_cpus();	/* before mm_core_init() sizes per-CPU data */
+	init_cpu_to_node();
 }
 
 /* The ACPI RSDP the boot loader copied, or NULL (for SMP and ACPI). */

@@ -72,6 +72,7 @@
 #include "lib/string.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
+#include "mm/numa.h"
 
 #define SMP_CALLIN_TIMEOUT_US	1000000		/* TCG is slow */
 #define AP_STACK_PAGES		4
@@ -357,7 +358,8 @@ void smp_boot_cpus(void)
 		nr_online++;
 	}
 	pml4[0] = 0;
-	pr_info("smp: Brought up 1 node, %u CPU%s\n", nr_online,
+	pr_info("smp: Brought up %u node%s, %u CPU%s\n", num_online_nodes(),
+		num_online_nodes() == 1 ? "" : "s", nr_online,
 		nr_online == 1 ? "" : "s");
 }
 

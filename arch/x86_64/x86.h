@@ -114,6 +114,10 @@ const void *x86_acpi_rsdp(u32 *len);
  */
 const void *x86_map_firmware(u64 phys, u64 size);
 void acpi_boot_init(void);
+/* The NUMA topology from the SRAT and SLIT (after acpi_boot_init()). */
+void x86_numa_init(void);
+/* Each CPU's node, once they have their numbers (after smp_boot_cpus()). */
+void init_cpu_to_node(void);
 
 /* The stacks a frame-pointer walk may follow. */
 extern char boot_stack[], boot_stack_top[];

@@ -619,6 +619,115 @@ def build_iso(kernel, cmdline, iso, grub_cfg=None):
     return None
 
 
+# -- NUMA topologies ---------------------------------------------------------
+#
+# --numa 'N[:nomem=K][:A-B=D]...': N nodes (at most NUMA_MAX_NODES), RAM
+# split evenly between the nodes that have memory (nomem=K: node K has
+# none), the CPUs in contiguous runs of equal length; A-B=D sets the
+# distance from node A to node B (B to A too unless given itself), other
+# pairs are REMOTE_DISTANCE.  QEMU builds the SRAT and the SLIT (a SLIT
+# only if a distance is given).  The kernel is told what to expect with
+# numa_expect=N,MB0/MB1/..,CPUS0/CPUS1/..,D00/D01/.. (tests/test_numa.c).
+
+NUMA_MAX_NODES = 8
+LOCAL_DISTANCE, REMOTE_DISTANCE = 10, 20
+
+
+@dataclass
+class NumaTopology:
+    nodes: int
+    mem_mb: list        # per node
+    cpus: list          # per node: how many
+    distance: list      # rows
+
+
+def mem_to_mb(text):
+    """QEMU's -m value ('128M', '1G', '512') in MiB."""
+    match = re.fullmatch(r'(\d+)([MmGg]?)', str(text))
+    if not match:
+        raise ValueError('--numa: cannot split memory size %r' % text)
+    return int(match.group(1)) * (1024 if match.group(2) in 'Gg' and match.group(2) else 1)
+
+
+def parse_numa(spec, mem, smp):
+    """A NumaTopology from a --numa spec; ValueError if it makes no sense."""
+    parts = str(spec).split(':')
+    if not parts[0].isdigit() or not 1 <= int(parts[0]) <= NUMA_MAX_NODES:
+        raise ValueError('--numa %r: the node count must be 1-%d'
+                         % (spec, NUMA_MAX_NODES))
+    nodes = int(parts[0])
+    nomem, given = set(), {}
+    for part in parts[1:]:
+        nomem_match = re.fullmatch(r'nomem=(\d+)', part)
+        dist_match = re.fullmatch(r'(\d+)-(\d+)=(\d+)', part)
+        if nomem_match and int(nomem_match.group(1)) < nodes:
+            nomem.add(int(nomem_match.group(1)))
+        elif dist_match:
+            a, b, d = (int(x) for x in dist_match.groups())
+            if a >= nodes or b >= nodes or a == b or not 10 < d <= 255:
+                raise ValueError('--numa %r: bad distance %r (nodes 0-%d, '
+                                 'distance 11-255)' % (spec, part, nodes - 1))
+            given[(a, b)] = d
+        else:
+            raise ValueError('--numa %r: %r is neither nomem=K nor A-B=D'
+                             % (spec, part))
+    with_mem = [i for i in range(nodes) if i not in nomem]
+    if not with_mem:
+        raise ValueError('--numa %r: no node has memory' % spec)
+    total = mem_to_mb(mem)
+    share = total // len(with_mem)
+    mem_mb = [0] * nodes
+    for i in with_mem:
+        mem_mb[i] = share
+    mem_mb[with_mem[-1]] += total - share * len(with_mem)
+    ncpus = int(smp)
+    cpus = [(i + 1) * ncpus // nodes - i * ncpus // nodes for i in range(nodes)]
+    distance = [[LOCAL_DISTANCE if a == b else
+                 given.get((a, b), given.get((b, a), REMOTE_DISTANCE))
+                 for b in range(nodes)] for a in range(nodes)]
+    return NumaTopology(nodes, mem_mb, cpus, distance), bool(given)
+
+
+def numa_qemu_args(spec, mem, smp):
+    """QEMU's -object/-numa options for a --numa spec ('' gives [])."""
+    if not spec:
+        return []
+    topo, has_slit = parse_numa(spec, mem, smp)
+    argv, first = [], 0
+    for i in range(topo.nodes):
+        node = 'node,nodeid=%d' % i
+        if topo.mem_mb[i]:
+            argv += ['-object', 'memory-backend-ram,id=m%d,size=%dM'
+                     % (i, topo.mem_mb[i])]
+            node += ',memdev=m%d' % i
+        if topo.cpus[i]:
+            node += ',cpus=%d-%d' % (first, first + topo.cpus[i] - 1)
+            first += topo.cpus[i]
+        argv += ['-numa', node]
+    for a in range(topo.nodes):
+        for b in range(topo.nodes):
+            if has_slit and a != b:
+                argv += ['-numa', 'dist,src=%d,dst=%d,val=%d'
+                         % (a, b, topo.distance[a][b])]
+    return argv
+
+
+def numa_expect(spec, mem, smp):
+    """The numa_expect= kernel parameter for a --numa spec ('' gives '')."""
+    if not spec:
+        return ''
+    topo, _ = parse_numa(spec, mem, smp)
+    rows = [d for row in topo.distance for d in row]
+    return 'numa_expect=%d,%s,%s,%s' % (
+        topo.nodes, '/'.join(map(str, topo.mem_mb)),
+        '/'.join(map(str, topo.cpus)), '/'.join(map(str, rows)))
+
+
+def numa_cmdline(cmdline, spec, mem, smp):
+    expect = numa_expect(spec, mem, smp)
+    return ' '.join(word for word in (cmdline, expect) if word)
+
+
 def firmware_args(firmware):
     """QEMU options that select the firmware ('bios' or 'uefi')."""
     if firmware == 'uefi':
@@ -626,10 +735,11 @@ def firmware_args(firmware):
     return []
 
 
-def qemu_argv(iso, mem, smp, extra, machine='pc', firmware='bios'):
+def qemu_argv(iso, mem, smp, extra, machine='pc', firmware='bios', numa=''):
     return (env_command('QEMU', 'qemu-system-x86_64') + ['-M', machine]
             + QEMU_BASE_ARGS + firmware_args(firmware)
             + ['-m', str(mem), '-smp', str(smp), '-cdrom', iso]
+            + numa_qemu_args(numa, mem, smp)
             + shlex.split(extra or ''))
 
 
@@ -641,6 +751,8 @@ def boot_config(boot):
                                   boot.machine)
     if boot.grub_cfg:
         text += ', ' + os.path.basename(boot.grub_cfg)
+    if boot.numa:
+        text += ', NUMA ' + boot.numa
     return text
 
 
@@ -661,6 +773,7 @@ class Boot:
     machine: str = 'pc'
     firmware: str = 'bios'
     grub_cfg: str = ''        # GRUB config template; '' is iso/grub.cfg
+    numa: str = ''            # --numa spec; '' is no NUMA topology
 
 
 def boot_stage(boot, name, dirs, idle_timeout, title=None):
@@ -672,11 +785,14 @@ def boot_stage(boot, name, dirs, idle_timeout, title=None):
         title=title or "kernel boot '%s' (%s)" % (boot.cmdline, boot_config(boot)),
         kind='qemu',
         argv=qemu_argv(iso, boot.mem, boot.smp, boot.qemu_args,
-                       boot.machine, boot.firmware),
+                       boot.machine, boot.firmware, boot.numa),
         log_path=os.path.join(log_dir, name + '.log'),
         timeout=boot.timeout,
         idle_timeout=min(idle_timeout, boot.timeout),
-        prepare=lambda: build_iso(boot.kernel, boot.cmdline, iso, boot.grub_cfg))
+        prepare=lambda: build_iso(boot.kernel,
+                                  numa_cmdline(boot.cmdline, boot.numa,
+                                               boot.mem, boot.smp),
+                                  iso, boot.grub_cfg))
 
 
 def host_stage(command, log_dir, timeout, idle_timeout, name):
@@ -709,7 +825,8 @@ def make_boots(args):
                per_boot(args.qemu_args, count, '--qemu-args', ''),
                per_boot(args.machine, count, '--machine', 'pc'),
                per_boot(args.firmware, count, '--firmware', 'bios'),
-               per_boot(args.grub_cfg, count, '--grub-cfg', '')]
+               per_boot(args.grub_cfg, count, '--grub-cfg', ''),
+               per_boot(args.numa, count, '--numa', '')]
     return [Boot(kernel, *values) for kernel, *values in zip(kernels, *columns)]
 
 
@@ -741,6 +858,8 @@ def make_stages(args):
             base += '-' + slug(boot.machine)
         if boot.grub_cfg:
             base += '-' + slug(os.path.splitext(os.path.basename(boot.grub_cfg))[0])
+        if boot.numa:
+            base += '-numa' + slug(boot.numa.split(':')[0])
         stages.append(boot_stage(boot, unique_name(base, taken),
                                  (args.log_dir, args.iso_dir), args.idle_timeout))
     return stages
@@ -1099,6 +1218,11 @@ def add_boot_options(parser, repeatable):
     parser.add_argument('--grub-cfg', action=action, metavar='FILE',
                         help='GRUB config template instead of iso/grub.cfg '
                              '(e.g. iso/grub-holes.cfg: cutmem and badram)')
+    parser.add_argument('--numa', action=action, metavar='SPEC',
+                        help="NUMA nodes 'N[:nomem=K][:A-B=D]...': N nodes "
+                             'sharing RAM and CPUs evenly, node K without '
+                             'memory, distance D from node A to B; the kernel '
+                             'gets numa_expect= to check them against')
 
 
 def main_parser():
@@ -1168,14 +1292,19 @@ def map_run_status(status):
 
 def cmd_run(argv):
     args = run_parser().parse_args(argv)
-    cmdline = args.cmdline or ''
+    try:
+        cmdline = numa_cmdline(args.cmdline or '', args.numa,
+                               args.mem or '128M', args.smp or '1')
+    except ValueError as err:
+        print('harness: %s' % err, file=sys.stderr)
+        return 1
     iso = os.path.join(args.iso_dir, 'run.iso')
     error = build_iso(args.kernel, cmdline, iso, args.grub_cfg)
     if error:
         print('harness: %s' % error, file=sys.stderr)
         return 1
     qemu = qemu_argv(iso, args.mem or '128M', args.smp or '1', args.qemu_args,
-                     args.machine or 'pc', args.firmware or 'bios')
+                     args.machine or 'pc', args.firmware or 'bios', args.numa)
     if args.debug:
         qemu += ['-s', '-S']
         print("QEMU is waiting for gdb: gdb -iex 'add-auto-load-safe-path %s' "

@@ -734,6 +734,33 @@ class PlatformTests(unittest.TestCase):
         self.assertEqual(uefi[-2:], ['-cpu', 'max'])
         self.assertEqual(uefi.count('-M'), 1)
 
+    def test_numa_two_nodes(self):
+        argv = harness.qemu_argv('x.iso', '128M', '4', '', numa='2')
+        self.assertIn('memory-backend-ram,id=m1,size=64M', argv)
+        self.assertIn('node,nodeid=0,memdev=m0,cpus=0-1', argv)
+        self.assertIn('node,nodeid=1,memdev=m1,cpus=2-3', argv)
+        self.assertFalse(any(a.startswith('dist,') for a in argv))
+        self.assertEqual(harness.numa_cmdline('ktest', '2', '128M', '4'),
+                         'ktest numa_expect=2,64/64,2/2,10/20/20/10')
+
+    def test_numa_distances_and_memoryless_node(self):
+        spec = '3:nomem=2:0-1=15:1-0=25:1-2=30'
+        argv = harness.qemu_argv('x.iso', '1G', '3', '', numa=spec)
+        self.assertIn('node,nodeid=2,cpus=2-2', argv)
+        self.assertIn('memory-backend-ram,id=m1,size=512M', argv)
+        for dist in ('src=0,dst=1,val=15', 'src=1,dst=0,val=25',
+                     'src=0,dst=2,val=20', 'src=2,dst=1,val=30'):
+            self.assertIn('dist,' + dist, argv)
+        self.assertEqual(harness.numa_expect(spec, '1G', '3'),
+                         'numa_expect=3,512/512/0,1/1/1,10/15/20/25/10/30/20/30/10')
+        self.assertEqual(self.stages('--numa', spec)[0].name, 'kernel-ktest-numa3')
+
+    def test_numa_bad_specs(self):
+        for spec in ('0', '9', 'x', '2:0-0=20', '2:0-1=10', '2:0-2=20',
+                     '2:nomem=0:nomem=1', '2:foo'):
+            with self.assertRaises(ValueError, msg=spec):
+                harness.numa_qemu_args(spec, '128M', '2')
+
     def test_ovmf_path_from_environment(self):
         saved = os.environ.get('OVMF')
         os.environ['OVMF'] = '/tmp/my-ovmf.fd'
