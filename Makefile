@@ -178,14 +178,40 @@ run: $(B)/kernel.elf
 debug: $(B)/kernel.elf
 	$(HARNESS) run --debug --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS)
 
+# The API headers whose functions carry kernel-doc blocks: checked by
+# Linux's scripts/kernel-doc (-v: a missing Return: or short description
+# warns too; 6.1's has no -Wall) and by tools/testing/kdoc_coverage.py
+# (every function and function-like macro has its block), rendered by
+# make docs. scripts/kernel-doc comes from the linux-source package,
+# extracted once, as tools/testing/kunit below.
+KDOC_HEADERS := mm/slab.h mm/gfp.h mm/vmalloc.h mm/mempool.h mm/util.h mm/mm.h \
+		kernel/rcupdate.h kernel/workqueue.h
+KERNEL_DOC := $(B)/kdoc/scripts/kernel-doc
+$(KERNEL_DOC):
+	@if [ -f $(KUNIT_TARBALL) ]; then \
+		echo "  TAR     $@"; \
+		mkdir -p $(B)/kdoc && \
+		tar -xJf $(KUNIT_TARBALL) -C $(B)/kdoc --strip-components=1 \
+			--wildcards '*/scripts/kernel-doc' && touch $@; \
+	fi
+
 # The allocators' headers, checked by compiling tools/testing/compile/
 # with the kernel's compiler and flags: the API headers are enough for a
 # caller and hide the internals, and the compiler sees the allocation
 # functions' sizes (__alloc_size). Then the Markdown links of README.md,
-# Documentation/ and bench/ (tools/testing/doc_links.py).
-compile-checks:
+# Documentation/ and bench/ (tools/testing/doc_links.py), and the API
+# headers' kernel-doc (KDOC_HEADERS above).
+compile-checks: $(KERNEL_DOC)
 	@$(PYTHON) tools/testing/compile_checks.py --cc '$(CC)' -- $(KCFLAGS)
 	@$(PYTHON) tools/testing/doc_links.py
+	@$(PYTHON) tools/testing/kdoc_coverage.py $(KDOC_HEADERS)
+	@if [ -f $(KERNEL_DOC) ]; then \
+		perl $(KERNEL_DOC) -none -v $(KDOC_HEADERS) 2>&1 | grep -v ': info: ' | \
+			sed 's/^/kernel-doc: /' | grep . && { echo "kernel-doc: FAILED"; exit 1; }; \
+		echo "kernel-doc: $(words $(KDOC_HEADERS)) headers, no warnings"; \
+	else \
+		echo "kernel-doc: skipped, $(KUNIT_TARBALL) not found (make deps)"; \
+	fi
 
 # Host-native suites only (ASan/UBSan).
 # Deferred struct page init needs a last zone of more than two sections
