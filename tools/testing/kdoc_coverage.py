@@ -5,7 +5,8 @@ For each header named, every function declared or defined at file scope
 (prototypes and static inlines) and every function-like macro (#define
 NAME(...)) must have a kernel-doc block right above it: a comment opening
 with '/**' whose first line is 'NAME() - ...' (or 'NAME - ...'), with
-nothing but blank lines between its end and the declaration. Typedefs,
+nothing but blank lines between its end and the declaration (the first
+one, where a prototype comes before the definition). Typedefs,
 structs and variables are not looked at.
 
 Usage: kdoc_coverage.py HEADER...
@@ -119,7 +120,11 @@ def main(paths):
     for path in paths:
         with open(path) as f:
             text = f.read()
+        seen = set()
         for name, offset in declarations(text):
+            if name in seen:
+                continue    # a definition after its documented prototype
+            seen.add(name)
             total += 1
             if not documented(text, offset, name):
                 line = text.count('\n', 0, offset) + 1
