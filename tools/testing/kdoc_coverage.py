@@ -6,7 +6,8 @@ For each header named, every function declared or defined at file scope
 NAME(...)) must have a kernel-doc block right above it: a comment opening
 with '/**' whose first line is 'NAME() - ...' (or 'NAME - ...'), with
 nothing but blank lines between its end and the declaration (the first
-one, where a prototype comes before the definition). Typedefs,
+one, where a prototype comes before the definition), and a Context:
+section in it (where the function may be called from). Typedefs,
 structs and variables are not looked at.
 
 Usage: kdoc_coverage.py HEADER...
@@ -104,15 +105,20 @@ def function_name(stmt):
     return None
 
 
-def documented(text, offset, name):
+def doc_problem(text, offset, name):
+    """What is wrong with name's block, or None."""
     before = text[:offset].rstrip()
-    if not before.endswith('*/'):
-        return False
     begin = before.rfind('/*')
-    if begin < 0 or not before.startswith('/**', begin):
-        return False
+    if not before.endswith('*/') or begin < 0 or \
+            not before.startswith('/**', begin):
+        return 'has no kernel-doc block above it'
     m = DOC_NAME.match(before, begin)
-    return bool(m and m.group(1) == name)
+    if not m or m.group(1) != name:
+        return 'has no kernel-doc block above it (the one there names %s)' % (
+            m.group(1) if m else 'nothing')
+    if not re.search(r'^\s*\*\s*Context:', before[begin:], re.M):
+        return 'has a kernel-doc block without a Context: line'
+    return None
 
 
 def main(paths):
@@ -126,12 +132,12 @@ def main(paths):
                 continue    # a definition after its documented prototype
             seen.add(name)
             total += 1
-            if not documented(text, offset, name):
+            problem = doc_problem(text, offset, name)
+            if problem:
                 line = text.count('\n', 0, offset) + 1
-                print('kdoc coverage: %s:%d: %s has no kernel-doc block above it'
-                      % (path, line, name))
+                print('kdoc coverage: %s:%d: %s %s' % (path, line, name, problem))
                 missing += 1
-    print('kdoc coverage: %s' % ('%d of %d undocumented' % (missing, total)
+    print('kdoc coverage: %s' % ('%d of %d not documented' % (missing, total)
                                  if missing else '%d documented, ok' % total))
     return 1 if missing else 0
 
