@@ -91,7 +91,7 @@ HARNESS := $(PYTHON) tools/testing/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
 	     --firmware $(FIRMWARE) --machine $(MACHINE)
 
-.PHONY: FORCE all run bench bench-ab bench-icount bench-icount-ab debug test check selftest deps clean help iso host \
+.PHONY: FORCE all docs run bench bench-ab bench-icount bench-icount-ab debug test check selftest deps clean help iso host \
 	compile_commands.json fuzz compile-checks matrix shim bench-real \
 	bench-real-check bench-plot soak
 
@@ -194,6 +194,14 @@ $(KERNEL_DOC):
 		tar -xJf $(KUNIT_TARBALL) -C $(B)/kdoc --strip-components=1 \
 			--wildcards '*/scripts/kernel-doc' && touch $@; \
 	fi
+
+# The API reference and the documentation in build/docs/ (tools/docs.py):
+# kernel-doc -rst of KDOC_HEADERS, then HTML with Debian's docutils, and
+# Documentation/ with its Markdown package (hence /usr/bin/python3, as
+# bench-plot); without them the reST and the Markdown as they are.
+docs: $(KERNEL_DOC)
+	/usr/bin/python3 tools/docs.py --kernel-doc $(KERNEL_DOC) --out $(B)/docs \
+		$(KDOC_HEADERS)
 
 # The allocators' headers, checked by compiling tools/testing/compile/
 # with the kernel's compiler and flags: the API headers are enough for a
@@ -460,7 +468,7 @@ bench-icount-ab:
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 \
 	grub-efi-amd64-bin ovmf linux-source-6.1 sqlite3 valgrind time \
-	python3-matplotlib
+	python3-matplotlib python3-docutils python3-markdown
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -479,7 +487,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) run debug test check compile-checks matrix soak fuzz bench bench-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
+	@echo "targets: all (default) run debug test check compile-checks docs matrix soak fuzz bench bench-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
 	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) MINUTES=$(MINUTES) (soak)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d) $(SHIM_OBJS:.o=.d)
