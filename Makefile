@@ -93,7 +93,7 @@ HARNESS := $(PYTHON) tools/testing/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
 	     --firmware $(FIRMWARE) --machine $(MACHINE) $(if $(NUMA),--numa '$(NUMA)')
 
-.PHONY: FORCE all run bench bench-ab bench-icount bench-icount-ab debug test check selftest deps clean help iso host \
+.PHONY: FORCE all docs run bench bench-ab bench-icount bench-icount-ab debug test check selftest deps clean help iso host \
 	compile_commands.json fuzz compile-checks matrix shim bench-real \
 	bench-real-check bench-plot soak
 
@@ -212,14 +212,48 @@ run: $(B)/kernel.elf
 debug: $(B)/kernel.elf $(B)/kernel.elf-gdb.py
 	$(HARNESS) run --debug --kernel $< --cmdline '$(RUN_CMDLINE)' $(QEMU_OPTS)
 
+# The API headers whose functions carry kernel-doc blocks: checked by
+# Linux's scripts/kernel-doc (-v: a missing Return: or short description
+# warns too; 6.1's has no -Wall) and by tools/testing/kdoc_coverage.py
+# (every function and function-like macro has its block), rendered by
+# make docs. scripts/kernel-doc comes from the linux-source package,
+# extracted once, as tools/testing/kunit below.
+KDOC_HEADERS := mm/slab.h mm/gfp.h mm/vmalloc.h mm/mempool.h mm/util.h mm/mm.h \
+		kernel/rcupdate.h kernel/workqueue.h
+KERNEL_DOC := $(B)/kdoc/scripts/kernel-doc
+$(KERNEL_DOC):
+	@if [ -f $(KUNIT_TARBALL) ]; then \
+		echo "  TAR     $@"; \
+		mkdir -p $(B)/kdoc && \
+		tar -xJf $(KUNIT_TARBALL) -C $(B)/kdoc --strip-components=1 \
+			--wildcards '*/scripts/kernel-doc' && touch $@; \
+	fi
+
+# The API reference and the documentation in build/docs/ (tools/docs.py):
+# kernel-doc -rst of KDOC_HEADERS, then HTML with Debian's docutils, and
+# Documentation/ with its Markdown package (hence /usr/bin/python3, as
+# bench-plot); without them the reST and the Markdown as they are.
+docs: $(KERNEL_DOC)
+	/usr/bin/python3 tools/docs.py --kernel-doc $(KERNEL_DOC) --out $(B)/docs \
+		$(KDOC_HEADERS)
+
 # The allocators' headers, checked by compiling tools/testing/compile/
 # with the kernel's compiler and flags: the API headers are enough for a
 # caller and hide the internals, and the compiler sees the allocation
 # functions' sizes (__alloc_size). Then the Markdown links of README.md,
-# Documentation/ and bench/ (tools/testing/doc_links.py).
-compile-checks:
+# Documentation/ and bench/ (tools/testing/doc_links.py), and the API
+# headers' kernel-doc (KDOC_HEADERS above).
+compile-checks: $(KERNEL_DOC)
 	@$(PYTHON) tools/testing/compile_checks.py --cc '$(CC)' -- $(KCFLAGS)
 	@$(PYTHON) tools/testing/doc_links.py
+	@$(PYTHON) tools/testing/kdoc_coverage.py $(KDOC_HEADERS)
+	@if [ -f $(KERNEL_DOC) ]; then \
+		perl $(KERNEL_DOC) -none -v $(KDOC_HEADERS) 2>&1 | grep -v ': info: ' | \
+			sed 's/^/kernel-doc: /' | grep . && { echo "kernel-doc: FAILED"; exit 1; }; \
+		echo "kernel-doc: $(words $(KDOC_HEADERS)) headers, no warnings"; \
+	else \
+		echo "kernel-doc: skipped, $(KUNIT_TARBALL) not found (make deps)"; \
+	fi
 
 # Host-native suites only (ASan/UBSan).
 # Deferred struct page init needs a last zone of more than two sections
@@ -478,7 +512,7 @@ bench-icount-ab:
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 \
 	grub-efi-amd64-bin ovmf linux-source-6.1 sqlite3 valgrind time \
-	python3-matplotlib gdb
+	python3-matplotlib gdb python3-docutils python3-markdown
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -497,7 +531,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) kernel-notest run debug test check compile-checks matrix soak fuzz bench bench-ab bench-icount bench-icount-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
+	@echo "targets: all (default) kernel-notest run debug test check compile-checks docs matrix soak fuzz bench bench-ab bench-icount bench-icount-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
 	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) NUMA= CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) MINUTES=$(MINUTES) (soak)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d) $(SHIM_OBJS:.o=.d)

@@ -45,7 +45,13 @@ typedef unsigned int gfp_t;
 #define GFP_DMA			__GFP_DMA
 #define GFP_DMA32		__GFP_DMA32
 
-/* Order of the smallest block that holds size bytes. */
+/**
+ * get_order() - the order of the smallest block that holds some bytes
+ * @size: the number of bytes, at least 1
+ *
+ * Context: any context.
+ * Return: the smallest order such that PAGE_SIZE << order >= @size.
+ */
 static inline unsigned int get_order(unsigned long size)
 {
 	unsigned int order = 0;
@@ -58,7 +64,14 @@ static inline unsigned int get_order(unsigned long size)
 	return order;
 }
 
-/* The highest zone gfp allows (see above). */
+/**
+ * gfp_zone() - the highest zone an allocation may use
+ * @gfp: the allocation's GFP flags
+ *
+ * Context: any context.
+ * Return: ZONE_DMA for __GFP_DMA, else ZONE_DMA32 for __GFP_DMA32, else
+ * ZONE_NORMAL. The allocation falls back to the zones below it.
+ */
 static inline enum zone_type gfp_zone(gfp_t gfp)
 {
 	if (gfp & __GFP_DMA)
@@ -68,37 +81,184 @@ static inline enum zone_type gfp_zone(gfp_t gfp)
 	return ZONE_NORMAL;
 }
 
-/*
- * alloc_pages: 2^order contiguous pages, NULL on failure (reported unless
- * __GFP_NOWARN; never a panic). Free with __free_pages(page, same order);
- * a __GFP_COMP block may also be freed through its head page only.
+/**
+ * alloc_pages() - allocate a block of contiguous pages
+ * @gfp: GFP flags: the zone modifiers, __GFP_ZERO, __GFP_COMP, __GFP_HIGH,
+ *	__GFP_MEMALLOC, __GFP_NOMEMALLOC, __GFP_NORETRY, __GFP_NOWARN and
+ *	__GFP_DIRECT_RECLAIM are honoured
+ * @order: the block holds 2^@order pages; MAX_ORDER or more fails (with a
+ *	warning unless __GFP_NOWARN)
+ *
+ * When the free lists cannot serve the request, direct reclaim runs
+ * before it fails (mm/vmscan.c): up to three passes with
+ * __GFP_DIRECT_RECLAIM, one pass over this CPU's own lists without it,
+ * none with __GFP_NORETRY. A failure is reported unless __GFP_NOWARN;
+ * it never panics. Free the block with __free_pages() and the same
+ * order; a __GFP_COMP block may also be freed through its head page.
+ *
+ * Context: any context with GFP_ATOMIC or GFP_NOWAIT: interrupt
+ * handlers, interrupts off, RCU readers. Nothing here sleeps, but
+ * reclaim with __GFP_DIRECT_RECLAIM (GFP_KERNEL) runs shrinkers and
+ * sends IPIs when interrupts are on: use GFP_KERNEL only where a
+ * shrinker may run. Not checked: a GFP_KERNEL call from a handler is
+ * not warned about.
+ * Return: the first page of the block, or NULL on failure.
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
+/**
+ * alloc_pages_node() - allocate a block of pages on a node
+ * @nid: the node wanted; ignored, there is one node
+ * @gfp: GFP flags, as for alloc_pages()
+ * @order: the block holds 2^@order pages
+ *
+ * Context: as alloc_pages().
+ * Return: the first page of the block, or NULL on failure.
+ */
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
+/**
+ * __free_pages() - free a block of pages
+ * @page: the first page of a block from alloc_pages()
+ * @order: the order it was allocated with
+ *
+ * A page that is not such a block (a wrong order, a page already free,
+ * a reserved or slab page) is reported and not freed.
+ *
+ * Context: any context, interrupt handlers and interrupts off included;
+ * never waits.
+ */
 void __free_pages(struct page *page, unsigned int order);
+/**
+ * alloc_page() - allocate one page
+ * @gfp: GFP flags, as for alloc_pages()
+ *
+ * Context: as alloc_pages().
+ * Return: the page, or NULL on failure.
+ */
 #define alloc_page(gfp)		alloc_pages(gfp, 0)
+/**
+ * __free_page() - free one page from alloc_page()
+ * @page: the page
+ *
+ * Context: as __free_pages().
+ */
 #define __free_page(page)	__free_pages(page, 0)
 
-/* The same through direct-map addresses; 0 on failure. */
+/**
+ * __get_free_pages() - allocate a block of pages by its address
+ * @gfp: GFP flags, as for alloc_pages()
+ * @order: the block holds 2^@order pages
+ *
+ * Context: as alloc_pages().
+ * Return: the block's direct-map address, or 0 on failure.
+ */
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
+/**
+ * get_zeroed_page() - allocate one zeroed page by its address
+ * @gfp: GFP flags, as for alloc_pages(); __GFP_ZERO is added
+ *
+ * Context: as alloc_pages().
+ * Return: the page's direct-map address, or 0 on failure.
+ */
 unsigned long get_zeroed_page(gfp_t gfp);
+/**
+ * free_pages() - free a block of pages by its address
+ * @addr: an address from __get_free_pages(); 0 is ignored
+ * @order: the order it was allocated with
+ *
+ * An address that is not page-aligned or not in the direct map is
+ * reported and nothing is freed.
+ *
+ * Context: as __free_pages().
+ */
 void free_pages(unsigned long addr, unsigned int order);
+/**
+ * __get_free_page() - allocate one page by its address
+ * @gfp: GFP flags, as for alloc_pages()
+ *
+ * Context: as alloc_pages().
+ * Return: the page's direct-map address, or 0 on failure.
+ */
 #define __get_free_page(gfp)	__get_free_pages(gfp, 0)
+/**
+ * free_page() - free one page by its address
+ * @addr: an address from __get_free_page(); 0 is ignored
+ *
+ * Context: as __free_pages().
+ */
 #define free_page(addr)		free_pages(addr, 0)
 
-/* size bytes rounded up to pages, not to a power of two; NULL on failure. */
+/**
+ * alloc_pages_exact() - allocate whole pages, not a power of two of them
+ * @size: bytes wanted, rounded up to whole pages
+ * @gfp: GFP flags, as for alloc_pages(); __GFP_COMP is dropped
+ *
+ * Allocates the power-of-two block that holds @size, splits it and
+ * frees the pages past the end at once.
+ *
+ * Context: as alloc_pages().
+ * Return: the direct-map address of the pages, or NULL if @size is 0 or
+ * on failure.
+ */
 void *alloc_pages_exact(size_t size, gfp_t gfp) __alloc_size(1);
+/**
+ * free_pages_exact() - free pages from alloc_pages_exact()
+ * @virt: the address it returned; NULL is ignored
+ * @size: the size given to it
+ *
+ * Context: as __free_pages().
+ */
 void free_pages_exact(void *virt, size_t size);
 
-/* Make each page of a non-compound order-n block freeable on its own. */
+/**
+ * split_page() - make each page of a block freeable on its own
+ * @page: the first page of a block from alloc_pages(), not compound
+ *	(a compound one is warned about)
+ * @order: the order it was allocated with
+ *
+ * Afterwards each page is freed with __free_page().
+ *
+ * Context: any context.
+ */
 void split_page(struct page *page, unsigned int order);
 
-/* Free pages: in the buddy lists of all zones, and on per-CPU lists. */
+/**
+ * nr_free_pages() - the pages on the buddy free lists
+ *
+ * Description: Read without locks: a snapshot.
+ *
+ * Context: any context.
+ * Return: the free pages of every zone, the per-CPU lists left out.
+ */
 unsigned long nr_free_pages(void);
+/**
+ * nr_pcp_pages() - the pages on the per-CPU page lists
+ *
+ * Description: Read without locks: a snapshot.
+ *
+ * Context: any context.
+ * Return: the pages on every CPU's lists in every zone.
+ */
 unsigned long nr_pcp_pages(void);
-/* Pages handed out and not yet freed (what a leaking test leaves). */
+/**
+ * nr_allocated_pages() - the pages handed out and not yet freed
+ *
+ * Description: What a leaking test leaves behind. Read without locks: a snapshot.
+ *
+ * Context: any context.
+ * Return: totalram_pages less the free pages and the per-CPU lists' pages.
+ */
 long nr_allocated_pages(void);
-/* Give every per-CPU list back to the buddy lists. */
+/**
+ * drain_all_pages() - give the per-CPU page lists back to the buddy lists
+ *
+ * Description: With interrupts on and outside a handler every CPU with pages on its
+ * lists drains them in an IPI, and this waits for them. Otherwise this
+ * CPU drains its own lists and the other CPUs are asked to drain at
+ * their next use of the lists.
+ *
+ * Context: any context; waits for the other CPUs only when interrupts
+ * are on and not in an interrupt handler.
+ */
 void drain_all_pages(void);
 
 #endif /* MM_GFP_H */

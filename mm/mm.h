@@ -22,10 +22,45 @@
 #define PAGE_SIZE		(1UL << PAGE_SHIFT)
 #define PAGE_MASK		(~(PAGE_SIZE - 1))
 
+/**
+ * PFN_UP() - the pfn of the first page boundary at or above an address
+ * @x: a physical address
+ *
+ * Context: any context.
+ * Return: the page frame number, rounded up.
+ */
 #define PFN_UP(x)		(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT)
+/**
+ * PFN_DOWN() - the pfn of the page holding an address
+ * @x: a physical address
+ *
+ * Context: any context.
+ * Return: the page frame number, rounded down.
+ */
 #define PFN_DOWN(x)		((x) >> PAGE_SHIFT)
+/**
+ * PFN_PHYS() - the physical address of a page frame
+ * @x: a page frame number
+ *
+ * Context: any context.
+ * Return: its first byte's address, a phys_addr_t.
+ */
 #define PFN_PHYS(x)		((phys_addr_t)(x) << PAGE_SHIFT)
+/**
+ * PHYS_PFN() - the pfn of the page holding an address
+ * @x: a physical address
+ *
+ * Context: any context.
+ * Return: the page frame number, an unsigned long.
+ */
 #define PHYS_PFN(x)		((unsigned long)((x) >> PAGE_SHIFT))
+/**
+ * PAGE_ALIGN() - round up to a page boundary
+ * @x: an address or a size
+ *
+ * Context: any context.
+ * Return: @x rounded up to a multiple of PAGE_SIZE.
+ */
 #define PAGE_ALIGN(x)		ALIGN(x, PAGE_SIZE)
 
 /* Top bits of page->flags: which zone and node a page belongs to. */
@@ -39,64 +74,163 @@ extern struct page *vmemmap;
 extern unsigned long max_pfn;		/* one past the last RAM pfn */
 extern unsigned long totalram_pages;	/* pages given to the page allocator */
 
+/**
+ * __va() - the direct-map address of a physical address
+ * @phys: a physical address of RAM
+ *
+ * Not checked: @phys must lie in RAM, which the direct map covers.
+ *
+ * Context: any context.
+ * Return: page_offset_base + @phys.
+ */
 static inline void *__va(phys_addr_t phys)
 {
 	return (void *)(phys + page_offset_base);
 }
 
+/**
+ * __pa() - the physical address of a direct-map address
+ * @virt: an address in the direct map (virt_addr_valid())
+ *
+ * Not checked: any other address gives nonsense.
+ *
+ * Context: any context.
+ * Return: @virt - page_offset_base.
+ */
 static inline phys_addr_t __pa(const void *virt)
 {
 	return (unsigned long)virt - page_offset_base;
 }
 
+/**
+ * pfn_to_page() - the struct page of a page frame
+ * @pfn: a page frame number that pfn_valid() accepts
+ *
+ * Context: any context.
+ * Return: its entry in mem_map.
+ */
 static inline struct page *pfn_to_page(unsigned long pfn)
 {
 	return vmemmap + pfn;
 }
 
+/**
+ * page_to_pfn() - the page frame of a struct page
+ * @page: an entry of mem_map
+ *
+ * Context: any context.
+ * Return: its page frame number.
+ */
 static inline unsigned long page_to_pfn(const struct page *page)
 {
 	return (unsigned long)(page - vmemmap);
 }
 
+/**
+ * virt_to_page() - the struct page of a direct-map address
+ * @virt: an address in the direct map
+ *
+ * Context: any context.
+ * Return: the struct page of the page holding @virt.
+ */
 static inline struct page *virt_to_page(const void *virt)
 {
 	return pfn_to_page(PHYS_PFN(__pa(virt)));
 }
 
+/**
+ * page_address() - the direct-map address of a page
+ * @page: an entry of mem_map
+ *
+ * Context: any context.
+ * Return: the address of the page's first byte.
+ */
 static inline void *page_address(const struct page *page)
 {
 	return __va(PFN_PHYS(page_to_pfn(page)));
 }
 
+/**
+ * page_to_virt() - the direct-map address of a page
+ * @page: an entry of mem_map
+ *
+ * Context: any context.
+ * Return: as page_address().
+ */
 #define page_to_virt(page)	page_address(page)
+/**
+ * virt_to_pfn() - the page frame of a direct-map address
+ * @virt: an address in the direct map
+ *
+ * Context: any context.
+ * Return: the page frame number of the page holding @virt.
+ */
 #define virt_to_pfn(virt)	PHYS_PFN(__pa(virt))
 
+/**
+ * page_zonenum() - the zone a page belongs to
+ * @page: an entry of mem_map
+ *
+ * Context: any context.
+ * Return: the zone, from the top bits of page->flags.
+ */
 static inline enum zone_type page_zonenum(const struct page *page)
 {
 	return (enum zone_type)((page->flags >> ZONES_PGSHIFT) & ZONES_MASK);
 }
 
+/**
+ * page_to_nid() - the node a page belongs to
+ * @page: an entry of mem_map
+ *
+ * Context: any context.
+ * Return: the node, from the top bits of page->flags (0: one node).
+ */
 static inline int page_to_nid(const struct page *page)
 {
 	return (int)((page->flags >> NODES_PGSHIFT) & NODES_MASK);
 }
 
+/**
+ * page_ref_count() - a page's reference count
+ * @page: an entry of mem_map
+ *
+ * Context: any context; an atomic read.
+ * Return: the count: 0 for a free page.
+ */
 static inline int page_ref_count(const struct page *page)
 {
 	return atomic_read(&page->_refcount);
 }
 
-/* True if pfn is RAM that has a struct page. */
+/**
+ * pfn_valid() - is a page frame RAM with a struct page
+ * @pfn: a page frame number
+ *
+ * Context: any context; never waits.
+ * Return: true if @pfn is below max_pfn and in RAM.
+ */
 bool pfn_valid(unsigned long pfn);
 
-/* True if virt lies in the direct map of RAM (a valid __pa argument). */
+/**
+ * virt_addr_valid() - does an address lie in the direct map of RAM
+ * @virt: an address
+ *
+ * Context: any context; never waits.
+ * Return: true if @virt is a valid __pa() argument: in the direct map, over a
+ * page that pfn_valid() accepts.
+ */
 bool virt_addr_valid(const void *virt);
 
-/*
- * Boot steps, in the order start_kernel() runs them (see mm/mm_init.c):
- * the arch reads the firmware map and fills memblock (arch/arch.h), the
- * arch maps RAM, then mem_map and the zones.
+/**
+ * mm_core_init() - set the memory allocators up at boot
+ *
+ * Description: after the arch has read the firmware map into memblock and
+ * mapped RAM: mem_map, the zones, the hand-over of free memory to the
+ * page allocator, the slab allocator and vmalloc. Prints the zones and
+ * what boot reserved.
+ *
+ * Context: boot, once, from start_kernel(), on the boot CPU.
  */
 void mm_core_init(void);
 
@@ -115,14 +249,38 @@ struct reserve_reason {
 #define MAX_RESERVE_REASONS	12
 extern struct reserve_reason reserve_ledger[MAX_RESERVE_REASONS];
 
+/**
+ * memblock_reserve_named() - reserve boot memory under a reason
+ * @base: the first physical address
+ * @size: bytes
+ * @reason: the name to book the pages under, kept as given (a string literal)
+ *
+ * Each page is booked once, under the first reason that reserved any of
+ * it. More than MAX_RESERVE_REASONS reasons panics.
+ *
+ * Context: boot, before mm_core_init() hands memory to the page allocator.
+ */
 void memblock_reserve_named(phys_addr_t base, phys_addr_t size,
 			    const char *reason);
-/*
- * memblock_phys_alloc of whole pages (aligned to align, a power of two
- * of at least PAGE_SIZE, in the _aligned form), booked under reason; 0
- * on failure.
+/**
+ * memblock_alloc_pages_named() - allocate boot memory under a reason
+ * @pages: how many pages
+ * @reason: the name to book them under, as for memblock_reserve_named()
+ *
+ * Context: as memblock_reserve_named().
+ * Return: the physical address of the first page, page-aligned, or 0 on
+ * failure.
  */
 phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason);
+/**
+ * memblock_alloc_pages_aligned_named() - allocate aligned boot memory under a reason
+ * @pages: how many pages
+ * @align: the alignment, a power of two of at least PAGE_SIZE
+ * @reason: the name to book them under, as for memblock_reserve_named()
+ *
+ * Context: as memblock_reserve_named().
+ * Return: the physical address of the first page, or 0 on failure.
+ */
 phys_addr_t memblock_alloc_pages_aligned_named(unsigned long pages,
 					       phys_addr_t align,
 					       const char *reason);
