@@ -33,6 +33,12 @@ FUZZ_SEED ?=
 # The lock validator (kernel/lockdep.h): 1 builds it in, 0 leaves the
 # locks bare. The benchmark builds always set 0.
 LOCKDEP ?= 1
+# The most CPUs the kernel is built for (arch/arch.h): 1..255, the xAPIC
+# IDs 0..254. Per-CPU data is sized at boot by the CPUs found.
+NR_CPUS ?= 64
+ifeq ($(shell [ '$(NR_CPUS)' -ge 1 ] 2>/dev/null && [ '$(NR_CPUS)' -le 255 ] && echo ok),)
+$(error NR_CPUS=$(NR_CPUS): must be a number from 1 to 255 (xAPIC IDs 0-254))
+endif
 
 B := build
 HB := $(B)/host
@@ -57,13 +63,14 @@ KCFLAGS := -std=gnu11 -O2 -g -I. -Iarch/x86_64/include -ffreestanding -fno-built
 	   -mcmodel=kernel -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno-avx \
 	   -mno-80387 -fno-stack-protector -fno-omit-frame-pointer \
 	   -fno-strict-aliasing -fno-common -fno-asynchronous-unwind-tables \
-	   -DCONFIG_PROVE_LOCKING=$(LOCKDEP) $(WARNINGS) $(EXTRA_CFLAGS)
+	   -DCONFIG_PROVE_LOCKING=$(LOCKDEP) -DCONFIG_NR_CPUS=$(NR_CPUS) $(WARNINGS) \
+	   $(EXTRA_CFLAGS)
 ifeq ($(IS_CLANG),y)
 KCFLAGS += --target=x86_64-pc-none-elf
 else
 KCFLAGS += -fno-tree-loop-distribute-patterns
 endif
-KASFLAGS := -I. -Iarch/x86_64/include -D__ASSEMBLY__ -fno-pic $(if $(IS_CLANG),--target=x86_64-pc-none-elf)
+KASFLAGS := -I. -Iarch/x86_64/include -D__ASSEMBLY__ -DCONFIG_NR_CPUS=$(NR_CPUS) -fno-pic $(if $(IS_CLANG),--target=x86_64-pc-none-elf)
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	    --no-warn-rwx-segments -T linker.ld
 
@@ -76,7 +83,7 @@ HOST_OPT ?= -O1
 FRAME_POINTER ?= -fno-omit-frame-pointer
 HCFLAGS := -std=gnu11 $(HOST_OPT) -g -I. -Iarch/host/include $(FRAME_POINTER) \
 	   -fno-strict-aliasing -fno-common $(SANITIZE) \
-	   -DCONFIG_PROVE_LOCKING=$(LOCKDEP) $(WARNINGS)
+	   -DCONFIG_PROVE_LOCKING=$(LOCKDEP) -DCONFIG_NR_CPUS=$(NR_CPUS) $(WARNINGS)
 # Kernel code in the host build: its own string functions, not libc's.
 HOST_IS_CLANG := $(shell $(HOSTCC) --version 2>/dev/null | grep -q clang && echo y)
 HKCFLAGS := $(HCFLAGS) -ffreestanding -fno-builtin \
@@ -103,7 +110,7 @@ $(B)/%.o: %.c $(B)/lockdep.conf
 	@echo "  CC      $@"
 	@$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/%.o: %.S
+$(B)/%.o: %.S $(B)/lockdep.conf
 	@mkdir -p $(dir $@)
 	@echo "  AS      $@"
 	@$(CC) $(KASFLAGS) -MMD -MP -c $< -o $@
@@ -115,10 +122,12 @@ $(B)/kobjs.list $(HB)/hobjs.list: FORCE
 	@echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' | cmp -s - $@ || \
 		echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' > $@
 
-# The LOCKDEP setting the objects were built with: a change rebuilds them.
+# The LOCKDEP and NR_CPUS settings the objects were built with: a change
+# rebuilds them (the shim's objects: NR_CPUS only, LOCKDEP is always 0).
 $(B)/lockdep.conf $(HB)/lockdep.conf: FORCE
 	@mkdir -p $(dir $@)
-	@echo 'LOCKDEP=$(LOCKDEP)' | cmp -s - $@ || echo 'LOCKDEP=$(LOCKDEP)' > $@
+	@echo 'LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS)' | cmp -s - $@ || \
+		echo 'LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS)' > $@
 
 # Two link passes: the first image's symbols become the kallsyms table
 # linked into the second. The table sits after .text, so no function
@@ -340,6 +349,7 @@ SHIM_KSRCS := $(filter-out kernel/main.c kernel/shell.c,$(wildcard kernel/*.c)) 
 SHIM_CFLAGS := -std=gnu11 -O2 -g -flto -fno-semantic-interposition -I. \
 	       -Iarch/host/include -fomit-frame-pointer -fno-strict-aliasing \
 	       -fno-common -fPIC -fvisibility=hidden -DCONFIG_PROVE_LOCKING=0 \
+	       -DCONFIG_NR_CPUS=$(NR_CPUS) \
 	       '-DHOST_TLS_MODEL="initial-exec"' -DHOST_NO_IRQS=1 $(WARNINGS)
 SHIM_KOBJS := $(patsubst %.c,$(SB)/%.o,$(SHIM_KSRCS))
 SHIM_OBJS := $(SHIM_KOBJS) $(SB)/arch/host/mm.o $(SB)/arch/host/irq.o \
@@ -347,7 +357,7 @@ SHIM_OBJS := $(SHIM_KOBJS) $(SB)/arch/host/mm.o $(SB)/arch/host/irq.o \
 SHIM_LDFLAGS := -shared -pthread -Wl,-z,defs -Wl,--version-script=bench/shim/exports.map
 SHIM_LTOFLAGS := -O2 -flto=2 -fno-semantic-interposition
 
-$(SHIM_KOBJS): $(SB)/%.o: %.c $(SB)/renamed.h
+$(SHIM_KOBJS): $(SB)/%.o: %.c $(SB)/renamed.h $(SB)/nr_cpus.conf
 	@mkdir -p $(dir $@)
 	@echo "  SHIMCC  $@"
 	@$(HOSTCC) $(SHIM_CFLAGS) -ffreestanding -fno-builtin -include $(SB)/renamed.h \
@@ -361,9 +371,12 @@ $(SB)/renamed.h: arch/host/renamed.syms
 	@mkdir -p $(dir $@)
 	awk '{ print "#define " $$1 " " $$2 }' $< > $@
 
-$(SB)/arch/host/mm.o: arch/host/mm.c
-$(SB)/arch/host/irq.o: arch/host/irq.c
-$(SB)/bench/shim/cram_malloc.o: bench/shim/cram_malloc.c
+$(SB)/nr_cpus.conf: FORCE
+	@mkdir -p $(dir $@)
+	@echo 'NR_CPUS=$(NR_CPUS)' | cmp -s - $@ || echo 'NR_CPUS=$(NR_CPUS)' > $@
+$(SB)/arch/host/mm.o: arch/host/mm.c $(SB)/nr_cpus.conf
+$(SB)/arch/host/irq.o: arch/host/irq.c $(SB)/nr_cpus.conf
+$(SB)/bench/shim/cram_malloc.o: bench/shim/cram_malloc.c $(SB)/nr_cpus.conf
 $(SB)/arch/host/mm.o $(SB)/arch/host/irq.o $(SB)/bench/shim/cram_malloc.o:
 	@mkdir -p $(dir $@)
 	@echo "  SHIMCC  $@"
@@ -435,6 +448,6 @@ clean:
 
 help:
 	@echo "targets: all (default) run debug test check compile-checks matrix soak fuzz bench bench-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
-	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) MINUTES=$(MINUTES) (soak)"
+	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS) MINUTES=$(MINUTES) (soak)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d) $(SHIM_OBJS:.o=.d)

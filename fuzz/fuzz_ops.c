@@ -73,6 +73,7 @@
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "mm/vmalloc.h"
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
 
 #define NR_SLOTS		64
 #define NR_CACHES		4
@@ -746,7 +747,7 @@ static long cache_in_use(struct kmem_cache *cachep)
 
 	if (n->shared)
 		in_use -= n->shared->avail;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		in_use -= cachep->cpu_cache[cpu]->avail;
 	return in_use;
 }

@@ -57,6 +57,7 @@ static __noreturn void run_tests(void)
 
 __noreturn void start_kernel(void)
 {
+	boot_cpu_init();	/* possible, present and online */
 	pr_notice("%s version %s (%s) on %s\n", KERNEL_NAME, KERNEL_VERSION,
 		  __VERSION__, arch_name);
 	pr_notice("Command line: %s\n", arch_cmdline());

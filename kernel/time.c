@@ -400,7 +400,7 @@ static int cmd_uptime(int argc, char **argv)
 	console_printf("up %llu.%02llu s, jiffies %lu (HZ %u)\n",
 	       (unsigned long long)(ns / NSEC_PER_SEC),
 	       (unsigned long long)(ns % NSEC_PER_SEC / 10000000), jiffies, HZ);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		console_printf("CPU%u: %lu ticks, %lu idle stops%s\n", cpu,
 			       tick_count(cpu), tick_idle_stops(cpu),
 			       tick_stopped(cpu) ? " (tick stopped)" : "");

@@ -118,7 +118,7 @@ static void clear_pending(struct work_struct *work)
 /* A CPU that can run work: this one, or an online one (it ticks). */
 static bool cpu_takes_work(unsigned int cpu)
 {
-	return cpu < arch_nr_cpus() &&
+	return cpu < nr_cpu_ids &&
 	       (cpu == arch_cpu_id() || cpu_online(cpu));
 }
 

@@ -295,7 +295,7 @@ static void setup_boot_cpu_cache(struct kmem_cache *cachep)
 	unsigned int i = nr_boot_caches++;
 
 	BUG_ON(i >= NR_BOOT_CACHES);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		struct array_cache *ac = (struct array_cache *)boot_arrays[i][cpu];
 
 		init_array_cache(ac, cache_array_limit(cachep,
@@ -418,7 +418,7 @@ static void swap_cpu_arrays(struct ccupdate_struct *update)
 	if (ipi)
 		WARN_ON_ONCE(on_each_cpu_cond(cpu_has_array, do_ccupdate_local,
 					      update, true));
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (!ipi || !on_each_cpu_reaches(cpu) ||
 		    !update->cachep->cpu_cache[cpu])
 			ccupdate_cpu(update, cpu);
@@ -444,7 +444,7 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 	unsigned long irqflags;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		new[cpu] = alloc_cpu_arraycache(cachep, cpu, limit, batch);
 		if (!new[cpu])
 			goto fail;
@@ -455,7 +455,7 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 			goto fail;
 	}
 	swap_cpu_arrays(&update);
-	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		/* Each CPU swapped once: it has an array of the new size. */
 		BUG_ON(cachep->cpu_cache[cpu]->limit != limit);
 		drain_array(cachep, new[cpu]);	/* the old array now */
@@ -465,7 +465,7 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 	spin_lock(&n->list_lock);
 	old = n->shared;
 	n->shared = new_shared;
-	n->free_limit = (1 + arch_nr_cpus()) * batch + cachep->num;
+	n->free_limit = (1 + nr_cpu_ids) * batch + cachep->num;
 	spin_unlock(&n->list_lock);
 	arch_irq_restore(irqflags);
 	drain_array(cachep, old);
@@ -768,7 +768,7 @@ static void drain_cpu_arrays(struct kmem_cache *cachep)
 	}
 	WARN_ON_ONCE(on_each_cpu_cond(cpu_array_has_objects, do_drain, cachep,
 				      true));
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (!on_each_cpu_reaches(cpu))
 			drain_array(cachep, cachep->cpu_cache[cpu]);
 }
@@ -901,7 +901,7 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 	spin_unlock(&slab_lock);
 	if (cachep->flags & SLAB_TYPESAFE_BY_RCU)
 		rcu_barrier();	/* slabs waiting for a GP still name it */
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		free_array(cachep->cpu_cache[cpu]);
 	free_array(get_node(cachep)->shared);
 	if (!is_boot_node(get_node(cachep)))
@@ -1030,7 +1030,7 @@ static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
 	c->free_objs = n->free_objects;
 	c->cached_objs = n->shared ? n->shared->avail : 0;
 	c->quarantined = cachep->nr_quarantined;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		c->cached_objs += cachep->cpu_cache[cpu]->avail;
 }
 

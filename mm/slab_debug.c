@@ -46,6 +46,7 @@
  *    quarantine instead of being handed out.
  */
 #include "kernel/bug.h"
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -749,7 +750,7 @@ static void validate_arrays(struct validation *v)
 	lockdep_assert_held(&get_node(cachep)->list_lock);
 	own = cachep->cpu_cache[arch_cpu_id()];
 	shared = get_node(cachep)->shared;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		acs[nr++] = cachep->cpu_cache[cpu];
 	if (shared)
 		acs[nr++] = shared;

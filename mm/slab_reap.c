@@ -121,9 +121,9 @@ void cache_reap_init(void)
 {
 	unsigned int started = 0;
 
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		INIT_DELAYED_WORK(&reap_work[cpu], cache_reap);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		if (!reap_cpu(cpu))
 			continue;
 		start_cpu_reap(cpu, first_delay(cpu, reap_period));
@@ -146,7 +146,7 @@ unsigned long cache_reap_set_period(unsigned long period)
 	WRITE_ONCE(reap_period, period);
 	if (!READ_ONCE(reap_started))
 		return old;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		if (!reap_cpu(cpu))
 			continue;
 		cancel_delayed_work_sync(&reap_work[cpu]);

@@ -18,6 +18,7 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
 
 #define SLOW_NS		1000000ULL	/* a slow run: 1 ms */
 
@@ -130,7 +131,7 @@ static void test_measure_all_cpus(struct ktest *t)
 	bench_measure_all(&fake_all_case, &res);
 	nr = res.nr_cpus;
 	/* Every online CPU (CPU 0 alone where it is the only one). */
-	KTEST_EXPECT_EQ(t, nr, arch_nr_cpus());
+	KTEST_EXPECT_EQ(t, nr, nr_cpu_ids);
 	KTEST_EXPECT_EQ(t, fake_all_calls[0], 2UL);	/* warm-up + timed */
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		if (cpu >= nr) {
@@ -191,7 +192,7 @@ static const struct bench_case fake_scale_case = {
 static void test_measure_scale(struct ktest *t)
 {
 	struct bench_all_result res;
-	const unsigned int nr = min(2U, arch_nr_cpus());
+	const unsigned int nr = min(2U, nr_cpu_ids);
 
 	fake_scale_calls = 0;
 	bench_measure_scale(&fake_scale_case, nr, 7, 4, &res);
@@ -205,7 +206,7 @@ static void test_measure_scale(struct ktest *t)
 	fake_scale_calls = 0;
 	bench_measure_scale(&fake_scale_case, 0, 7, 1, &res);
 	KTEST_EXPECT_EQ(t, res.nr_cpus, 0U);
-	bench_measure_scale(&fake_scale_case, arch_nr_cpus() + 1, 7, 1, &res);
+	bench_measure_scale(&fake_scale_case, nr_cpu_ids + 1, 7, 1, &res);
 	KTEST_EXPECT_EQ(t, res.nr_cpus, 0U);
 	KTEST_EXPECT_EQ(t, fake_scale_calls, 0U);
 	bench_measure_scale(&fake_case, 1, 7, 1, &res);
@@ -234,7 +235,7 @@ static void test_cpus_param(struct ktest *t)
 	/* More than are online: all of them. */
 	snprintf(buf, sizeof(buf), "%u", NR_CPUS);
 	KTEST_EXPECT_EQ(t, bench_set_cpus(buf), 0);
-	KTEST_EXPECT_EQ(t, bench_scale_cpus(), arch_nr_cpus());
+	KTEST_EXPECT_EQ(t, bench_scale_cpus(), nr_cpu_ids);
 }
 
 /* The next whitespace-separated word of *s (NUL-terminated in place). */

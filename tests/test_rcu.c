@@ -297,7 +297,7 @@ static void test_rcu_barrier_waits_all(struct ktest *t)
 
 	cb_runs = cb_bad_context = 0;
 	memset(heads, 0, sizeof(heads));
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		if (!on_each_cpu_reaches(cpu))
 			continue;
 		for (unsigned int i = 0; i < 64; i++) {
@@ -647,7 +647,7 @@ static void prior_reader(void *info)
 
 static unsigned int other_cpu(void)
 {
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (cpu != arch_cpu_id() && cpu_online(cpu))
 			return cpu;
 	return NR_CPUS;
@@ -866,7 +866,7 @@ static void test_torture(struct ktest *t)
 		KTEST_ASSERT_NOT_NULL(t, tort.slots[i]);
 	}
 	rcu_get_stats(&before);
-	for (unsigned int cpu = 1; cpu < arch_nr_cpus() && nr_readers < NR_READERS; cpu++)
+	for (unsigned int cpu = 1; cpu < nr_cpu_ids && nr_readers < NR_READERS; cpu++)
 		if (!arch_cpu_run(cpu, torture_reader, NULL))
 			readers[nr_readers++] = cpu;
 	for (n = 0; n < TORTURE_UPDATES; n++) {

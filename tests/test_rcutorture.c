@@ -43,6 +43,7 @@
 #include "tests/mm_util.h"
 #include "tests/torture.h"
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
 
 #define TORT_SLOTS		8	/* per CPU */
 #define TORT_LONG_EVERY		64	/* walks per hold across ticks */
@@ -64,11 +65,11 @@ static unsigned long run_on_all(void (*fn)(void *), u64 *deadline)
 	unsigned long ran = 1;
 
 	*deadline = ktime_get_ns() + torture_ms() * NSEC_PER_MSEC;
-	for (unsigned int cpu = 1; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 1; cpu < nr_cpu_ids; cpu++)
 		if (!arch_cpu_run(cpu, fn, NULL))
 			ran |= 1UL << cpu;
 	fn(NULL);
-	for (unsigned int cpu = 1; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 1; cpu < nr_cpu_ids; cpu++)
 		if (ran & (1UL << cpu))
 			arch_cpu_join(cpu);
 	return ran;
@@ -334,7 +335,7 @@ static void test_rcutorture_all_cpus(struct ktest *t)
 	unsigned int cpus = 0;
 
 	memset(&tort, 0, sizeof(tort));
-	tort.nr_cpus = arch_nr_cpus();
+	tort.nr_cpus = nr_cpu_ids;
 	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, tort_free_table, NULL), 0);
 	for (unsigned int c = 0; c < tort.nr_cpus; c++)
 		for (unsigned int i = 0; i < TORT_SLOTS; i++) {
@@ -587,7 +588,7 @@ static void test_rcutorture_typesafe(struct ktest *t)
 	unsigned int cpus = 0;
 
 	memset(&ts, 0, sizeof(ts));
-	ts.nr_cpus = arch_nr_cpus();
+	ts.nr_cpus = nr_cpu_ids;
 	ts.cache = kmem_cache_create("rcutorture-typesafe", sizeof(struct tsobj),
 				     0, SLAB_TYPESAFE_BY_RCU, tsobj_ctor);
 	KTEST_ASSERT_NOT_NULL(t, ts.cache);

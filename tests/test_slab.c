@@ -27,6 +27,7 @@
  * that slabs they grew on the way do not count as leaked pages.
  */
 #include "kernel/bug.h"
+#include "kernel/cpumask.h"
 #include "lib/ktest/ktest.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -92,7 +93,7 @@ static long cache_in_use(struct kmem_cache *c)
 
 	if (n->shared)
 		in_use -= n->shared->avail;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		in_use -= c->cpu_cache[cpu]->avail;
 	return in_use;
 }
@@ -738,7 +739,7 @@ static void test_array_refill_flush_shared(struct ktest *t)
 	KTEST_ASSERT_EQ(t, n->shared->limit, 8 * batch);
 	KTEST_EXPECT_EQ(t, c->shared, 8U);
 	/* Linux's rule: (1 + CPUs) batches plus one slab. */
-	KTEST_EXPECT_EQ(t, n->free_limit, (1 + arch_nr_cpus()) * batch + 64);
+	KTEST_EXPECT_EQ(t, n->free_limit, (1 + nr_cpu_ids) * batch + 64);
 
 	/* First refill of an untouched array: 16 objects, indices 0..15. */
 	objs[0] = kmem_cache_alloc(c, GFP_KERNEL);
@@ -834,7 +835,7 @@ static void test_free_limit(struct ktest *t)
 {
 	const unsigned int limit = 8, batch = 4;
 	unsigned long base_pages = pages_baseline();
-	unsigned int free_limit = (1 + arch_nr_cpus()) * batch + 1;
+	unsigned int free_limit = (1 + nr_cpu_ids) * batch + 1;
 	unsigned int nobj = free_limit + 12, avail = 0, bad = 0;
 	unsigned long free_objs = 0, free_slabs = 0, released = 0, total;
 	unsigned long pages_before;

@@ -184,7 +184,7 @@ static void arm_here(void *arg)
 
 static void test_timer_on_each_cpu(struct ktest *t)
 {
-	unsigned int nr = arch_nr_cpus(), ran = 0;
+	unsigned int nr = nr_cpu_ids, ran = 0;
 	struct probe p[NR_CPUS] = {};
 	unsigned long order = 0;
 
@@ -237,7 +237,7 @@ static void test_del_timer_sync_waits(struct ktest *t)
 	struct slow s = {};
 	int err;
 
-	if (arch_nr_cpus() < 2)
+	if (nr_cpu_ids < 2)
 		ktest_skip(t, "one CPU online");
 	err = arch_cpu_run(1, arm_slow, &s);
 	if (err == -ENOSYS)
@@ -320,7 +320,7 @@ static unsigned int idle_cpu(struct ktest *t)
 {
 	if (!tick_nohz_enabled())
 		ktest_skip(t, "booted with nohz=off");
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (cpu != arch_cpu_id() && cpu_online(cpu))
 			return cpu;
 	ktest_skip(t, "one CPU online");

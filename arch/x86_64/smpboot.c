@@ -47,21 +47,28 @@
  * join that waits longer than CPU_JOIN_TIMEOUT_S of TSC time panics,
  * naming the CPU and the function: a hung CPU is a clear failure.
  *
- * arch_nr_cpus() is then the number of online CPUs, fixed before
+ * CPU masks (kernel/cpumask.h): before the first AP starts, CPU numbers
+ * 0 .. n - 1 are possible and present, n being the MADT's present CPUs
+ * cut by nosmp/maxcpus= (no CPU is hot-added, so the MADT's hotplug
+ * entries are not possible), and nr_cpu_ids is n, fixed before
  * mm_core_init(), so the allocators size their per-CPU data for all of
- * them. An AP allocates and frees only inside work it was given. Drains
+ * them. An AP sets its bit in cpu_online_mask as it reports in; numbers
+ * stay dense, so a CPU that failed leaves the last number(s) possible
+ * but never online. An AP allocates and frees only inside work it was given. Drains
  * of another CPU's per-CPU caches (slab arrays, page-allocator lists)
  * run on that CPU, in its call-function IPI (kernel/smp.c), which it
  * takes while idle and while it runs work alike.
  *
  * Parameters (Linux's): "nosmp" starts no AP, "maxcpus=N" at most N CPUs
- * in all (the boot CPU included; 0 is nosmp).
+ * in all (the boot CPU included; 0 is nosmp), "nr_cpus=N" (1..) the
+ * same here, possible and started CPUs being one.
  */
 #include "arch/arch.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/x86.h"
 #include "kernel/bug.h"
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
@@ -106,7 +113,6 @@ struct smp_boot_params {
 
 static phys_addr_t trampoline_phys;
 static unsigned int nr_online = 1;	/* the boot CPU */
-static unsigned long cpu_online_mask = 1;
 static unsigned int nr_wanted = 1;
 static unsigned int setup_max_cpus = NR_CPUS;
 
@@ -128,11 +134,21 @@ static int maxcpus_setup(char *val)
 }
 kernel_param("maxcpus", maxcpus_setup);
 
+/* As Linux's, the most possible CPUs: here the same as maxcpus= (1..). */
+static int nr_cpus_setup(char *val)
+{
+	int n;
+
+	if (!val || kstrtoint(val, 0, &n) || n < 1)
+		return -EINVAL;
+	return maxcpus_setup(val);
+}
+kernel_param("nr_cpus", nr_cpus_setup);
+
 void smp_reserve_trampoline(void)
 {
 	BUILD_BUG_ON(offsetof(struct x86_percpu, cpu_number) !=
 		     X86_PERCPU_CPU_NUMBER);
-	BUILD_BUG_ON(NR_CPUS > 8 * sizeof(cpu_online_mask));
 	BUILD_BUG_ON(offsetof(struct smp_boot_params, stack_top) != 8 ||
 		     offsetof(struct smp_boot_params, gs_base) != 16);
 	trampoline_phys = memblock_find_in_range(&memblock, PAGE_SIZE, PAGE_SIZE,
@@ -199,19 +215,8 @@ __noreturn void start_secondary(void)
 	pc->seen_stack = here;
 	pc->seen_apic_id = apic_read_id();
 	rcu_cpu_starting();	/* in the grace periods before any work */
-	__atomic_fetch_or(&cpu_online_mask, 1UL << cpu, __ATOMIC_RELEASE);
+	set_cpu_online(cpu, true);
 	cpu_idle_loop(pc);
-}
-
-static bool cpu_online(unsigned int cpu)
-{
-	return __atomic_load_n(&cpu_online_mask, __ATOMIC_ACQUIRE) &
-	       (1UL << cpu);
-}
-
-bool arch_cpu_online(unsigned int cpu)
-{
-	return cpu < NR_CPUS && cpu_online(cpu);
 }
 
 /*
@@ -322,6 +327,11 @@ void smp_boot_cpus(void)
 	if (present > nr_wanted)
 		pr_info("smp: %u of %u present CPUs allowed (nosmp/maxcpus=)\n",
 			nr_wanted, present);
+	for (unsigned int cpu = 1; cpu < nr_wanted; cpu++) {
+		set_cpu_possible(cpu, true);
+		set_cpu_present(cpu, true);
+	}
+	setup_nr_cpu_ids();
 	if (nr_wanted > 1) {
 		/*
 		 * The APs' first page tables are the boot ones; give them
@@ -359,11 +369,6 @@ void smp_boot_cpus(void)
 	pml4[0] = 0;
 	pr_info("smp: Brought up 1 node, %u CPU%s\n", nr_online,
 		nr_online == 1 ? "" : "s");
-}
-
-unsigned int arch_nr_cpus(void)
-{
-	return nr_online;
 }
 
 unsigned int arch_cpus_wanted(void)
