@@ -146,6 +146,7 @@ static void bench_cpu_fn(void *arg)
 void bench_measure_all(const struct bench_case *b,
 		       struct bench_all_result *res)
 {
+	unsigned int cpu;
 	static struct bench_cpu_work work[NR_CPUS];
 	unsigned int nr = 1;
 	u64 start;
@@ -153,7 +154,7 @@ void bench_measure_all(const struct bench_case *b,
 	memset(res, 0, sizeof(*res));
 	b->run();			/* warm-up: lazily made caches */
 	__atomic_store_n(&bench_all_go, 0, __ATOMIC_RELEASE);
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+	for_each_possible_cpu(cpu) {
 		work[cpu].b = b;
 		work[cpu].res = &res->cpu[cpu];
 		if (cpu && arch_cpu_run(cpu, bench_cpu_fn, &work[cpu]))

@@ -53,6 +53,7 @@
 #ifndef KERNEL_RCUPDATE_H
 #define KERNEL_RCUPDATE_H
 
+#include "kernel/cpumask.h"
 #include "kernel/bug.h"
 #include "kernel/compiler.h"
 #include "kernel/types.h"
@@ -173,8 +174,8 @@ void rcu_idle_exit(void);
 struct rcu_stats {
 	unsigned long gp_seq;		/* grace periods started */
 	unsigned long completed;	/* grace periods ended */
-	unsigned long qsmask;		/* CPUs the current one waits for */
-	unsigned long online;		/* CPUs that take part */
+	struct cpumask qsmask;		/* CPUs the current one waits for */
+	struct cpumask online;		/* CPUs that take part */
 	unsigned long queued;		/* callbacks queued, not yet run */
 	unsigned long invoked;		/* callbacks run */
 	unsigned long stalls;		/* stall reports */

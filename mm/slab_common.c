@@ -292,10 +292,11 @@ static unsigned int cache_array_limit(const struct kmem_cache *cachep,
 /* During bootstrap: one-entry arrays and a node from the static pools. */
 static void setup_boot_cpu_cache(struct kmem_cache *cachep)
 {
+	unsigned int cpu;
 	unsigned int i = nr_boot_caches++;
 
 	BUG_ON(i >= NR_BOOT_CACHES);
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+	for_each_possible_cpu(cpu) {
 		struct array_cache *ac = (struct array_cache *)boot_arrays[i][cpu];
 
 		init_array_cache(ac, cache_array_limit(cachep,
@@ -412,13 +413,14 @@ static bool cpu_has_array(unsigned int cpu, void *arg)
  */
 static void swap_cpu_arrays(struct ccupdate_struct *update)
 {
+	unsigned int cpu;
 	bool ipi = !irqs_disabled();
 
 	WARN_ON_ONCE(in_interrupt());
 	if (ipi)
 		WARN_ON_ONCE(on_each_cpu_cond(cpu_has_array, do_ccupdate_local,
 					      update, true));
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for_each_possible_cpu(cpu)
 		if (!ipi || !on_each_cpu_reaches(cpu) ||
 		    !update->cachep->cpu_cache[cpu])
 			ccupdate_cpu(update, cpu);
@@ -444,7 +446,7 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 	unsigned long irqflags;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+	for_each_possible_cpu(cpu) {
 		new[cpu] = alloc_cpu_arraycache(cachep, cpu, limit, batch);
 		if (!new[cpu])
 			goto fail;
@@ -455,7 +457,7 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 			goto fail;
 	}
 	swap_cpu_arrays(&update);
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+	for_each_possible_cpu(cpu) {
 		/* Each CPU swapped once: it has an array of the new size. */
 		BUG_ON(cachep->cpu_cache[cpu]->limit != limit);
 		drain_array(cachep, new[cpu]);	/* the old array now */
@@ -484,7 +486,7 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 	cachep->shared = new_shared ? shared : 0;
 	return 0;
 fail:
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		kfree(new[cpu]);
 	return -ENOMEM;
 }
@@ -757,6 +759,8 @@ static bool cpu_array_has_objects(unsigned int cpu, void *arg)
  */
 static void drain_cpu_arrays(struct kmem_cache *cachep)
 {
+	unsigned int cpu;
+
 	if (WARN(irqs_disabled() || in_interrupt(),
 		 "slab: %s drained with interrupts off: this CPU's array only\n",
 		 cachep->name)) {
@@ -768,7 +772,7 @@ static void drain_cpu_arrays(struct kmem_cache *cachep)
 	}
 	WARN_ON_ONCE(on_each_cpu_cond(cpu_array_has_objects, do_drain, cachep,
 				      true));
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for_each_possible_cpu(cpu)
 		if (!on_each_cpu_reaches(cpu))
 			drain_array(cachep, cachep->cpu_cache[cpu]);
 }
@@ -886,6 +890,8 @@ static void report_live_objects(struct kmem_cache *cachep)
  */
 void kmem_cache_destroy(struct kmem_cache *cachep)
 {
+	unsigned int cpu;
+
 	if (!cachep)
 		return;
 	kmem_cache_release_quarantine(cachep);
@@ -901,7 +907,7 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 	spin_unlock(&slab_lock);
 	if (cachep->flags & SLAB_TYPESAFE_BY_RCU)
 		rcu_barrier();	/* slabs waiting for a GP still name it */
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for_each_possible_cpu(cpu)
 		free_array(cachep->cpu_cache[cpu]);
 	free_array(get_node(cachep)->shared);
 	if (!is_boot_node(get_node(cachep)))
@@ -1022,6 +1028,7 @@ struct slab_counts {
 
 static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
 {
+	unsigned int cpu;
 	struct kmem_cache_node *n = get_node(cachep);
 
 	c->slabs = n->total_slabs;
@@ -1030,7 +1037,7 @@ static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
 	c->free_objs = n->free_objects;
 	c->cached_objs = n->shared ? n->shared->avail : 0;
 	c->quarantined = cachep->nr_quarantined;
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for_each_possible_cpu(cpu)
 		c->cached_objs += cachep->cpu_cache[cpu]->avail;
 }
 

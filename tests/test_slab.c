@@ -88,12 +88,13 @@ static unsigned long list_count(struct list_head *head)
 /* Objects of c handed out and not freed (not in slabs, not in arrays). */
 static long cache_in_use(struct kmem_cache *c)
 {
+	unsigned int cpu;
 	struct kmem_cache_node *n = c->node[0];
 	long in_use = (long)(n->total_slabs * c->num - n->free_objects);
 
 	if (n->shared)
 		in_use -= n->shared->avail;
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for_each_possible_cpu(cpu)
 		in_use -= c->cpu_cache[cpu]->avail;
 	return in_use;
 }

@@ -455,8 +455,10 @@ struct tune_state {
 
 static void tune_state(struct kmem_cache *c, struct tune_state *s)
 {
+	unsigned int cpu;
+
 	memset(s, 0, sizeof(*s));
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for_each_possible_cpu(cpu)
 		s->ac[cpu] = c->cpu_cache[cpu];
 	s->shared = get_node(c)->shared;
 	s->limit = c->limit;
@@ -468,11 +470,12 @@ static void tune_state(struct kmem_cache *c, struct tune_state *s)
 static void expect_unchanged(struct ktest *t, struct kmem_cache *c,
 			     const struct tune_state *was)
 {
+	unsigned int cpu;
 	struct tune_state now;
 
 	tune_state(c, &now);
 	KTEST_EXPECT_TRUE(t, !memcmp(&now, was, sizeof(now)));
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+	for_each_possible_cpu(cpu) {
 		KTEST_EXPECT_EQ(t, c->cpu_cache[cpu]->limit, was->limit);
 		KTEST_EXPECT_EQ(t, c->cpu_cache[cpu]->batchcount, was->batch);
 	}
@@ -480,6 +483,7 @@ static void expect_unchanged(struct ktest *t, struct kmem_cache *c,
 
 static void test_tune_changes_arrays(struct ktest *t)
 {
+	unsigned int cpu;
 	struct kmem_cache *c = new_cache(t, "stats-tune", 0);
 	struct kmem_cache_node *n = get_node(c);
 
@@ -490,7 +494,7 @@ static void test_tune_changes_arrays(struct ktest *t)
 	KTEST_EXPECT_EQ(t, c->limit, 10U);
 	KTEST_EXPECT_EQ(t, c->batchcount, 5U);
 	KTEST_EXPECT_EQ(t, c->shared, 3U);
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+	for_each_possible_cpu(cpu) {
 		KTEST_EXPECT_EQ(t, c->cpu_cache[cpu]->limit, 10U);
 		KTEST_EXPECT_EQ(t, c->cpu_cache[cpu]->batchcount, 5U);
 		KTEST_EXPECT_EQ(t, c->cpu_cache[cpu]->avail, 0U);

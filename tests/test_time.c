@@ -318,9 +318,11 @@ static bool wait_tick_stopped(unsigned int cpu)
 
 static unsigned int idle_cpu(struct ktest *t)
 {
+	unsigned int cpu;
+
 	if (!tick_nohz_enabled())
 		ktest_skip(t, "booted with nohz=off");
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for_each_possible_cpu(cpu)
 		if (cpu != arch_cpu_id() && cpu_online(cpu))
 			return cpu;
 	ktest_skip(t, "one CPU online");
@@ -414,8 +416,8 @@ static void test_rcu_ignores_idle_cpu(struct ktest *t)
 			continue;	/* it woke meanwhile: again */
 		ktest_info(t, "grace periods %lu..%lu with CPU %u asleep",
 			   before.completed, after.completed, cpu);
-		KTEST_EXPECT_FALSE(t, before.online & (1UL << cpu));
-		KTEST_EXPECT_FALSE(t, after.online & (1UL << cpu));
+		KTEST_EXPECT_FALSE(t, cpumask_test_cpu(cpu, &before.online));
+		KTEST_EXPECT_FALSE(t, cpumask_test_cpu(cpu, &after.online));
 		KTEST_EXPECT_GT(t, after.completed, before.completed);
 		return;
 	}
