@@ -11,7 +11,8 @@
  *
  *   - gives it the next CPU number (the boot CPU is 0; numbers stay
  *     dense: a CPU that fails leaves its number to the next one), a
- *     16 KiB stack from memblock, cleared, and its per-CPU area
+ *     16 KiB stack and its 24 KiB of IST stacks (gdt.c) from memblock,
+ *     cleared, and its per-CPU area
  *     x86_percpu[cpu]; the trampoline page and the stacks are booked as
  *     "SMP boot". The clearing matters under QEMU's TCG: the boot
  *     loader ran code in the pages at the top of RAM that memblock hands
@@ -82,6 +83,9 @@
 
 #define SMP_CALLIN_TIMEOUT_US	1000000		/* TCG is slow */
 #define AP_STACK_PAGES		4
+/* Its kernel stack, then its IST stacks (gdt.c), in one allocation. */
+#define AP_IST_PAGES		(IST_NR * IST_STACK_SIZE / PAGE_SIZE)
+#define AP_BOOT_PAGES		(AP_STACK_PAGES + AP_IST_PAGES)
 #define MSR_EFER		0xc0000080
 #define MSR_GS_BASE		0xc0000101
 #define EFER_LME		(1UL << 8)
@@ -225,7 +229,8 @@ __noreturn void start_secondary(void)
  * error, which is printed. A CPU that does not come up gets INIT again.
  */
 static int do_boot_cpu(unsigned int cpu, u32 apic_id, unsigned long stack_lo,
-		       unsigned long stack_hi, unsigned long timeout_us)
+		       unsigned long stack_hi, unsigned long ist_lo,
+		       unsigned long timeout_us)
 {
 	struct x86_percpu *pc = &x86_percpu[cpu];
 	u64 end;
@@ -237,6 +242,7 @@ static int do_boot_cpu(unsigned int cpu, u32 apic_id, unsigned long stack_lo,
 	pc->apic_id = apic_id;
 	pc->stack_lo = stack_lo;
 	pc->stack_hi = stack_hi;
+	pc->ist_lo = ist_lo;
 	smp_boot_params.cr3 = read_cr3();
 	smp_boot_params.stack_top = stack_hi;
 	smp_boot_params.gs_base = (u64)pc;
@@ -282,7 +288,7 @@ int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us)
 		return -ENODEV;
 	return do_boot_cpu(nr_online, hw_id, (unsigned long)probe_stack,
 			   (unsigned long)probe_stack + sizeof(probe_stack),
-			   timeout_us);
+			   (unsigned long)probe_stack, timeout_us);
 }
 
 /* Copy the trampoline below 1 MiB and fill in its parameters. */
@@ -350,14 +356,16 @@ void smp_boot_cpus(void)
 
 		if (!m->cpus[i].present)
 			continue;
-		stack = memblock_alloc_pages_named(AP_STACK_PAGES, "SMP boot");
+		stack = memblock_alloc_pages_named(AP_BOOT_PAGES, "SMP boot");
 		if (!stack) {
 			pr_warn("smp: no memory for CPU %u's stack\n", nr_online);
 			break;
 		}
-		memset(__va(stack), 0, AP_STACK_PAGES * PAGE_SIZE);
+		memset(__va(stack), 0, AP_BOOT_PAGES * PAGE_SIZE);
 		/* A CPU that failed keeps its stack: it might still run. */
 		err = do_boot_cpu(nr_online, apic_id, (unsigned long)__va(stack),
+				  (unsigned long)__va(stack) +
+				  AP_STACK_PAGES * PAGE_SIZE,
 				  (unsigned long)__va(stack) +
 				  AP_STACK_PAGES * PAGE_SIZE,
 				  SMP_CALLIN_TIMEOUT_US);
