@@ -9,8 +9,10 @@
  */
 #include "kernel/bug.h"
 #include "kernel/cpumask.h"
+#include "kernel/printk.h"
 
 unsigned int nr_cpu_ids = 1;
+static unsigned long percpu_bytes;
 struct cpumask __cpu_possible_mask;
 struct cpumask __cpu_present_mask;
 struct cpumask __cpu_online_mask;
@@ -62,4 +64,18 @@ void setup_nr_cpu_ids(void)
 		last = cpu;
 	BUG_ON(!cpu_possible(arch_cpu_id()));
 	nr_cpu_ids = last + 1;
+}
+
+void percpu_account(size_t bytes)
+{
+	__atomic_fetch_add(&percpu_bytes, bytes, __ATOMIC_RELAXED);
+}
+
+void percpu_print(void)
+{
+	unsigned long bytes = READ_ONCE(percpu_bytes);
+
+	pr_info("percpu: %lu KiB allocated at boot for nr_cpu_ids %u (%lu bytes/CPU; NR_CPUS %u)\n",
+		DIV_ROUND_UP(bytes, 1024), nr_cpu_ids, bytes / nr_cpu_ids,
+		(unsigned int)NR_CPUS);
 }

@@ -200,4 +200,12 @@ void set_cpu_present(unsigned int cpu, bool present);
 void set_cpu_online(unsigned int cpu, bool online);
 void setup_nr_cpu_ids(void);
 
+/*
+ * Per-CPU data sized by nr_cpu_ids at boot: each allocation says how
+ * many bytes it took (percpu_account()); percpu_print() reports the sum
+ * once the boot is done, as Linux's "percpu: Embedded ..." line.
+ */
+void percpu_account(size_t bytes);
+void percpu_print(void);
+
 #endif /* KERNEL_CPUMASK_H */

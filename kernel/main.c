@@ -71,6 +71,7 @@ __noreturn void start_kernel(void)
 	arch_irq_init();	/* interrupts on from here */
 	workqueue_init();
 	call_function_init();
+	percpu_print();		/* what per-CPU data took, sized at boot */
 	time_init();		/* every CPU ticks from here */
 	cache_reap_init();	/* caches trim themselves from here */
 

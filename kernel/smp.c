@@ -335,6 +335,7 @@ void call_function_init(void)
 	csd_data = kcalloc(n, sizeof(*csd_data), GFP_KERNEL);
 	cfd_csds = kcalloc(n, sizeof(*cfd_csds), GFP_KERNEL);
 	BUG_ON(!csd_data || !cfd_csds);
+	percpu_account(2 * n * sizeof(*csd_data));
 	BUG_ON(arch_set_irq_handler(CALL_FUNCTION_VECTOR,
 				    call_function_interrupt));
 }

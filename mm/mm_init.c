@@ -542,6 +542,7 @@ void mm_core_init(void)
 	print_zones();
 	ledger_memblock_tables();
 	print_reservations();
+	kmem_cache_reserve_boot();	/* from memblock, sized by nr_cpu_ids */
 	memblock_free_all();
 	kmem_cache_init();
 	vmalloc_init();

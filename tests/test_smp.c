@@ -448,7 +448,7 @@ static void test_per_cpu_stats_add_up(struct ktest *t)
 				sc->cache_allocs);
 		KTEST_EXPECT_EQ(t, frees, cs->node_allocs ? 0 : sc->cache_frees);
 	}
-	for (unsigned int c = nr; c < NR_CPUS; c++)
+	for (unsigned int c = nr; c < nr_cpu_ids; c++)
 		KTEST_EXPECT_EQ(t, n->stats.cpu[c].allochit +
 				   n->stats.cpu[c].allocmiss +
 				   n->stats.cpu[c].node_allocs, 0UL);

@@ -369,6 +369,7 @@ void smp_boot_cpus(void)
 				  (unsigned long)__va(stack) +
 				  AP_STACK_PAGES * PAGE_SIZE,
 				  SMP_CALLIN_TIMEOUT_US);
+		percpu_account(AP_BOOT_PAGES * PAGE_SIZE);
 		if (err)
 			continue;
 		pr_info("smp: CPU %u is up (APIC ID 0x%x)\n", nr_online, apic_id);
