@@ -206,8 +206,14 @@ DEFERRED_HOSTS := --host 'env CRAM_HOST_MEM=1G $(HB)/cram ktest=memory_model,pag
 		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram deferred_init=16M ktest=smp.*deferred*' \
 		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram ktest=smp'
 
+# Many CPUs on the host: the cross-CPU calls, drains and masks on 64
+# CPU threads (nr_cpus=, arch/host/main.c).
+MANY_CPU_SUITES := cpumask,smp_call,smp_drain
+MANY_CPUS := $(shell [ $(NR_CPUS) -lt 64 ] && echo $(NR_CPUS) || echo 64)
+MANY_CPU_HOSTS := --host '$(HB)/cram nr_cpus=$(MANY_CPUS) ktest=$(MANY_CPU_SUITES)'
+
 check: $(HB)/cram compile-checks
-	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS))
+	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS))
 
 # Everything: host suites, kernel suites under QEMU, the harness's own tests.
 # Beside the main boot (MEM, every suite), more boots check the memory
@@ -223,6 +229,10 @@ check: $(HB)/cram compile-checks
 # vmalloc_torture runs every CPU at once for torture_ms=, 1 s by default).
 SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
+# The 32-CPU boot (skipped when NR_CPUS is below 32): bring-up, masks,
+# cross-CPU calls, drains and grace periods on 32 vCPUs, with a short
+# torture; TCG runs 32 vCPUs on the host's cores, so the suites are lean.
+MANY_CPU_BOOT_SUITES := smpboot,cpumask,smp_call,smp_drain,rcu,rcutorture
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
 # choose the firmware and the machine (default: FIRMWARE and MACHINE), the
@@ -252,7 +262,8 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,128M,ktest=$(SIZE_SUITES),,uefi,,iso/grub-holes.cfg) \
 	       $(call boot,3G,ktest=$(SIZE_SUITES),,,q35) \
 	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000) \
-	       $(call boot,128M,ktest=$(SMP_SUITES) smp_ops=10000000,,,,,4)
+	       $(call boot,128M,ktest=$(SMP_SUITES) smp_ops=10000000,,,,,4) \
+	       $(if $(shell [ $(NR_CPUS) -ge 32 ] && echo y),$(call boot,128M,ktest=$(MANY_CPU_BOOT_SUITES) torture_ms=300,,,,,32))
 # The fuzzer (host): replay the corpus, then FUZZ_SECONDS of random inputs,
 # each written to build/fuzz/test-input.bin before it runs.
 comma := ,
@@ -283,7 +294,7 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
-		$(if $(KTEST),,$(DEFERRED_HOSTS) $(FUZZ_STAGES)) \
+		$(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(FUZZ_STAGES)) \
 		$(call boot,$(MEM),$(TEST_CMDLINE),,,,,$(SMP)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) \
