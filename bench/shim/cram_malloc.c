@@ -15,8 +15,12 @@
  *
  * CPUs: the kernel's per-CPU structures (pcp lists, array caches) are
  * used without locks by the CPU that owns them, so each thread gets a
- * CPU of its own, 0 .. NR_CPUS - 2, on its first call, and gives it back
- * when it exits (a pthread key destructor). Threads beyond those, and a
+ * CPU of its own, 0 .. NR_CPUS - 2 (63 threads at the default
+ * NR_CPUS=64; the CPUs taken are a cpumask), on its first call, and
+ * gives it back when it exits (a pthread key destructor). All NR_CPUS
+ * are possible, none online: no thread takes cross-CPU calls, drains of
+ * other CPUs are asked for (mm/page_alloc.c, mm/slab.c). Threads beyond
+ * those, and a
  * thread that frees during its exit after giving its CPU back, share the
  * last CPU under a mutex: correct, but serialised.
  *
