@@ -536,13 +536,13 @@ void mm_core_init(void)
 {
 	unsigned long total_kb, deferred_kb;
 
+	kmem_cache_reserve_boot();	/* memblock, nr_cpu_ids: before the ledger */
 	init_ram_chunks();
 	sparse_init();
 	free_area_init();
 	print_zones();
 	ledger_memblock_tables();
 	print_reservations();
-	kmem_cache_reserve_boot();	/* from memblock, sized by nr_cpu_ids */
 	memblock_free_all();
 	kmem_cache_init();
 	vmalloc_init();

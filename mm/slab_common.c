@@ -114,7 +114,7 @@ static void *boot_alloc(size_t size)
 	return __va(phys);
 }
 
-/* mm_core_init(), before memblock_free_all(). */
+/* mm_core_init(), first: before the boot reservations are counted. */
 void kmem_cache_reserve_boot(void)
 {
 	boot_arrays_size = (size_t)NR_BOOT_CACHES * nr_cpu_ids * BOOT_ARRAY_SIZE;
