@@ -35,6 +35,12 @@ FUZZ_SEED ?=
 # The lock validator (kernel/lockdep.h): 1 builds it in, 0 leaves the
 # locks bare. The benchmark builds always set 0.
 LOCKDEP ?= 1
+# The most CPUs the kernel is built for (arch/arch.h): 1..255, the xAPIC
+# IDs 0..254. Per-CPU data is sized at boot by the CPUs found.
+NR_CPUS ?= 64
+ifeq ($(shell [ '$(NR_CPUS)' -ge 1 ] 2>/dev/null && [ '$(NR_CPUS)' -le 255 ] && echo ok),)
+$(error NR_CPUS=$(NR_CPUS): must be a number from 1 to 255 (xAPIC IDs 0-254))
+endif
 
 B := build
 HB := $(B)/host
@@ -59,13 +65,14 @@ KCFLAGS := -std=gnu11 -O2 -g -I. -Iarch/x86_64/include -ffreestanding -fno-built
 	   -mcmodel=kernel -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno-avx \
 	   -mno-80387 -fno-stack-protector -fno-omit-frame-pointer \
 	   -fno-strict-aliasing -fno-common -fno-asynchronous-unwind-tables \
-	   -DCONFIG_PROVE_LOCKING=$(LOCKDEP) $(WARNINGS) $(EXTRA_CFLAGS)
+	   -DCONFIG_PROVE_LOCKING=$(LOCKDEP) -DCONFIG_NR_CPUS=$(NR_CPUS) $(WARNINGS) \
+	   $(EXTRA_CFLAGS)
 ifeq ($(IS_CLANG),y)
 KCFLAGS += --target=x86_64-pc-none-elf
 else
 KCFLAGS += -fno-tree-loop-distribute-patterns
 endif
-KASFLAGS := -I. -Iarch/x86_64/include -D__ASSEMBLY__ -fno-pic $(if $(IS_CLANG),--target=x86_64-pc-none-elf)
+KASFLAGS := -I. -Iarch/x86_64/include -D__ASSEMBLY__ -DCONFIG_NR_CPUS=$(NR_CPUS) -fno-pic $(if $(IS_CLANG),--target=x86_64-pc-none-elf)
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	    --no-warn-rwx-segments -T linker.ld
 
@@ -78,7 +85,7 @@ HOST_OPT ?= -O1
 FRAME_POINTER ?= -fno-omit-frame-pointer
 HCFLAGS := -std=gnu11 $(HOST_OPT) -g -I. -Iarch/host/include $(FRAME_POINTER) \
 	   -fno-strict-aliasing -fno-common $(SANITIZE) \
-	   -DCONFIG_PROVE_LOCKING=$(LOCKDEP) $(WARNINGS)
+	   -DCONFIG_PROVE_LOCKING=$(LOCKDEP) -DCONFIG_NR_CPUS=$(NR_CPUS) $(WARNINGS)
 # Kernel code in the host build: its own string functions, not libc's.
 HOST_IS_CLANG := $(shell $(HOSTCC) --version 2>/dev/null | grep -q clang && echo y)
 HKCFLAGS := $(HCFLAGS) -ffreestanding -fno-builtin \
@@ -105,7 +112,7 @@ $(B)/%.o: %.c $(B)/lockdep.conf
 	@echo "  CC      $@"
 	@$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/%.o: %.S
+$(B)/%.o: %.S $(B)/lockdep.conf
 	@mkdir -p $(dir $@)
 	@echo "  AS      $@"
 	@$(CC) $(KASFLAGS) -MMD -MP -c $< -o $@
@@ -117,10 +124,12 @@ $(B)/kobjs.list $(HB)/hobjs.list: FORCE
 	@echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' | cmp -s - $@ || \
 		echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' > $@
 
-# The LOCKDEP setting the objects were built with: a change rebuilds them.
+# The LOCKDEP and NR_CPUS settings the objects were built with: a change
+# rebuilds them (the shim's objects: NR_CPUS only, LOCKDEP is always 0).
 $(B)/lockdep.conf $(HB)/lockdep.conf: FORCE
 	@mkdir -p $(dir $@)
-	@echo 'LOCKDEP=$(LOCKDEP)' | cmp -s - $@ || echo 'LOCKDEP=$(LOCKDEP)' > $@
+	@echo 'LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS)' | cmp -s - $@ || \
+		echo 'LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS)' > $@
 
 # Two link passes: the first image's symbols become the kallsyms table
 # linked into the second. The table sits after .text, so no function
@@ -265,8 +274,14 @@ DEFERRED_HOSTS := --host 'env CRAM_HOST_MEM=1G $(HB)/cram ktest=memory_model,pag
 		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram deferred_init=16M ktest=smp.*deferred*' \
 		  --host 'env CRAM_HOST_MEM=1G $(HB)/cram ktest=smp'
 
+# Many CPUs on the host: the cross-CPU calls, drains and masks on 64
+# CPU threads (nr_cpus=, arch/host/main.c).
+MANY_CPU_SUITES := cpumask,smp_call,smp_drain
+MANY_CPUS := $(shell [ $(NR_CPUS) -lt 64 ] && echo $(NR_CPUS) || echo 64)
+MANY_CPU_HOSTS := --host '$(HB)/cram nr_cpus=$(MANY_CPUS) ktest=$(MANY_CPU_SUITES)'
+
 check: $(HB)/cram compile-checks
-	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS))
+	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS))
 
 # Everything: host suites, kernel suites under QEMU, the harness's own tests.
 # Beside the main boot (MEM, every suite), more boots check the memory
@@ -288,6 +303,11 @@ SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # numa_expect= the harness adds.
 NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot
 NUMA_4NODES := 4:nomem=3:0-1=15:1-0=25:0-2=30:0-3=40:1-2=18:1-3=22:2-3=12
+
+# The 32-CPU boot (skipped when NR_CPUS is below 32): bring-up, masks,
+# cross-CPU calls, drains and grace periods on 32 vCPUs, with a short
+# torture; TCG runs 32 vCPUs on the host's cores, so the suites are lean.
+MANY_CPU_BOOT_SUITES := smpboot,cpumask,smp_call,smp_drain,rcu,rcutorture
 # Each boot names its own QEMU options; the 5 GiB one runs on -cpu max,
 # whose 1 GiB pages the direct map then uses. The 4th and 5th arguments
 # choose the firmware and the machine (default: FIRMWARE and MACHINE), the
@@ -320,7 +340,8 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000) \
 	       $(call boot,128M,ktest=$(SMP_SUITES) smp_ops=10000000,,,,,4) \
 	       $(call boot,128M,ktest=$(NUMA_SUITES),,,,,4,2) \
-	       $(call boot,128M,ktest=$(NUMA_SUITES),,,,,4,$(NUMA_4NODES))
+	       $(call boot,128M,ktest=$(NUMA_SUITES),,,,,4,$(NUMA_4NODES)) \
+	       $(if $(shell [ $(NR_CPUS) -ge 32 ] && echo y),$(call boot,128M,ktest=$(MANY_CPU_BOOT_SUITES) torture_ms=300,,,,,32))
 # The fuzzer (host): replay the corpus, then FUZZ_SECONDS of random inputs,
 # each written to build/fuzz/test-input.bin before it runs.
 comma := ,
@@ -352,7 +373,7 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check \
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
-		$(if $(KTEST),,$(DEFERRED_HOSTS) $(FUZZ_STAGES)) \
+		$(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(FUZZ_STAGES)) \
 		$(call boot,$(MEM),$(TEST_CMDLINE),,,,,$(SMP),$(NUMA)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) \
@@ -427,6 +448,7 @@ SHIM_KSRCS := $(filter-out kernel/main.c kernel/shell.c,$(wildcard kernel/*.c)) 
 SHIM_CFLAGS := -std=gnu11 -O2 -g -flto -fno-semantic-interposition -I. \
 	       -Iarch/host/include -fomit-frame-pointer -fno-strict-aliasing \
 	       -fno-common -fPIC -fvisibility=hidden -DCONFIG_PROVE_LOCKING=0 \
+	       -DCONFIG_NR_CPUS=$(NR_CPUS) \
 	       '-DHOST_TLS_MODEL="initial-exec"' -DHOST_NO_IRQS=1 $(WARNINGS)
 SHIM_KOBJS := $(patsubst %.c,$(SB)/%.o,$(SHIM_KSRCS))
 SHIM_OBJS := $(SHIM_KOBJS) $(SB)/arch/host/mm.o $(SB)/arch/host/irq.o \
@@ -434,7 +456,7 @@ SHIM_OBJS := $(SHIM_KOBJS) $(SB)/arch/host/mm.o $(SB)/arch/host/irq.o \
 SHIM_LDFLAGS := -shared -pthread -Wl,-z,defs -Wl,--version-script=bench/shim/exports.map
 SHIM_LTOFLAGS := -O2 -flto=2 -fno-semantic-interposition
 
-$(SHIM_KOBJS): $(SB)/%.o: %.c $(SB)/renamed.h
+$(SHIM_KOBJS): $(SB)/%.o: %.c $(SB)/renamed.h $(SB)/nr_cpus.conf
 	@mkdir -p $(dir $@)
 	@echo "  SHIMCC  $@"
 	@$(HOSTCC) $(SHIM_CFLAGS) -ffreestanding -fno-builtin -include $(SB)/renamed.h \
@@ -448,9 +470,12 @@ $(SB)/renamed.h: arch/host/renamed.syms
 	@mkdir -p $(dir $@)
 	awk '{ print "#define " $$1 " " $$2 }' $< > $@
 
-$(SB)/arch/host/mm.o: arch/host/mm.c
-$(SB)/arch/host/irq.o: arch/host/irq.c
-$(SB)/bench/shim/cram_malloc.o: bench/shim/cram_malloc.c
+$(SB)/nr_cpus.conf: FORCE
+	@mkdir -p $(dir $@)
+	@echo 'NR_CPUS=$(NR_CPUS)' | cmp -s - $@ || echo 'NR_CPUS=$(NR_CPUS)' > $@
+$(SB)/arch/host/mm.o: arch/host/mm.c $(SB)/nr_cpus.conf
+$(SB)/arch/host/irq.o: arch/host/irq.c $(SB)/nr_cpus.conf
+$(SB)/bench/shim/cram_malloc.o: bench/shim/cram_malloc.c $(SB)/nr_cpus.conf
 $(SB)/arch/host/mm.o $(SB)/arch/host/irq.o $(SB)/bench/shim/cram_malloc.o:
 	@mkdir -p $(dir $@)
 	@echo "  SHIMCC  $@"
@@ -532,6 +557,6 @@ clean:
 
 help:
 	@echo "targets: all (default) kernel-notest run debug test check compile-checks docs matrix soak fuzz bench bench-ab bench-icount bench-icount-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
-	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) NUMA= CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) MINUTES=$(MINUTES) (soak)"
+	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) NUMA= CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS) MINUTES=$(MINUTES) (soak)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d) $(SHIM_OBJS:.o=.d)

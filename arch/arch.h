@@ -83,13 +83,21 @@ bool arch_on_stack(unsigned long addr, size_t size);
  *	unsigned int arch_hardirq_count(void);	interrupt handlers this
  *						CPU is inside (0: none)
  *	void arch_cpu_relax(void);		spin-wait hint
- *	unsigned int arch_cpu_id(void);		this CPU, < arch_nr_cpus()
+ *	unsigned int arch_cpu_id(void);		this CPU, < nr_cpu_ids
  *
- * arch_nr_cpus() is how many CPUs may ever run kernel code (<= NR_CPUS).
+ * NR_CPUS is the most CPUs the kernel is built for (make NR_CPUS=N,
+ * 1..255: x86_64 numbers CPUs by xAPIC ID, 0..254, 255 being broadcast).
+ * Which CPUs there are is kernel/cpumask.h's: the arch fills in the
+ * possible, present and online masks and nr_cpu_ids.
  */
-#define NR_CPUS		8
+#ifndef CONFIG_NR_CPUS
+#error "CONFIG_NR_CPUS is not set: build with make (NR_CPUS=N)"
+#endif
+#define NR_CPUS		CONFIG_NR_CPUS
+#if NR_CPUS < 1 || NR_CPUS > 255
+#error "NR_CPUS must be 1..255 (xAPIC IDs 0..254)"
+#endif
 #include <asm/cpu.h>
-unsigned int arch_nr_cpus(void);
 
 /*
  * Interrupts (kernel/irq.h is the API kernel code uses). The boot CPU
@@ -136,22 +144,21 @@ bool arch_tick_stop(u64 delta_ns);
 void arch_tick_resume(void);
 
 /*
- * Cross-CPU calls (kernel/smp.c). arch_cpu_online(cpu): CPU cpu
- * (< arch_nr_cpus()) runs and takes interrupts from other CPUs (x86_64:
- * its bit in the online mask; the host: a thread of this program stands
- * for it, see arch/host/main.c; the malloc shim: none, its CPUs are the
- * application's threads). arch_send_call_function_ipi(cpu) raises
+ * Cross-CPU calls (kernel/smp.c). A CPU in cpu_online_mask
+ * (kernel/cpumask.h) runs and takes interrupts from other CPUs (x86_64:
+ * an AP sets its bit as it comes up; the host: a thread of this program
+ * stands for it, see arch/host/main.c; the malloc shim: none, its CPUs
+ * are the application's threads). arch_send_call_function_ipi(cpu) raises
  * CALL_FUNCTION_VECTOR on that online CPU, never on this one: 0, or
  * -ETIMEDOUT (x86_64: the APIC did not send it), -ENXIO (not online).
  * arch_send_reschedule_ipi(cpu) raises RESCHEDULE_VECTOR there in the
  * same way, whose handler does nothing: it wakes an idle CPU.
  */
-bool arch_cpu_online(unsigned int cpu);
 int arch_send_call_function_ipi(unsigned int cpu);
 int arch_send_reschedule_ipi(unsigned int cpu);
 
 /*
- * Run fn(arg) on another CPU (1 .. arch_nr_cpus() - 1) while the caller
+ * Run fn(arg) on another CPU (1 .. nr_cpu_ids - 1) while the caller
  * goes on; arch_cpu_join() waits until it has returned (at once if that
  * CPU was given nothing). 0; -EBUSY if that CPU already runs something
  * (on the host: until it is joined); -EINVAL for CPU 0 or a CPU that is
@@ -167,15 +174,15 @@ int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg);
 void arch_cpu_join(unsigned int cpu);
 
 /*
- * What CPU cpu (< arch_nr_cpus()) recorded about itself when it started
+ * What CPU cpu (< nr_cpu_ids) recorded about itself when it started
  * (x86_64: the boot CPU in setup_arch(), each application processor in
  * start_secondary()): the number arch_cpu_id() gave it, its hardware ID
  * (APIC ID), the base of its per-CPU area (GS base) and an address on
  * its stack. 0, -EINVAL for a CPU that is not online, -ENOSYS where the
  * kernel does not start the CPUs itself (the host: CPUs are threads).
  * arch_cpus_wanted() is how many CPUs the kernel meant to have online
- * (the firmware's present CPUs, cut by nosmp/maxcpus=; arch_nr_cpus()
- * is less if some did not come up), 0 on the host.
+ * (the firmware's present CPUs, cut by nosmp/maxcpus=; fewer are
+ * online if some did not come up), 0 on the host.
  */
 struct arch_cpu_info {
 	unsigned int cpu;

@@ -17,6 +17,7 @@
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
 
 extern const struct bench_case *const __start_benches[] __weak;
 extern const struct bench_case *const __stop_benches[] __weak;
@@ -73,7 +74,7 @@ kernel_param("bench_cpus", bench_set_cpus);
 
 unsigned int bench_scale_cpus(void)
 {
-	unsigned int online = arch_nr_cpus();
+	unsigned int online = nr_cpu_ids;
 
 	return bench_cpus && bench_cpus < online ? bench_cpus : online;
 }
@@ -145,6 +146,7 @@ static void bench_cpu_fn(void *arg)
 void bench_measure_all(const struct bench_case *b,
 		       struct bench_all_result *res)
 {
+	unsigned int cpu;
 	static struct bench_cpu_work work[NR_CPUS];
 	unsigned int nr = 1;
 	u64 start;
@@ -152,7 +154,7 @@ void bench_measure_all(const struct bench_case *b,
 	memset(res, 0, sizeof(*res));
 	b->run();			/* warm-up: lazily made caches */
 	__atomic_store_n(&bench_all_go, 0, __ATOMIC_RELEASE);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		work[cpu].b = b;
 		work[cpu].res = &res->cpu[cpu];
 		if (cpu && arch_cpu_run(cpu, bench_cpu_fn, &work[cpu]))
@@ -178,7 +180,7 @@ void bench_measure_scale(const struct bench_case *b, unsigned int nr,
 
 	BUG_ON(!reps);
 	memset(res, 0, sizeof(*res));
-	if (!b->scale || !nr || nr > arch_nr_cpus())
+	if (!b->scale || !nr || nr > nr_cpu_ids)
 		return;
 	b->scale(nr, work, &run);		/* warm-up, untimed */
 	for (unsigned long rep = 0; rep < reps; rep++) {
@@ -345,9 +347,9 @@ void bench_run(const char *glob)
 			run_one(b);
 	}
 	bench_run_scale(glob, 1);
-	if (bench_smp && arch_nr_cpus() > 1) {
+	if (bench_smp && nr_cpu_ids > 1) {
 		console_printf("# bench on all %u CPUs at once: name, CPU, ops/s in its own time; then name, CPUs, ops/s of all over the wall time\n",
-			       arch_nr_cpus());
+			       nr_cpu_ids);
 		for (const struct bench_case *b = next_bench(NULL); b;
 		     b = next_bench(b)) {
 			if (b->all_cpus && (!glob || glob_match(glob, b->name)))

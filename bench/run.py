@@ -37,7 +37,7 @@ PEER_LIBS = {
     "tcmalloc": "libtcmalloc_minimal.so.4",
 }
 LIB_DIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"]
-NR_CPUS = 8         # the kernel's arch/arch.h: the host build's CPU threads
+NR_CPUS = 8         # the host build's CPU threads by default (arch/host/main.c)
 SCALE_ROW = re.compile(r"^(scale_.+)_t(\d+)$")
 
 

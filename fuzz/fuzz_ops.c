@@ -73,6 +73,7 @@
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "mm/vmalloc.h"
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
 
 #define NR_SLOTS		64
 #define NR_CACHES		4
@@ -741,12 +742,13 @@ static void op_free(struct fuzz_state *s, unsigned int v)
 
 static long cache_in_use(struct kmem_cache *cachep)
 {
+	unsigned int cpu;
 	struct kmem_cache_node *n = cachep->node[0];
 	long in_use = (long)(n->total_slabs * cachep->num - n->free_objects);
 
 	if (n->shared)
 		in_use -= n->shared->avail;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		in_use -= cachep->cpu_cache[cpu]->avail;
 	return in_use;
 }

@@ -22,6 +22,7 @@
 
 __noreturn void start_kernel(void)
 {
+	boot_cpu_init();	/* possible, present and online */
 	pr_notice("%s version %s (%s) on %s\n", KERNEL_NAME, KERNEL_VERSION,
 		  __VERSION__, arch_name);
 	pr_notice("Command line: %s\n", arch_cmdline());
@@ -35,6 +36,7 @@ __noreturn void start_kernel(void)
 	arch_irq_init();	/* interrupts on from here */
 	workqueue_init();
 	call_function_init();
+	percpu_print();		/* what per-CPU data took, sized at boot */
 	time_init();		/* every CPU ticks from here */
 	cache_reap_init();	/* caches trim themselves from here */
 

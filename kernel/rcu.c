@@ -116,8 +116,9 @@
  * What is missing against Linux's Tree RCU: expedited GPs (a GP always
  * waits for a tick or an idle pass on every CPU, a few ms), callback
  * offloading to kthreads (callbacks run in the tick, interrupts off),
- * a combining tree for the QS reports (one lock and one qsmask word: fine
- * for NR_CPUS = 8, a contended line past a few dozen CPUs), dyntick
+ * a combining tree for the QS reports (one lock and one qsmask cpumask:
+ * every CPU's report takes the one lock, a contended line past a few
+ * dozen CPUs; the bench suite's rcu_gp case shows the cost), dyntick
  * counters (an idle CPU leaves and rejoins under the global lock),
  * preemptible readers, CPU hotplug, and
  * kfree_rcu() batching into page-sized arrays.
@@ -162,8 +163,8 @@ static struct {
 	unsigned long gp_seq;
 	unsigned long completed;
 	unsigned long gp_wanted;
-	unsigned long qsmask;
-	unsigned long online;
+	struct cpumask qsmask;
+	struct cpumask online;
 	u64 gp_start_ns;
 	bool stall_reported;
 	unsigned long stalls;
@@ -219,7 +220,7 @@ static void start_gp(void);
 static void end_gp(void)
 {
 	lockdep_assert_held(&rcu_state.lock);
-	WARN_ON(rcu_state.qsmask);
+	WARN_ON(!cpumask_empty(&rcu_state.qsmask));
 	__atomic_store_n(&rcu_state.completed, rcu_state.gp_seq,
 			 __ATOMIC_RELEASE);
 	if ((long)(rcu_state.gp_wanted - rcu_state.completed) > 0)
@@ -231,10 +232,10 @@ static void start_gp(void)
 	lockdep_assert_held(&rcu_state.lock);
 	BUG_ON(gp_in_progress());
 	WRITE_ONCE(rcu_state.gp_seq, rcu_state.gp_seq + 1);
-	rcu_state.qsmask = rcu_state.online;
+	cpumask_copy(&rcu_state.qsmask, &rcu_state.online);
 	rcu_state.gp_start_ns = ktime_get_ns();
 	rcu_state.stall_reported = false;
-	if (!rcu_state.qsmask)
+	if (cpumask_empty(&rcu_state.qsmask))
 		end_gp();
 }
 
@@ -263,6 +264,18 @@ static bool gp_done(unsigned long gp)
 		      gp) >= 0;
 }
 
+/*
+ * cpu passed the running GP's QS: its bit leaves qsmask (if the GP
+ * still waited for it), and the last bit ends the GP. Under the lock.
+ */
+static void report_qs(unsigned int cpu)
+{
+	lockdep_assert_held(&rcu_state.lock);
+	if (cpumask_test_and_clear_cpu(cpu, &rcu_state.qsmask) &&
+	    cpumask_empty(&rcu_state.qsmask))
+		end_gp();
+}
+
 /* This CPU is in a QS now (interrupts off, nesting 0). */
 static void rcu_qs(struct rcu_data *rdp, unsigned int cpu)
 {
@@ -272,11 +285,8 @@ static void rcu_qs(struct rcu_data *rdp, unsigned int cpu)
 	if (rdp->qs_gp == gp)
 		return;
 	spin_lock(&rcu_state.lock);
-	if (rcu_state.gp_seq == gp && (rcu_state.qsmask & (1UL << cpu))) {
-		rcu_state.qsmask &= ~(1UL << cpu);
-		if (!rcu_state.qsmask)
-			end_gp();
-	}
+	if (rcu_state.gp_seq == gp)
+		report_qs(cpu);
 	spin_unlock(&rcu_state.lock);
 	rdp->qs_gp = gp;
 }
@@ -284,7 +294,7 @@ static void rcu_qs(struct rcu_data *rdp, unsigned int cpu)
 static void rcu_join(struct rcu_data *rdp, unsigned int cpu)
 {
 	spin_lock(&rcu_state.lock);
-	rcu_state.online |= 1UL << cpu;
+	cpumask_set_cpu(cpu, &rcu_state.online);
 	/*
 	 * The running GP (if any) does not wait for it: nothing to report
 	 * for gp_seq. Read under the lock: the next GP, which does wait for
@@ -369,11 +379,12 @@ static void rcu_do_batch(struct rcu_data *rdp)
 
 /* --- stalls --------------------------------------------------------------- */
 
-static void print_cpus(unsigned long mask)
+static void print_cpus(const struct cpumask *mask)
 {
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (mask & (1UL << cpu))
-			pr_err("rcu: \t%u-...!: (%lu ticks this GP) nesting %d\n",
+	unsigned int cpu;
+
+	for_each_cpu(cpu, mask)
+		pr_err("rcu: \t%u-...!: (%lu ticks this GP) nesting %d\n",
 			       cpu, tick_count(cpu),
 			       READ_ONCE(rcu_readers[cpu].nesting));
 }
@@ -381,14 +392,15 @@ static void print_cpus(unsigned long mask)
 static void rcu_check_stall(unsigned int cpu)
 {
 	u64 timeout = (u64)READ_ONCE(rcu_stall_timeout_s) * NSEC_PER_SEC;
-	unsigned long gp, mask;
+	struct cpumask mask;
+	unsigned long gp;
 	u64 age;
 
 	if (READ_ONCE(rcu_state.gp_seq) == READ_ONCE(rcu_state.completed) ||
 	    READ_ONCE(rcu_state.stall_reported))
 		return;
 	/* The late CPU first (its own stack says most), the others later. */
-	if (!(READ_ONCE(rcu_state.qsmask) & (1UL << cpu)))
+	if (!cpumask_test_cpu(cpu, &rcu_state.qsmask))
 		timeout += timeout / 2;
 	spin_lock(&rcu_state.lock);
 	age = ktime_get_ns() - rcu_state.gp_start_ns;
@@ -398,19 +410,19 @@ static void rcu_check_stall(unsigned int cpu)
 	}
 	rcu_state.stall_reported = true;
 	gp = rcu_state.gp_seq;
-	mask = rcu_state.qsmask;
+	cpumask_copy(&mask, &rcu_state.qsmask);
 	spin_unlock(&rcu_state.lock);
 
-	if (mask == (1UL << cpu)) {
+	if (cpumask_weight(&mask) == 1 && cpumask_test_cpu(cpu, &mask)) {
 		pr_err("rcu: INFO: rcu_sched self-detected stall on CPU\n");
-		print_cpus(mask);
+		print_cpus(&mask);
 		pr_err("rcu: \t(t=%lu jiffies g=%lu q=%lu)\n",
 		       (unsigned long)(age / TICK_NSEC), gp,
 		       READ_ONCE(rcu_data[cpu].qlen));
 		dump_stack();
 	} else {
 		pr_err("rcu: INFO: rcu_sched detected stalls on CPUs/tasks:\n");
-		print_cpus(mask);
+		print_cpus(&mask);
 		pr_err("rcu: \t(detected by %u, t=%lu jiffies, g=%lu, q=%lu)\n",
 		       cpu, (unsigned long)(age / TICK_NSEC), gp,
 		       READ_ONCE(rcu_data[cpu].qlen));
@@ -473,19 +485,15 @@ void rcu_idle_enter(void)
 {
 	unsigned int cpu = arch_cpu_id();
 	struct rcu_data *rdp = &rcu_data[cpu];
-	unsigned long bit = 1UL << cpu;
 
 	lockdep_assert_irqs_disabled();
 	if (WARN_ON_ONCE(this_nesting()) || !READ_ONCE(rdp->joined) ||
 	    rdp->idle)
 		return;
 	spin_lock(&rcu_state.lock);
-	rcu_state.online &= ~bit;
-	if (gp_in_progress() && (rcu_state.qsmask & bit)) {
-		rcu_state.qsmask &= ~bit;
-		if (!rcu_state.qsmask)
-			end_gp();
-	}
+	cpumask_clear_cpu(cpu, &rcu_state.online);
+	if (gp_in_progress())
+		report_qs(cpu);
 	spin_unlock(&rcu_state.lock);
 	WRITE_ONCE(rcu_readers[cpu].need_qs, false);
 	rdp->idle = true;
@@ -626,13 +634,15 @@ static void rcu_wait(bool (*done)(unsigned long arg), unsigned long arg,
 			rcu_idle();	/* the QS, and this CPU's callbacks */
 		local_irq_restore(flags);
 		if (ktime_get_ns() > deadline) {
-			unsigned long mask = READ_ONCE(rcu_state.qsmask);
+			struct cpumask mask;
 
-			pr_err("rcu: %s() waited %u s on CPU %u: GP %lu, completed %lu, waiting for CPUs %#lx\n",
+			cpumask_copy(&mask, &rcu_state.qsmask);
+			pr_err("rcu: %s() waited %u s on CPU %u: GP %lu, completed %lu, waiting for %u CPUs\n",
 			       what, RCU_WAIT_TIMEOUT_S, arch_cpu_id(),
 			       READ_ONCE(rcu_state.gp_seq),
-			       READ_ONCE(rcu_state.completed), mask);
-			print_cpus(mask);
+			       READ_ONCE(rcu_state.completed),
+			       cpumask_weight(&mask));
+			print_cpus(&mask);
 			panic("rcu: %s() did not complete", what);
 		}
 		arch_cpu_relax();
@@ -735,27 +745,29 @@ void kvfree_rcu_mightsleep(const void *ptr)
 
 unsigned long rcu_pending_callbacks(void)
 {
+	unsigned int cpu;
 	unsigned long n = 0;
 
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		n += READ_ONCE(rcu_data[cpu].qlen);
 	return n;
 }
 
 void rcu_get_stats(struct rcu_stats *st)
 {
+	unsigned int cpu;
 	unsigned long flags;
 
 	spin_lock_irqsave(&rcu_state.lock, flags);
 	st->gp_seq = rcu_state.gp_seq;
 	st->completed = rcu_state.completed;
-	st->qsmask = rcu_state.qsmask;
-	st->online = rcu_state.online;
+	cpumask_copy(&st->qsmask, &rcu_state.qsmask);
+	cpumask_copy(&st->online, &rcu_state.online);
 	st->stalls = rcu_state.stalls;
 	spin_unlock_irqrestore(&rcu_state.lock, flags);
 	st->queued = rcu_pending_callbacks();
 	st->invoked = 0;
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		st->invoked += READ_ONCE(rcu_data[cpu].invoked);
 }
 
@@ -767,8 +779,9 @@ static int cmd_rcu(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	rcu_get_stats(&st);
-	console_printf("rcu: gp %lu completed %lu waiting-for %#lx online %#lx\n",
-		       st.gp_seq, st.completed, st.qsmask, st.online);
+	console_printf("rcu: gp %lu completed %lu waiting-for %u CPUs, online %u\n",
+		       st.gp_seq, st.completed, cpumask_weight(&st.qsmask),
+		       cpumask_weight(&st.online));
 	console_printf("rcu: callbacks queued %lu invoked %lu, stalls %lu (timeout %u s)\n",
 		       st.queued, st.invoked, st.stalls, rcu_stall_timeout_s);
 	return 0;

@@ -53,6 +53,7 @@
 #ifndef KERNEL_RCUPDATE_H
 #define KERNEL_RCUPDATE_H
 
+#include "kernel/cpumask.h"
 #include "kernel/bug.h"
 #include "kernel/compiler.h"
 #include "kernel/types.h"
@@ -415,8 +416,8 @@ void rcu_idle_exit(void);
 struct rcu_stats {
 	unsigned long gp_seq;
 	unsigned long completed;
-	unsigned long qsmask;
-	unsigned long online;
+	struct cpumask qsmask;
+	struct cpumask online;
 	unsigned long queued;
 	unsigned long invoked;
 	unsigned long stalls;

@@ -10,15 +10,20 @@
  * list with one exchange and runs it oldest first. Nothing here takes a
  * lock, so the handler may run anywhere the CPU has interrupts on.
  *
- * Synchronous requests (wait) live on the sender's stack; the handler
- * clears their lock flag after the function returned, and the sender
- * waits for that. Asynchronous ones use csd_data[sender][target]: the
+ * Synchronous requests (wait) live on the sender's stack for one target,
+ * in the sender's cfd_csds row for many (Linux's cfd_data; the whole
+ * call is one preempt_disable() section, so no work function on this
+ * CPU reuses the row meanwhile); the handler clears their lock flag
+ * after the function returned, and the sender waits for that.
+ * Asynchronous ones use the sender's csd_data row, one per target: the
  * handler clears the flag before it calls the function (the csd may
  * then be reused), and a sender that finds its csd still locked from
  * the previous call waits first. A request queued on a CPU is taken at
  * its next interrupt-on window; every wait for it is bounded by
  * SMP_CALL_TIMEOUT_NS, then the CPU and the function are reported and
- * the kernel panics. Claiming a csd, filling it and queueing it is one
+ * the kernel panics. The rows are nr_cpu_ids csds each, allocated for
+ * every possible sender by call_function_init(): 2 * nr_cpu_ids^2
+ * csds, not NR_CPUS^2. Claiming a csd, filling it and queueing it is one
  * preempt_disable() section: a work function that interrupted it and
  * called the same CPU would find the csd claimed but never queued (and
  * wait for it for ever) or queue it twice (a loop in the list).
@@ -33,6 +38,7 @@
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "mm/slab.h"
 
 #define CSD_FLAG_LOCK	0x01	/* queued, not yet taken (async) or run (sync) */
 #define CSD_FLAG_SYNC	0x02	/* unlock after the function returned */
@@ -50,25 +56,12 @@ struct call_queue {
 } __aligned(64);
 
 static struct call_queue call_queues[NR_CPUS];
-static struct call_single_data csd_data[NR_CPUS][NR_CPUS];
+/* Row sender * nr_cpu_ids: the async csds, the waited-for many-CPU csds. */
+static struct call_single_data *csd_data, *cfd_csds;
 
 unsigned int smp_processor_id(void)
 {
 	return arch_cpu_id();
-}
-
-bool cpu_online(unsigned int cpu)
-{
-	return cpu < arch_nr_cpus() && arch_cpu_online(cpu);
-}
-
-unsigned int num_online_cpus(void)
-{
-	unsigned int n = 0;
-
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
-		n += cpu_online(cpu);
-	return n;
 }
 
 static unsigned int csd_flags(struct call_single_data *csd)
@@ -139,7 +132,8 @@ static void csd_prepare(struct call_single_data *csd, smp_call_func_t func,
 /* The async csd this CPU uses for cpu, once its previous use is done. */
 static struct call_single_data *csd_get_async(unsigned int cpu)
 {
-	struct call_single_data *csd = &csd_data[arch_cpu_id()][cpu];
+	struct call_single_data *csd = &csd_data[arch_cpu_id() * nr_cpu_ids +
+						 cpu];
 
 	csd_lock_wait(csd, cpu);
 	return csd;
@@ -205,69 +199,68 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func,
 	return 0;
 }
 
+static struct call_single_data *cfd_csd(unsigned int this, unsigned int cpu)
+{
+	return &cfd_csds[this * nr_cpu_ids + cpu];
+}
+
 /*
- * Queue func on every online CPU but this one; with wait, on the
- * caller's csds[], which the caller then waits for (wait_all()).
+ * Run func on the CPUs of mask (this one's bit included or not), as
+ * Linux's smp_call_function_many_cond(): queue it on the others (with
+ * wait, in this CPU's cfd_csds row), run it here, then wait for them.
+ * The caller checked that it may send.
  */
-static void send_to_others(struct call_single_data *csds,
-			   smp_call_func_t func, void *info, bool wait)
+static void call_function_many(const struct cpumask *mask,
+			       smp_call_func_t func, void *info, bool wait)
 {
-	unsigned int this = arch_cpu_id();
+	unsigned int cpu, this;
 
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
-		if (cpu == this || !cpu_online(cpu))
-			continue;
-		send_csd(wait ? &csds[cpu] : NULL, cpu, func, info);
-	}
+	preempt_disable();
+	this = arch_cpu_id();
+	for_each_cpu(cpu, mask)
+		if (cpu != this)
+			send_csd(wait ? cfd_csd(this, cpu) : NULL, cpu, func,
+				 info);
+	if (cpumask_test_cpu(this, mask))
+		run_local(func, info);
+	if (wait)
+		for_each_cpu(cpu, mask)
+			if (cpu != this)
+				csd_lock_wait(cfd_csd(this, cpu), cpu);
+	preempt_enable();
 }
 
-static void wait_all(struct call_single_data *csds)
+/* The online CPUs but this one into *mask: false if there are none. */
+static bool others_online(struct cpumask *mask)
 {
-	unsigned int this = arch_cpu_id();
-
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
-		if (cpu != this && cpu_online(cpu))
-			csd_lock_wait(&csds[cpu], cpu);
-}
-
-static bool others_online(void)
-{
-	unsigned int this = arch_cpu_id();
-
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
-		if (cpu != this && cpu_online(cpu))
-			return true;
-	return false;
+	cpumask_copy(mask, cpu_online_mask);
+	cpumask_clear_cpu(arch_cpu_id(), mask);
+	return !cpumask_empty(mask);
 }
 
 int smp_call_function(smp_call_func_t func, void *info, bool wait)
 {
-	struct call_single_data csds[NR_CPUS];
+	struct cpumask mask;
 
 	if (WARN(!func, "smp: call of a NULL function\n"))
 		return -EINVAL;
 	if (!may_send("smp_call_function"))
 		return -EDEADLK;
-	send_to_others(csds, func, info, wait);
-	if (wait)
-		wait_all(csds);
+	if (others_online(&mask))
+		call_function_many(&mask, func, info, wait);
 	return 0;
 }
 
 int on_each_cpu(smp_call_func_t func, void *info, bool wait)
 {
-	struct call_single_data csds[NR_CPUS];
-	bool others = others_online();
+	struct cpumask mask;
 
 	if (WARN(!func, "smp: call of a NULL function\n"))
 		return -EINVAL;
-	if (others && !may_send("on_each_cpu"))
+	if (others_online(&mask) && !may_send("on_each_cpu"))
 		return -EDEADLK;
-	if (others)
-		send_to_others(csds, func, info, wait);
-	run_local(func, info);
-	if (others && wait)
-		wait_all(csds);
+	cpumask_set_cpu(arch_cpu_id(), &mask);
+	call_function_many(&mask, func, info, wait);
 	return 0;
 }
 
@@ -276,39 +269,33 @@ int on_each_cpu(smp_call_func_t func, void *info, bool wait)
  * CPU's bit included), cond_func then plays no further part; a CPU
  * cond_func leaves out is neither sent nor waited for.
  */
-static unsigned long cond_mask(smp_cond_func_t cond_func, void *info)
+static void cond_mask(struct cpumask *mask, smp_cond_func_t cond_func,
+		      void *info)
 {
-	unsigned long mask = 0;
+	unsigned int cpu, this = arch_cpu_id();
 
-	BUILD_BUG_ON(NR_CPUS > BITS_PER_LONG);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
-		if ((cpu == arch_cpu_id() || cpu_online(cpu)) &&
-		    cond_func(cpu, info))
-			mask |= 1UL << cpu;
-	return mask;
+	cpumask_clear(mask);
+	for_each_online_cpu(cpu)
+		if (cond_func(cpu, info))
+			__cpumask_set_cpu(cpu, mask);
+	/* This CPU is asked even where nothing has it online (the shim). */
+	if (!cpu_online(this) && cond_func(this, info))
+		__cpumask_set_cpu(this, mask);
 }
 
 int on_each_cpu_cond(smp_cond_func_t cond_func, smp_call_func_t func,
 		     void *info, bool wait)
 {
-	struct call_single_data csds[NR_CPUS];
-	unsigned int this = arch_cpu_id();
-	unsigned long mask, others;
+	struct cpumask mask, others;
 
 	if (WARN(!func || !cond_func, "smp: call of a NULL function\n"))
 		return -EINVAL;
-	mask = cond_mask(cond_func, info);
-	others = mask & ~(1UL << this);
-	if (others && !may_send("on_each_cpu_cond"))
+	cond_mask(&mask, cond_func, info);
+	cpumask_copy(&others, &mask);
+	cpumask_clear_cpu(arch_cpu_id(), &others);
+	if (!cpumask_empty(&others) && !may_send("on_each_cpu_cond"))
 		return -EDEADLK;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
-		if (others & (1UL << cpu))
-			send_csd(wait ? &csds[cpu] : NULL, cpu, func, info);
-	if (mask & (1UL << this))
-		run_local(func, info);
-	for (unsigned int cpu = 0; wait && cpu < arch_nr_cpus(); cpu++)
-		if (others & (1UL << cpu))
-			csd_lock_wait(&csds[cpu], cpu);
+	call_function_many(&mask, func, info, wait);
 	return 0;
 }
 
@@ -340,8 +327,15 @@ static void call_function_interrupt(unsigned int vector)
 	}
 }
 
+/* Every possible sender's csd rows (see the top); start_kernel(), once. */
 void call_function_init(void)
 {
+	size_t n = (size_t)nr_cpu_ids * nr_cpu_ids;
+
+	csd_data = kcalloc(n, sizeof(*csd_data), GFP_KERNEL);
+	cfd_csds = kcalloc(n, sizeof(*cfd_csds), GFP_KERNEL);
+	BUG_ON(!csd_data || !cfd_csds);
+	percpu_account(2 * n * sizeof(*csd_data));
 	BUG_ON(arch_set_irq_handler(CALL_FUNCTION_VECTOR,
 				    call_function_interrupt));
 }

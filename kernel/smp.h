@@ -37,6 +37,7 @@
 #ifndef KERNEL_SMP_H
 #define KERNEL_SMP_H
 
+#include "kernel/cpumask.h"
 #include "kernel/types.h"
 
 typedef void (*smp_call_func_t)(void *info);
@@ -52,10 +53,8 @@ int on_each_cpu(smp_call_func_t func, void *info, bool wait);
 int on_each_cpu_cond(smp_cond_func_t cond_func, smp_call_func_t func,
 		     void *info, bool wait);
 
-/* This CPU's number, and whether cpu is online and takes cross-CPU calls. */
+/* This CPU's number (cpu_online(): kernel/cpumask.h). */
 unsigned int smp_processor_id(void);
-bool cpu_online(unsigned int cpu);
-unsigned int num_online_cpus(void);
 
 /*
  * Does on_each_cpu() run on cpu: this CPU, or another online one? A

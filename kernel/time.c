@@ -108,7 +108,9 @@ static struct timer_base *get_base(unsigned int cpu)
 /* Before interrupts are on (start_kernel()): every CPU's timer base. */
 void init_timers(void)
 {
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
 		struct timer_base *base = &timer_bases[cpu];
 
 		spin_lock_init(&base->lock);
@@ -395,12 +397,13 @@ void time_init(void)
 /* Shell: "uptime", the clock, jiffies and each CPU's ticks. */
 static int cmd_uptime(int argc, char **argv)
 {
+	unsigned int cpu;
 	u64 ns = ktime_get_ns();
 
 	console_printf("up %llu.%02llu s, jiffies %lu (HZ %u)\n",
 	       (unsigned long long)(ns / NSEC_PER_SEC),
 	       (unsigned long long)(ns % NSEC_PER_SEC / 10000000), jiffies, HZ);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		console_printf("CPU%u: %lu ticks, %lu idle stops%s\n", cpu,
 			       tick_count(cpu), tick_idle_stops(cpu),
 			       tick_stopped(cpu) ? " (tick stopped)" : "");

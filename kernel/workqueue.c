@@ -118,7 +118,7 @@ static void clear_pending(struct work_struct *work)
 /* A CPU that can run work: this one, or an online one (it ticks). */
 static bool cpu_takes_work(unsigned int cpu)
 {
-	return cpu < arch_nr_cpus() &&
+	return cpu < nr_cpu_ids &&
 	       (cpu == arch_cpu_id() || cpu_online(cpu));
 }
 
@@ -386,10 +386,11 @@ void workqueue_init(void)
 
 u64 workqueue_max_blocked_ns(unsigned long *site)
 {
+	unsigned int cpu;
 	u64 max = 0;
 
 	*site = 0;
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+	for_each_possible_cpu(cpu) {
 		u64 ns = READ_ONCE(pools[cpu].max_blocked_ns);
 
 		if (ns > max) {

@@ -571,6 +571,7 @@ void mm_core_init(void)
 {
 	unsigned long total_kb, deferred_kb;
 
+	kmem_cache_reserve_boot();	/* memblock, nr_cpu_ids: before the ledger */
 	numa_default_node();
 	init_ram_chunks();
 	sparse_init();

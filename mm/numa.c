@@ -27,6 +27,7 @@
  * except that x86_64 sets it again once the CPUs have their numbers.
  */
 #include "mm/numa.h"
+#include "kernel/cpumask.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/params.h"
@@ -508,9 +509,10 @@ static void print_node_cpus(int nid)
 	char line[160];
 	int len = snprintf(line, sizeof(line), "node %d cpus:", nid);
 
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
-		if (arch_cpu_online(cpu) && cpu_to_node(cpu) == nid &&
-		    len < (int)sizeof(line))
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu_to_node(cpu) == nid && len < (int)sizeof(line))
 			len += snprintf(line + len, sizeof(line) - len, " %u", cpu);
 	printk(KERN_INFO "%s\n", line);
 }

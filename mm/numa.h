@@ -110,7 +110,7 @@ bool node_online(int nid);
 int node_distance(int a, int b);
 int numa_topology_distance(const struct numa_topology *topo, int a, int b);
 /*
- * The node of CPU cpu (< arch_nr_cpus()), and setting it (Linux's
+ * The node of CPU cpu (< nr_cpu_ids), and setting it (Linux's
  * numa_set_node(); an offline node is refused). numa_init() gives CPU i
  * the node of cpu_ids[i]; an arch whose CPU numbers come later (x86_64:
  * as the CPUs come up) sets them again then (init_cpu_to_node()).

@@ -680,6 +680,7 @@ static bool cpu_has_pcp_pages(unsigned int cpu, void *info)
  */
 void drain_all_pages(void)
 {
+	unsigned int cpu;
 	bool ipi = !irqs_disabled() && !in_interrupt();
 
 	if (ipi)
@@ -688,7 +689,7 @@ void drain_all_pages(void)
 					      true));
 	else
 		drain_local_pages();
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+	for_each_possible_cpu(cpu) {
 		if (cpu != smp_processor_id() &&
 		    (!ipi || !on_each_cpu_reaches(cpu)))
 			drain_pages_ask(cpu);
@@ -1129,10 +1130,11 @@ void setup_per_zone_wmarks(void)
  */
 static void setup_pcp_lists(struct zone *zone)
 {
+	unsigned int cpu;
 	unsigned long pages = zone->managed_pages + zone_deferred_pages(zone);
 	int batch = (int)clamp_val(pages / 4096, 1UL, 63UL);
 
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+	for_each_possible_cpu(cpu) {
 		struct per_cpu_pages *pcp = &zone->pcp[cpu];
 
 		memset(pcp, 0, sizeof(*pcp));
@@ -1188,11 +1190,12 @@ unsigned long nr_free_pages(void)
 
 unsigned long nr_pcp_pages(void)
 {
+	unsigned int cpu;
 	unsigned long sum = 0;
 	struct zone *zone;
 
 	for_each_zone(zone) {
-		for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		for_each_possible_cpu(cpu)
 			sum += pcp_pages(&zone->pcp[cpu]);
 	}
 	return sum;

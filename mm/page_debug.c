@@ -540,11 +540,12 @@ static void check_pcp(struct check *c, struct zone *zone, int cpu)
 
 static void check_zone(struct check *c, struct zone *zone)
 {
+	unsigned int cpu;
 	unsigned long pages = 0, on_pcp = 0, flags;
 
 	if (!zone->managed_pages)
 		return;
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+	for_each_possible_cpu(cpu) {
 		check_pcp(c, zone, cpu);
 		on_pcp += pcp_pages(&zone->pcp[cpu]);
 	}

@@ -31,6 +31,7 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
+#include "kernel/overflow.h"
 #include "kernel/smp.h"
 #include "kernel/params.h"
 #include "kernel/rcupdate.h"
@@ -39,6 +40,7 @@
 #include "kernel/report.h"
 #include "lib/string.h"
 #include "mm/internal.h"
+#include "mm/memblock.h"
 #include "mm/slab_internal.h"
 
 #define BOOT_CPUCACHE_ENTRIES	1
@@ -60,16 +62,66 @@ static unsigned int slab_max_order;
 static bool freelist_random_all;	/* slab_freelist_random */
 static u64 freelist_random_seed;
 
-static struct kmem_cache kmem_cache_boot;
+/*
+ * Per-CPU parts are sized by nr_cpu_ids, not NR_CPUS: struct kmem_cache
+ * ends in its cpu_cache[] pointers (kmem_cache_struct_size()), a node
+ * carries its CPUs' statistics after it (kmem_cache_node_size()). The
+ * cache of struct kmem_cache itself lives in static storage with room
+ * for NR_CPUS.
+ */
+static union {
+	struct kmem_cache cache;
+	char room[sizeof(struct kmem_cache) +
+		  NR_CPUS * sizeof(struct array_cache *)];
+} kmem_cache_boot;
 static struct kmem_cache *kmem_cache;	/* the cache of struct kmem_cache */
 
-/* Boot-time arrays and nodes, until kmalloc can provide them. */
+/*
+ * Boot-time arrays and node statistics, until kmalloc can provide them:
+ * NR_BOOT_CACHES x nr_cpu_ids of each, from memblock
+ * (kmem_cache_reserve_boot(), before memblock hands its memory over).
+ */
 #define BOOT_ARRAY_WORDS \
 	((sizeof(struct array_cache) + sizeof(void *) - 1) / sizeof(void *) + \
 	 BOOT_CPUCACHE_ENTRIES)
-static void *boot_arrays[NR_BOOT_CACHES][NR_CPUS][BOOT_ARRAY_WORDS];
+#define BOOT_ARRAY_SIZE		(BOOT_ARRAY_WORDS * sizeof(void *))
+static void *boot_arrays;	/* [NR_BOOT_CACHES][nr_cpu_ids] arrays */
+static size_t boot_arrays_size;
+static struct slab_cpu_stats *boot_cpu_stats;
 static struct kmem_cache_node boot_nodes[NR_BOOT_CACHES];
 static unsigned int nr_boot_caches;
+
+static size_t kmem_cache_struct_size(void)
+{
+	return struct_size((struct kmem_cache *)NULL, cpu_cache, nr_cpu_ids);
+}
+
+static size_t kmem_cache_node_size(void)
+{
+	return sizeof(struct kmem_cache_node) +
+	       nr_cpu_ids * sizeof(struct slab_cpu_stats);
+}
+
+static void *boot_alloc(size_t size)
+{
+	phys_addr_t phys = memblock_alloc_pages_named(DIV_ROUND_UP(size, PAGE_SIZE),
+						      "slab boot");
+
+	if (!phys)
+		panic("slab: no memory for the boot caches' per-CPU data");
+	memset(__va(phys), 0, size);
+	percpu_account(size);
+	return __va(phys);
+}
+
+/* mm_core_init(), first: before the boot reservations are counted. */
+void kmem_cache_reserve_boot(void)
+{
+	boot_arrays_size = (size_t)NR_BOOT_CACHES * nr_cpu_ids * BOOT_ARRAY_SIZE;
+	boot_arrays = boot_alloc(boot_arrays_size);
+	boot_cpu_stats = boot_alloc((size_t)NR_BOOT_CACHES * nr_cpu_ids *
+				    sizeof(*boot_cpu_stats));
+}
 
 /*
  * Division by a constant as a multiply and two shifts, exact for every
@@ -278,6 +330,18 @@ static void init_kmem_cache_node(struct kmem_cache_node *n)
 	memset(&n->stats, 0, sizeof(n->stats));
 }
 
+/* A node with its CPUs' statistics right after it, zeroed. */
+static struct kmem_cache_node *alloc_kmem_cache_node(void)
+{
+	struct kmem_cache_node *n = kzalloc(kmem_cache_node_size(), GFP_KERNEL);
+
+	if (n) {
+		init_kmem_cache_node(n);
+		n->stats.cpu = (struct slab_cpu_stats *)(n + 1);
+	}
+	return n;
+}
+
 /*
  * A debugged cache keeps no objects in arrays (limit 0): every alloc and
  * free goes through slab_debug's checks, and every free object sits in
@@ -292,11 +356,13 @@ static unsigned int cache_array_limit(const struct kmem_cache *cachep,
 /* During bootstrap: one-entry arrays and a node from the static pools. */
 static void setup_boot_cpu_cache(struct kmem_cache *cachep)
 {
+	unsigned int cpu;
 	unsigned int i = nr_boot_caches++;
 
-	BUG_ON(i >= NR_BOOT_CACHES);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
-		struct array_cache *ac = (struct array_cache *)boot_arrays[i][cpu];
+	BUG_ON(i >= NR_BOOT_CACHES || !boot_arrays);
+	for_each_possible_cpu(cpu) {
+		struct array_cache *ac = boot_arrays + (i * nr_cpu_ids + cpu) *
+					 BOOT_ARRAY_SIZE;
 
 		init_array_cache(ac, cache_array_limit(cachep,
 						       BOOT_CPUCACHE_ENTRIES), 1);
@@ -305,6 +371,7 @@ static void setup_boot_cpu_cache(struct kmem_cache *cachep)
 	cachep->limit = cache_array_limit(cachep, BOOT_CPUCACHE_ENTRIES);
 	cachep->batchcount = 1;
 	init_kmem_cache_node(&boot_nodes[i]);
+	boot_nodes[i].stats.cpu = &boot_cpu_stats[i * nr_cpu_ids];
 	boot_nodes[i].free_limit = 2 * cachep->num;
 	cachep->node[0] = &boot_nodes[i];
 }
@@ -354,8 +421,8 @@ static struct array_cache *alloc_cpu_arraycache(struct kmem_cache *cachep,
 
 static bool is_boot_array(const struct array_cache *ac)
 {
-	return (const void *)ac >= (const void *)boot_arrays &&
-	       (const void *)ac < (const void *)(boot_arrays + NR_BOOT_CACHES);
+	return (const void *)ac >= boot_arrays &&
+	       (const void *)ac < boot_arrays + boot_arrays_size;
 }
 
 static bool is_boot_node(const struct kmem_cache_node *n)
@@ -412,13 +479,14 @@ static bool cpu_has_array(unsigned int cpu, void *arg)
  */
 static void swap_cpu_arrays(struct ccupdate_struct *update)
 {
+	unsigned int cpu;
 	bool ipi = !irqs_disabled();
 
 	WARN_ON_ONCE(in_interrupt());
 	if (ipi)
 		WARN_ON_ONCE(on_each_cpu_cond(cpu_has_array, do_ccupdate_local,
 					      update, true));
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		if (!ipi || !on_each_cpu_reaches(cpu) ||
 		    !update->cachep->cpu_cache[cpu])
 			ccupdate_cpu(update, cpu);
@@ -444,7 +512,7 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 	unsigned long irqflags;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		new[cpu] = alloc_cpu_arraycache(cachep, cpu, limit, batch);
 		if (!new[cpu])
 			goto fail;
@@ -455,7 +523,7 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 			goto fail;
 	}
 	swap_cpu_arrays(&update);
-	for (cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		/* Each CPU swapped once: it has an array of the new size. */
 		BUG_ON(cachep->cpu_cache[cpu]->limit != limit);
 		drain_array(cachep, new[cpu]);	/* the old array now */
@@ -465,7 +533,7 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 	spin_lock(&n->list_lock);
 	old = n->shared;
 	n->shared = new_shared;
-	n->free_limit = (1 + arch_nr_cpus()) * batch + cachep->num;
+	n->free_limit = (1 + nr_cpu_ids) * batch + cachep->num;
 	spin_unlock(&n->list_lock);
 	arch_irq_restore(irqflags);
 	drain_array(cachep, old);
@@ -484,7 +552,7 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 	cachep->shared = new_shared ? shared : 0;
 	return 0;
 fail:
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		kfree(new[cpu]);
 	return -ENOMEM;
 }
@@ -518,10 +586,9 @@ static int setup_cpu_cache(struct kmem_cache *cachep)
 		setup_boot_cpu_cache(cachep);
 		return 0;
 	}
-	cachep->node[0] = kmalloc(sizeof(struct kmem_cache_node), GFP_KERNEL);
+	cachep->node[0] = alloc_kmem_cache_node();
 	if (!cachep->node[0])
 		return -ENOMEM;
-	init_kmem_cache_node(cachep->node[0]);
 	if (enable_cpucache(cachep)) {
 		kfree(cachep->node[0]);
 		cachep->node[0] = NULL;
@@ -757,6 +824,8 @@ static bool cpu_array_has_objects(unsigned int cpu, void *arg)
  */
 static void drain_cpu_arrays(struct kmem_cache *cachep)
 {
+	unsigned int cpu;
+
 	if (WARN(irqs_disabled() || in_interrupt(),
 		 "slab: %s drained with interrupts off: this CPU's array only\n",
 		 cachep->name)) {
@@ -768,7 +837,7 @@ static void drain_cpu_arrays(struct kmem_cache *cachep)
 	}
 	WARN_ON_ONCE(on_each_cpu_cond(cpu_array_has_objects, do_drain, cachep,
 				      true));
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		if (!on_each_cpu_reaches(cpu))
 			drain_array(cachep, cachep->cpu_cache[cpu]);
 }
@@ -886,6 +955,8 @@ static void report_live_objects(struct kmem_cache *cachep)
  */
 void kmem_cache_destroy(struct kmem_cache *cachep)
 {
+	unsigned int cpu;
+
 	if (!cachep)
 		return;
 	kmem_cache_release_quarantine(cachep);
@@ -901,7 +972,7 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 	spin_unlock(&slab_lock);
 	if (cachep->flags & SLAB_TYPESAFE_BY_RCU)
 		rcu_barrier();	/* slabs waiting for a GP still name it */
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		free_array(cachep->cpu_cache[cpu]);
 	free_array(get_node(cachep)->shared);
 	if (!is_boot_node(get_node(cachep)))
@@ -994,8 +1065,8 @@ void kmem_cache_init(void)
 
 	slab_max_order = totalram_pages > (SZ_32M >> PAGE_SHIFT) ?
 			 SLAB_MAX_ORDER_HI : 0;
-	kmem_cache = &kmem_cache_boot;
-	create_boot_cache(kmem_cache, "kmem_cache", sizeof(struct kmem_cache),
+	kmem_cache = &kmem_cache_boot.cache;
+	create_boot_cache(kmem_cache, "kmem_cache", kmem_cache_struct_size(),
 			  0, SLAB_HWCACHE_ALIGN);
 	slab_state = PARTIAL;
 	create_kmalloc_caches();
@@ -1022,6 +1093,7 @@ struct slab_counts {
 
 static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
 {
+	unsigned int cpu;
 	struct kmem_cache_node *n = get_node(cachep);
 
 	c->slabs = n->total_slabs;
@@ -1030,7 +1102,7 @@ static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
 	c->free_objs = n->free_objects;
 	c->cached_objs = n->shared ? n->shared->avail : 0;
 	c->quarantined = cachep->nr_quarantined;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		c->cached_objs += cachep->cpu_cache[cpu]->avail;
 }
 

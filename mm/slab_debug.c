@@ -46,6 +46,7 @@
  *    quarantine instead of being handed out.
  */
 #include "kernel/bug.h"
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -741,6 +742,7 @@ static bool cached_before(struct array_cache **acs, unsigned int a,
  */
 static void validate_arrays(struct validation *v)
 {
+	unsigned int cpu;
 	struct kmem_cache *cachep = v->cachep;
 	struct array_cache *acs[NR_CPUS + 1], *own, *shared;
 	unsigned long irqflags = arch_irq_save();
@@ -749,7 +751,7 @@ static void validate_arrays(struct validation *v)
 	lockdep_assert_held(&get_node(cachep)->list_lock);
 	own = cachep->cpu_cache[arch_cpu_id()];
 	shared = get_node(cachep)->shared;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		acs[nr++] = cachep->cpu_cache[cpu];
 	if (shared)
 		acs[nr++] = shared;

@@ -79,7 +79,6 @@ struct reciprocal_value {
 };
 
 struct kmem_cache {
-	struct array_cache *cpu_cache[NR_CPUS];
 	unsigned int batchcount;
 	unsigned int limit;
 	unsigned int shared;
@@ -115,6 +114,9 @@ struct kmem_cache {
 	unsigned int debug_offset;	/* object to its slab_debug_info */
 	void *quarantine;		/* corrupted objects kept out of use */
 	unsigned long nr_quarantined;
+
+	/* Last: nr_cpu_ids of them (mm/slab_common.c). */
+	struct array_cache *cpu_cache[];
 };
 
 /*
@@ -221,6 +223,7 @@ void cache_reap_one(struct kmem_cache *cachep, struct cache_reap_result *r,
 		    unsigned long node_period);
 
 /* Boot: create the kmem_cache cache and the kmalloc caches. */
+void kmem_cache_reserve_boot(void);
 void kmem_cache_init(void);
 
 /* The kmalloc cache for size (NULL above 8 KiB). */

@@ -119,11 +119,12 @@ static bool reap_cpu(unsigned int cpu)
 
 void cache_reap_init(void)
 {
+	unsigned int cpu;
 	unsigned int started = 0;
 
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		INIT_DELAYED_WORK(&reap_work[cpu], cache_reap);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		if (!reap_cpu(cpu))
 			continue;
 		start_cpu_reap(cpu, first_delay(cpu, reap_period));
@@ -136,6 +137,7 @@ void cache_reap_init(void)
 
 unsigned long cache_reap_set_period(unsigned long period)
 {
+	unsigned int cpu;
 	unsigned long old = READ_ONCE(reap_period);
 
 	if (WARN(!period || period > 60 * HZ,
@@ -146,7 +148,7 @@ unsigned long cache_reap_set_period(unsigned long period)
 	WRITE_ONCE(reap_period, period);
 	if (!READ_ONCE(reap_started))
 		return old;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		if (!reap_cpu(cpu))
 			continue;
 		cancel_delayed_work_sync(&reap_work[cpu]);

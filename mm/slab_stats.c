@@ -37,6 +37,7 @@
  *    (mm/slab_common.c), which checks the values as Linux's
  *    do_tune_cpucache callers do and replaces the arrays.
  */
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -68,6 +69,7 @@ kernel_param("slab_stats", slab_stats_setup);
 
 void kmem_cache_get_stats(struct kmem_cache *cachep, struct slab_stats *st)
 {
+	unsigned int cpu;
 	const struct slab_node_stats *ns = &get_node(cachep)->stats;
 
 	*st = (struct slab_stats){
@@ -78,7 +80,7 @@ void kmem_cache_get_stats(struct kmem_cache *cachep, struct slab_stats *st)
 		.errors = READ_ONCE(ns->errors),
 		.max_freeable = READ_ONCE(ns->max_freeable),
 	};
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+	for_each_possible_cpu(cpu) {
 		const struct slab_cpu_stats *cs = &ns->cpu[cpu];
 
 		st->allochit += READ_ONCE(cs->allochit);

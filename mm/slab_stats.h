@@ -40,7 +40,7 @@ struct slab_node_stats {
 	unsigned long reaped;		/* free slabs given back by shrinking */
 	unsigned long errors;		/* slabs that could not be made */
 	unsigned long max_freeable;	/* most free slabs kept after a flush */
-	struct slab_cpu_stats cpu[NR_CPUS];
+	struct slab_cpu_stats *cpu;	/* nr_cpu_ids of them, with the node */
 };
 
 /* The counters of a cache summed over its nodes and CPUs. */

@@ -7,6 +7,7 @@
  * exist here); vmstat prints /proc/vmstat's reclaim counters
  * (mm/vmscan.c counts them).
  */
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
@@ -65,6 +66,8 @@ SHELL_CMD("buddyinfo", cmd_buddyinfo, "free blocks per order (/proc/buddyinfo)")
 
 static void print_zone(const struct zone *zone)
 {
+	unsigned int cpu;
+
 	console_printf("Node 0, zone %8s\n", zone->name);
 	console_printf("  pages free     %lu\n", zone->free_pages);
 	console_printf("        min      %lu\n", min_wmark_pages(zone));
@@ -74,7 +77,7 @@ static void print_zone(const struct zone *zone)
 	console_printf("        present  %lu\n", zone->present_pages);
 	console_printf("        managed  %lu\n", zone->managed_pages);
 	console_printf("  pagesets\n");
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+	for_each_possible_cpu(cpu) {
 		const struct per_cpu_pages *pcp = &zone->pcp[cpu];
 
 		if (cpu && !pcp_pages(pcp))

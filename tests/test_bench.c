@@ -10,6 +10,11 @@
  * untimed, then reps times, keeps the fastest and refuses CPU counts it
  * cannot run; a short run of the real scaling cases prints, for 1, 2
  * and all CPUs, every line in its format, and every CPU did work.
+ * What cross-CPU work costs against the CPU count: a waited-for call
+ * and a page-list drain on the first 1, 2, 4, ... online CPUs (every
+ * one of them runs it once per call), then on all of them
+ * drain_all_pages(), a kmalloc cache's shrink and synchronize_rcu()
+ * (a grace period waits for every online CPU), printed per run.
  */
 #include "bench/bench.h"
 #include "kernel/errno.h"
@@ -18,6 +23,13 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
+#include "kernel/irq.h"
+#include "kernel/rcupdate.h"
+#include "kernel/smp.h"
+#include "mm/gfp.h"
+#include "mm/internal.h"
+#include "mm/slab.h"
 
 #define SLOW_NS		1000000ULL	/* a slow run: 1 ms */
 
@@ -130,7 +142,7 @@ static void test_measure_all_cpus(struct ktest *t)
 	bench_measure_all(&fake_all_case, &res);
 	nr = res.nr_cpus;
 	/* Every online CPU (CPU 0 alone where it is the only one). */
-	KTEST_EXPECT_EQ(t, nr, arch_nr_cpus());
+	KTEST_EXPECT_EQ(t, nr, nr_cpu_ids);
 	KTEST_EXPECT_EQ(t, fake_all_calls[0], 2UL);	/* warm-up + timed */
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		if (cpu >= nr) {
@@ -191,7 +203,7 @@ static const struct bench_case fake_scale_case = {
 static void test_measure_scale(struct ktest *t)
 {
 	struct bench_all_result res;
-	const unsigned int nr = min(2U, arch_nr_cpus());
+	const unsigned int nr = min(2U, nr_cpu_ids);
 
 	fake_scale_calls = 0;
 	bench_measure_scale(&fake_scale_case, nr, 7, 4, &res);
@@ -205,7 +217,7 @@ static void test_measure_scale(struct ktest *t)
 	fake_scale_calls = 0;
 	bench_measure_scale(&fake_scale_case, 0, 7, 1, &res);
 	KTEST_EXPECT_EQ(t, res.nr_cpus, 0U);
-	bench_measure_scale(&fake_scale_case, arch_nr_cpus() + 1, 7, 1, &res);
+	bench_measure_scale(&fake_scale_case, nr_cpu_ids + 1, 7, 1, &res);
 	KTEST_EXPECT_EQ(t, res.nr_cpus, 0U);
 	KTEST_EXPECT_EQ(t, fake_scale_calls, 0U);
 	bench_measure_scale(&fake_case, 1, 7, 1, &res);
@@ -234,7 +246,7 @@ static void test_cpus_param(struct ktest *t)
 	/* More than are online: all of them. */
 	snprintf(buf, sizeof(buf), "%u", NR_CPUS);
 	KTEST_EXPECT_EQ(t, bench_set_cpus(buf), 0);
-	KTEST_EXPECT_EQ(t, bench_scale_cpus(), arch_nr_cpus());
+	KTEST_EXPECT_EQ(t, bench_scale_cpus(), nr_cpu_ids);
 }
 
 /* The next whitespace-separated word of *s (NUL-terminated in place). */
@@ -336,7 +348,123 @@ static void test_scale_run(struct ktest *t)
 	check_scale_case(t, "scale_larson");
 }
 
+/* --- cross-CPU costs against the CPU count -------------------------------- */
+
+#define COST_REPS	20
+
+static struct {
+	unsigned int first_n;		/* the calls go to CPUs below it */
+	unsigned long runs;
+	unsigned long outside;		/* ran on a CPU it was not sent to */
+} cost;
+
+static bool cost_cond(unsigned int cpu, void *info)
+{
+	(void)info;
+	return cpu < cost.first_n;
+}
+
+static void cost_count(void)
+{
+	__atomic_fetch_add(&cost.runs, 1, __ATOMIC_RELAXED);
+	if (smp_processor_id() >= cost.first_n)
+		__atomic_fetch_add(&cost.outside, 1, __ATOMIC_RELAXED);
+}
+
+static void cost_noop(void *info)
+{
+	(void)info;
+	cost_count();
+}
+
+static void cost_drain(void *info)
+{
+	(void)info;
+	drain_local_pages();
+	cost_count();
+}
+
+/* Mean ns of COST_REPS waited-for calls of fn on the CPUs below n. */
+static u64 cost_of(struct ktest *t, unsigned int n, smp_call_func_t fn)
+{
+	u64 start;
+
+	cost.first_n = n;
+	cost.runs = cost.outside = 0;
+	start = arch_clock_ns();
+	for (unsigned int i = 0; i < COST_REPS; i++)
+		KTEST_EXPECT_EQ(t, on_each_cpu_cond(cost_cond, fn, NULL, true), 0);
+	start = arch_clock_ns() - start;
+	KTEST_EXPECT_EQ(t, cost.runs, (unsigned long)n * COST_REPS);
+	KTEST_EXPECT_EQ(t, cost.outside, 0UL);
+	return start / COST_REPS;
+}
+
+static u64 time_ns(void (*fn)(void *), void *arg)
+{
+	u64 start = arch_clock_ns();
+
+	fn(arg);
+	return arch_clock_ns() - start;
+}
+
+static void do_drain_all(void *arg)
+{
+	(void)arg;
+	drain_all_pages();
+}
+
+static void do_shrink(void *arg)
+{
+	kmem_cache_shrink(arg);
+}
+
+static void do_gp(void *arg)
+{
+	(void)arg;
+	synchronize_rcu();
+}
+
+static void test_cross_cpu_costs(struct ktest *t)
+{
+	unsigned int online = num_online_cpus(), n, cpu;
+	struct kmem_cache *cache;
+	struct rcu_stats before, after;
+	void *objs[64];
+	u64 drain, shrink, gp;
+
+	/* The calls go to CPUs 0 .. n - 1: the online ones must be dense. */
+	for_each_online_cpu(cpu)
+		if (cpu >= online)
+			ktest_skip(t, "online CPUs are not 0..%u", online - 1);
+	if (smp_processor_id() != 0)
+		ktest_skip(t, "runs on CPU %u, not 0", smp_processor_id());
+	cache = kmem_cache_create("bench-shrink", 256, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, cache);
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		objs[i] = kmem_cache_alloc(cache, GFP_KERNEL);
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		kmem_cache_free(cache, objs[i]);
+	for (n = 1; n <= online; n = n < online && 2 * n > online ? online : 2 * n)
+		ktest_info(t, "bench: cross-CPU on %u of %u CPUs: call %llu ns, pcp drain %llu ns",
+			   n, online,
+			   (unsigned long long)cost_of(t, n, cost_noop),
+			   (unsigned long long)cost_of(t, n, cost_drain));
+	rcu_get_stats(&before);
+	drain = time_ns(do_drain_all, NULL);
+	shrink = time_ns(do_shrink, cache);
+	gp = time_ns(do_gp, NULL);
+	rcu_get_stats(&after);
+	kmem_cache_destroy(cache);
+	KTEST_EXPECT_GT(t, after.completed, before.completed);
+	ktest_info(t, "bench: on all %u CPUs: drain_all_pages %llu us, kmem_cache_shrink %llu us, synchronize_rcu %llu us (idle CPUs sit out GPs and drains)",
+		   online, (unsigned long long)(drain / 1000),
+		   (unsigned long long)(shrink / 1000),
+		   (unsigned long long)(gp / 1000));
+}
+
 static const struct ktest_case bench_cases[] = {
+	KTEST_CASE(test_cross_cpu_costs),
 	KTEST_CASE(test_measure_scale),
 	KTEST_CASE(test_cpus_param),
 	KTEST_CASE(test_scale_run),

@@ -17,6 +17,7 @@
  * case starts from a clean dependency graph (lockdep_reset_for_test());
  * the locks of the rest of the kernel keep their classes.
  */
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/lockdep.h"
@@ -675,7 +676,7 @@ static void ld_smp_inconsistent(void *arg)
  */
 static void test_irq_inconsistent_smp(struct ktest *t)
 {
-	unsigned int cpus = min(arch_nr_cpus(), (unsigned int)LD_SMP_CPUS);
+	unsigned int cpus = min(nr_cpu_ids, (unsigned int)LD_SMP_CPUS);
 	unsigned int started = 1;
 	unsigned long runs;
 

@@ -24,6 +24,7 @@
  * records the flags it was given, and can be told to fail.
  */
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/report.h"
 #include "lib/ktest/ktest.h"
@@ -682,7 +683,7 @@ static void test_two_cpus(struct ktest *t)
 	sp.flaky = true;
 
 	err = arch_cpu_run(1, smp_pool_cpu1, &sp);
-	if (err == -ENOSYS || (err == -EINVAL && arch_nr_cpus() < 2)) {
+	if (err == -ENOSYS || (err == -EINVAL && nr_cpu_ids < 2)) {
 		mempool_destroy(sp.pool);
 		ktest_skip(t, "no second CPU to run work on (arch_cpu_run)");
 	}

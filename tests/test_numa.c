@@ -12,6 +12,7 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/params.h"
+#include "kernel/cpumask.h"
 #include "lib/ktest/ktest.h"
 #include "lib/string.h"
 #include "tests/acpi_fw.h"
@@ -730,6 +731,7 @@ static u32 hw_id(unsigned int cpu)
  */
 static void test_numa_boot_expected(struct ktest *t)
 {
+	unsigned int cpu;
 	const struct numa_topology *topo = numa_topology();
 	struct numa_expectation e;
 
@@ -747,7 +749,7 @@ static void test_numa_boot_expected(struct ktest *t)
 			KTEST_EXPECT_EQ(t, node_distance(nid, j),
 					(int)e.dist[nid * e.nodes + j]);
 	}
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		KTEST_EXPECT_EQ(t, cpu_to_node(cpu), expected_node(&e, hw_id(cpu)));
 }
 
@@ -759,6 +761,7 @@ static void test_numa_boot_expected(struct ktest *t)
 static void test_numa_boot_consistent(struct ktest *t)
 {
 	const struct numa_topology *topo = numa_topology();
+	unsigned int cpu;
 	u64 sum = 0;
 	int a, b;
 
@@ -771,7 +774,7 @@ static void test_numa_boot_consistent(struct ktest *t)
 			KTEST_EXPECT_GE(t, node_distance(a, b), LOCAL_DISTANCE);
 	}
 	KTEST_EXPECT_EQ(t, sum, memblock.memory.total_size);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		KTEST_EXPECT_TRUE(t, node_online(cpu_to_node(cpu)));
 }
 

@@ -17,6 +17,7 @@
 #include "lib/string.h"
 #include "mm/slab.h"
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
 
 #define PRINTK_LINES	100
 #define PRINTK_MARKER	"printk_smp "
@@ -100,7 +101,7 @@ static bool check_line(struct ktest *t, const char *line, size_t len,
 static void test_lines_whole(struct ktest *t)
 {
 	struct printk_run run = {};
-	unsigned int nr = arch_nr_cpus(), started = 1, next[NR_CPUS] = {};
+	unsigned int nr = nr_cpu_ids, started = 1, next[NR_CPUS] = {};
 	char *log = kmalloc(PRINTK_COPY + 1, GFP_KERNEL);
 	u64 deadline = arch_clock_ns() + PRINTK_START_S * 1000000000ULL;
 	size_t len, start = 0;

@@ -292,12 +292,13 @@ static void queue_here(void *info)
 /* Callbacks on every CPU; rcu_barrier() returns only once all ran. */
 static void test_rcu_barrier_waits_all(struct ktest *t)
 {
+	unsigned int cpu;
 	static struct rcu_head heads[NR_CPUS][64];
 	unsigned long queued = 0;
 
 	cb_runs = cb_bad_context = 0;
 	memset(heads, 0, sizeof(heads));
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		if (!on_each_cpu_reaches(cpu))
 			continue;
 		for (unsigned int i = 0; i < 64; i++) {
@@ -647,7 +648,9 @@ static void prior_reader(void *info)
 
 static unsigned int other_cpu(void)
 {
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
 		if (cpu != arch_cpu_id() && cpu_online(cpu))
 			return cpu;
 	return NR_CPUS;
@@ -682,13 +685,14 @@ static void test_synchronize_waits_for_prior_reader(struct ktest *t)
 static void later_reader(void *info)
 {
 	u64 deadline = ktime_get_ns() + WAIT_S * NSEC_PER_SEC;
-	unsigned long bit = 1UL << arch_cpu_id();
+	unsigned int cpu = arch_cpu_id();
 	struct rcu_stats st;
 
 	(void)info;
 	for (;;) {
 		rcu_get_stats(&st);
-		if (st.gp_seq == sr.gp_before + 1 && !(st.qsmask & bit))
+		if (st.gp_seq == sr.gp_before + 1 &&
+		    !cpumask_test_cpu(cpu, &st.qsmask))
 			break;
 		if (ktime_get_ns() > deadline)
 			return;
@@ -866,7 +870,7 @@ static void test_torture(struct ktest *t)
 		KTEST_ASSERT_NOT_NULL(t, tort.slots[i]);
 	}
 	rcu_get_stats(&before);
-	for (unsigned int cpu = 1; cpu < arch_nr_cpus() && nr_readers < NR_READERS; cpu++)
+	for (unsigned int cpu = 1; cpu < nr_cpu_ids && nr_readers < NR_READERS; cpu++)
 		if (!arch_cpu_run(cpu, torture_reader, NULL))
 			readers[nr_readers++] = cpu;
 	for (n = 0; n < TORTURE_UPDATES; n++) {

@@ -43,6 +43,7 @@
 #include "tests/mm_util.h"
 #include "tests/torture.h"
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
 
 #define TORT_SLOTS		8	/* per CPU */
 #define TORT_LONG_EVERY		64	/* walks per hold across ticks */
@@ -58,20 +59,21 @@
 
 /* --- what every case shares ------------------------------------------------ */
 
-/* CPUs that took the case's work (CPU 0 always), as a mask. */
-static unsigned long run_on_all(void (*fn)(void *), u64 *deadline)
+/* Run fn on every online CPU: those that took it (this one always). */
+static void run_on_all(void (*fn)(void *), u64 *deadline, struct cpumask *ran)
 {
-	unsigned long ran = 1;
+	unsigned int cpu, this = arch_cpu_id();
 
+	cpumask_clear(ran);
+	cpumask_set_cpu(this, ran);
 	*deadline = ktime_get_ns() + torture_ms() * NSEC_PER_MSEC;
-	for (unsigned int cpu = 1; cpu < arch_nr_cpus(); cpu++)
-		if (!arch_cpu_run(cpu, fn, NULL))
-			ran |= 1UL << cpu;
+	for_each_online_cpu(cpu)
+		if (cpu != this && !arch_cpu_run(cpu, fn, NULL))
+			cpumask_set_cpu(cpu, ran);
 	fn(NULL);
-	for (unsigned int cpu = 1; cpu < arch_nr_cpus(); cpu++)
-		if (ran & (1UL << cpu))
+	for_each_cpu(cpu, ran)
+		if (cpu != this)
 			arch_cpu_join(cpu);
-	return ran;
 }
 
 /* Past the deadline; past it by TORT_GRACE_S: something is stuck. */
@@ -87,16 +89,16 @@ static bool hopeless(u64 deadline)
 
 /* --- every CPU takes part ------------------------------------------------- */
 
-static unsigned long absent_cpus;
+static struct cpumask absent_cpus;
 
 static void check_taking_part(void *unused)
 {
-	unsigned long bit = 1UL << arch_cpu_id();
+	unsigned int cpu = arch_cpu_id();
 	struct rcu_stats st;
 
 	rcu_get_stats(&st);
-	if (!(st.online & bit))
-		__atomic_fetch_or(&absent_cpus, bit, __ATOMIC_RELAXED);
+	if (!cpumask_test_cpu(cpu, &st.online))
+		cpumask_set_cpu(cpu, &absent_cpus);
 }
 
 /*
@@ -107,14 +109,16 @@ static void check_taking_part(void *unused)
  */
 static void test_rcutorture_cpus_take_part(struct ktest *t)
 {
-	unsigned long ran;
+	struct cpumask ran;
 	u64 deadline;
 
-	absent_cpus = 0;
-	ran = run_on_all(check_taking_part, &deadline);
-	ktest_info(t, "CPUs that ran: %#lx, outside the grace periods: %#lx",
-		   ran, absent_cpus);
-	KTEST_EXPECT_EQ(t, absent_cpus, 0UL);
+	cpumask_clear(&absent_cpus);
+	run_on_all(check_taking_part, &deadline, &ran);
+	ktest_info(t, "CPUs that ran: %u, outside the grace periods: %u (first %u)",
+		   cpumask_weight(&ran), cpumask_weight(&absent_cpus),
+		   cpumask_first(&absent_cpus));
+	KTEST_EXPECT_EQ(t, cpumask_weight(&ran), num_online_cpus());
+	KTEST_EXPECT_TRUE(t, cpumask_empty(&absent_cpus));
 }
 
 /* --- readers and writers on every CPU ------------------------------------ */
@@ -330,11 +334,11 @@ static void test_rcutorture_all_cpus(struct ktest *t)
 {
 	struct tort_cpu sum = {};
 	struct rcu_stats before, after;
-	unsigned long ran;
-	unsigned int cpus = 0;
+	struct cpumask ran;
+	unsigned int cpus = 0, c;
 
 	memset(&tort, 0, sizeof(tort));
-	tort.nr_cpus = arch_nr_cpus();
+	tort.nr_cpus = nr_cpu_ids;
 	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, tort_free_table, NULL), 0);
 	for (unsigned int c = 0; c < tort.nr_cpus; c++)
 		for (unsigned int i = 0; i < TORT_SLOTS; i++) {
@@ -342,15 +346,13 @@ static void test_rcutorture_all_cpus(struct ktest *t)
 			KTEST_ASSERT_NOT_NULL(t, tort.slots[c][i]);
 		}
 	rcu_get_stats(&before);
-	ran = run_on_all(tort_worker, &tort.deadline);
+	run_on_all(tort_worker, &tort.deadline, &ran);
 	tort_free_table(NULL);		/* no reader is left */
 	rcu_barrier();
 	rcu_get_stats(&after);
-	for (unsigned int c = 0; c < NR_CPUS; c++) {
+	for_each_cpu(c, &ran) {
 		const struct tort_cpu *tc = &tort.cpu[c];
 
-		if (!(ran & (1UL << c)))
-			continue;
 		cpus++;
 		sum.reads += tc->reads;
 		sum.long_reads += tc->long_reads;
@@ -583,11 +585,11 @@ static void test_rcutorture_typesafe(struct ktest *t)
 {
 	struct ts_cpu sum = {};
 	struct rcu_stats before, after;
-	unsigned long ran;
-	unsigned int cpus = 0;
+	struct cpumask ran;
+	unsigned int cpus = 0, c;
 
 	memset(&ts, 0, sizeof(ts));
-	ts.nr_cpus = arch_nr_cpus();
+	ts.nr_cpus = nr_cpu_ids;
 	ts.cache = kmem_cache_create("rcutorture-typesafe", sizeof(struct tsobj),
 				     0, SLAB_TYPESAFE_BY_RCU, tsobj_ctor);
 	KTEST_ASSERT_NOT_NULL(t, ts.cache);
@@ -598,13 +600,11 @@ static void test_rcutorture_typesafe(struct ktest *t)
 			KTEST_ASSERT_NOT_NULL(t, ts.slots[c][i]);
 		}
 	rcu_get_stats(&before);
-	ran = run_on_all(ts_worker, &ts.deadline);
+	run_on_all(ts_worker, &ts.deadline, &ran);
 	rcu_get_stats(&after);
-	for (unsigned int c = 0; c < NR_CPUS; c++) {
+	for_each_cpu(c, &ran) {
 		const struct ts_cpu *sc = &ts.cpu[c];
 
-		if (!(ran & (1UL << c)))
-			continue;
 		cpus++;
 		sum.lookups += sc->lookups;
 		sum.hits += sc->hits;

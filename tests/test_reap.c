@@ -91,11 +91,12 @@ static void test_work_runs_once(struct ktest *t)
 /* Every CPU that ticks runs its own work; the timer ran here. */
 static void test_work_on_each_cpu(struct ktest *t)
 {
+	unsigned int cpu;
 	static struct probe p[NR_CPUS];
 	unsigned int nr = 0;
 
 	memset(p, 0, sizeof(p));
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		if (cpu != arch_cpu_id() && !cpu_online(cpu))
 			continue;
 		INIT_DELAYED_WORK(&p[cpu].dwork, probe_fn);
@@ -103,7 +104,7 @@ static void test_work_on_each_cpu(struct ktest *t)
 							      1 + cpu % 3));
 		nr++;
 	}
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		if (!p[cpu].dwork.work.func)
 			continue;
 		KTEST_ASSERT_TRUE(t, wait_until(&p[cpu].runs, 1, WAIT_S));
@@ -112,7 +113,7 @@ static void test_work_on_each_cpu(struct ktest *t)
 		KTEST_EXPECT_FALSE(t, p[cpu].irqs_off);
 	}
 	spin_ns(5 * TICK_NSEC);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		if (p[cpu].dwork.work.func)
 			KTEST_EXPECT_EQ(t, p[cpu].runs, 1UL);
 	ktest_info(t, "work ran on %u CPUs", nr);
@@ -146,7 +147,9 @@ static void rearm_fn(struct work_struct *work)
 
 static unsigned int other_cpu(void)
 {
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
 		if (cpu != arch_cpu_id() && cpu_online(cpu))
 			return cpu;
 	return NR_CPUS;
@@ -221,7 +224,7 @@ static void test_work_misuse(struct ktest *t)
 	INIT_DELAYED_WORK(&self.dwork, self_cancel_fn);
 	ktest_capture_start(t, "WARNING:");
 	KTEST_EXPECT_FALSE(t, schedule_delayed_work_on(NR_CPUS, &p.dwork, 1));
-	KTEST_EXPECT_FALSE(t, schedule_delayed_work_on(arch_nr_cpus(), &p.dwork, 0));
+	KTEST_EXPECT_FALSE(t, schedule_delayed_work_on(nr_cpu_ids, &p.dwork, 0));
 	KTEST_EXPECT_FALSE(t, delayed_work_pending(&p.dwork));
 	/* From a handler: no wait, but the pending timer is stopped. */
 	KTEST_ASSERT_TRUE(t, schedule_delayed_work_on(arch_cpu_id(), &irq_dwork,
@@ -297,9 +300,10 @@ static struct array_cache *ac_of(struct kmem_cache *c, unsigned int cpu)
 /* Everything c keeps, on every CPU's array, the shared one and slabs. */
 static bool cache_empty(struct kmem_cache *c)
 {
+	unsigned int cpu;
 	struct kmem_cache_node *n = c->node[0];
 
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		if (READ_ONCE(ac_of(c, cpu)->avail))
 			return false;
 	return (!n->shared || !READ_ONCE(n->shared->avail)) &&
@@ -308,8 +312,10 @@ static bool cache_empty(struct kmem_cache *c)
 
 static void reap_total(struct cache_reap_stats *sum)
 {
+	unsigned int cpu;
+
 	memset(sum, 0, sizeof(*sum));
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		struct cache_reap_stats st;
 
 		cache_reap_get_stats(cpu, &st);

@@ -18,6 +18,7 @@
  * Memory is exhausted with __GFP_NORETRY, which never reclaims, so what
  * the caches hold is still there when the allocation under test runs.
  */
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/shell.h"
 #include "lib/ktest/ktest.h"
@@ -455,7 +456,7 @@ static void test_unregister_waits_for_callback(struct ktest *t)
 	r->entered = r->unregistering = r->done = 0;
 	KTEST_ASSERT_EQ(t, register_shrinker(&r->pool.shrinker, "t-slow"), 0);
 	err = arch_cpu_run(1, reclaim_on_cpu1, NULL);
-	if (err == -ENOSYS || (err == -EINVAL && arch_nr_cpus() < 2)) {
+	if (err == -ENOSYS || (err == -EINVAL && nr_cpu_ids < 2)) {
 		pool_destroy(&r->pool);
 		ktest_skip(t, "no second CPU to run work on (arch_cpu_run)");
 	}

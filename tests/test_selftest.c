@@ -23,6 +23,7 @@
 #include "mm/page_debug.h"
 #include "mm/vmalloc.h"
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
 
 static void pass(struct ktest *t)
 {
@@ -98,7 +99,7 @@ static void busy_cpu(void *arg)
 	unsigned int cpu = arch_cpu_id();
 
 	if (cpu == 1 && ap_panics) {
-		for (unsigned int c = 2; c < arch_nr_cpus(); c++)
+		for (unsigned int c = 2; c < nr_cpu_ids; c++)
 			while (READ_ONCE(busy_lines[c]) < BUSY_LINES)
 				arch_cpu_relax();
 		panic("selftest: panic on CPU 1 with the others busy");
@@ -118,7 +119,7 @@ static void busy_cpu(void *arg)
 /* Start busy_cpu() on every other CPU; wait until each is under way. */
 static void start_busy_cpus(struct ktest *t)
 {
-	unsigned int nr = arch_nr_cpus();
+	unsigned int nr = nr_cpu_ids;
 
 	KTEST_ASSERT_TRUE(t, nr >= 3);
 	for (unsigned int cpu = 1; cpu < nr; cpu++)

@@ -27,6 +27,7 @@
  * that slabs they grew on the way do not count as leaked pages.
  */
 #include "kernel/bug.h"
+#include "kernel/cpumask.h"
 #include "lib/ktest/ktest.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -87,12 +88,13 @@ static unsigned long list_count(struct list_head *head)
 /* Objects of c handed out and not freed (not in slabs, not in arrays). */
 static long cache_in_use(struct kmem_cache *c)
 {
+	unsigned int cpu;
 	struct kmem_cache_node *n = c->node[0];
 	long in_use = (long)(n->total_slabs * c->num - n->free_objects);
 
 	if (n->shared)
 		in_use -= n->shared->avail;
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		in_use -= c->cpu_cache[cpu]->avail;
 	return in_use;
 }
@@ -738,7 +740,7 @@ static void test_array_refill_flush_shared(struct ktest *t)
 	KTEST_ASSERT_EQ(t, n->shared->limit, 8 * batch);
 	KTEST_EXPECT_EQ(t, c->shared, 8U);
 	/* Linux's rule: (1 + CPUs) batches plus one slab. */
-	KTEST_EXPECT_EQ(t, n->free_limit, (1 + arch_nr_cpus()) * batch + 64);
+	KTEST_EXPECT_EQ(t, n->free_limit, (1 + nr_cpu_ids) * batch + 64);
 
 	/* First refill of an untouched array: 16 objects, indices 0..15. */
 	objs[0] = kmem_cache_alloc(c, GFP_KERNEL);
@@ -834,7 +836,7 @@ static void test_free_limit(struct ktest *t)
 {
 	const unsigned int limit = 8, batch = 4;
 	unsigned long base_pages = pages_baseline();
-	unsigned int free_limit = (1 + arch_nr_cpus()) * batch + 1;
+	unsigned int free_limit = (1 + nr_cpu_ids) * batch + 1;
 	unsigned int nobj = free_limit + 12, avail = 0, bad = 0;
 	unsigned long free_objs = 0, free_slabs = 0, released = 0, total;
 	unsigned long pages_before;

@@ -19,6 +19,7 @@
  * Each case switches statistics on itself and restores the previous
  * state when it ends, so the suite also runs under slab_stats.
  */
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/params.h"
 #include "kernel/shell.h"
@@ -454,8 +455,10 @@ struct tune_state {
 
 static void tune_state(struct kmem_cache *c, struct tune_state *s)
 {
+	unsigned int cpu;
+
 	memset(s, 0, sizeof(*s));
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		s->ac[cpu] = c->cpu_cache[cpu];
 	s->shared = get_node(c)->shared;
 	s->limit = c->limit;
@@ -467,11 +470,12 @@ static void tune_state(struct kmem_cache *c, struct tune_state *s)
 static void expect_unchanged(struct ktest *t, struct kmem_cache *c,
 			     const struct tune_state *was)
 {
+	unsigned int cpu;
 	struct tune_state now;
 
 	tune_state(c, &now);
 	KTEST_EXPECT_TRUE(t, !memcmp(&now, was, sizeof(now)));
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		KTEST_EXPECT_EQ(t, c->cpu_cache[cpu]->limit, was->limit);
 		KTEST_EXPECT_EQ(t, c->cpu_cache[cpu]->batchcount, was->batch);
 	}
@@ -479,6 +483,7 @@ static void expect_unchanged(struct ktest *t, struct kmem_cache *c,
 
 static void test_tune_changes_arrays(struct ktest *t)
 {
+	unsigned int cpu;
 	struct kmem_cache *c = new_cache(t, "stats-tune", 0);
 	struct kmem_cache_node *n = get_node(c);
 
@@ -489,7 +494,7 @@ static void test_tune_changes_arrays(struct ktest *t)
 	KTEST_EXPECT_EQ(t, c->limit, 10U);
 	KTEST_EXPECT_EQ(t, c->batchcount, 5U);
 	KTEST_EXPECT_EQ(t, c->shared, 3U);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		KTEST_EXPECT_EQ(t, c->cpu_cache[cpu]->limit, 10U);
 		KTEST_EXPECT_EQ(t, c->cpu_cache[cpu]->batchcount, 5U);
 		KTEST_EXPECT_EQ(t, c->cpu_cache[cpu]->avail, 0U);
@@ -497,7 +502,7 @@ static void test_tune_changes_arrays(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, n->shared);
 	KTEST_EXPECT_EQ(t, n->shared->limit, 15U);
 	KTEST_EXPECT_EQ(t, n->shared->avail, 0U);
-	KTEST_EXPECT_EQ(t, n->free_limit, (1 + arch_nr_cpus()) * 5 + c->num);
+	KTEST_EXPECT_EQ(t, n->free_limit, (1 + nr_cpu_ids) * 5 + c->num);
 	KTEST_EXPECT_EQ(t, kmem_cache_validate(c), 0);
 
 	/* It keeps working: the array overflows into the shared one. */
@@ -616,7 +621,7 @@ static void test_tune_out_of_memory(struct ktest *t)
 	 * The per-CPU arrays are made, the shared one fails: they go
 	 * back (the leak check), the old ones stay.
 	 */
-	snprintf(spec, sizeof(spec), "%u,100,0,1", arch_nr_cpus() + 1);
+	snprintf(spec, sizeof(spec), "%u,100,0,1", nr_cpu_ids + 1);
 	KTEST_ASSERT_EQ(t, fault_attr_set(&failslab, spec, 1), 0);
 	err = slab_tune_cpucache("stats-nomem", 100, 50, 8);
 	KTEST_EXPECT_EQ(t, failslab.failures, 1UL);

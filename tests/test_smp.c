@@ -41,6 +41,7 @@
 #include "mm/slab_internal.h"	/* white-box: per-CPU statistics */
 #include "tests/mm_util.h"
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
 
 #define SMP_RING		128	/* items in flight per ring */
 #define SMP_BULK		8	/* objects per bulk item */
@@ -306,7 +307,7 @@ static void smp_worker(void *arg)
 /* A circle over the CPUs the arch can run work on; their count. */
 static unsigned int smp_setup(struct ktest *t, unsigned long items)
 {
-	unsigned int nr = arch_nr_cpus();
+	unsigned int nr = nr_cpu_ids;
 
 	if (nr < 2)
 		ktest_skip(t, "one CPU online");
@@ -390,7 +391,7 @@ static void test_all_cpus_cross_free(struct ktest *t)
 	u64 ns;
 	unsigned int nr;
 
-	items = SMP_ITEMS(smp_ops, arch_nr_cpus());
+	items = SMP_ITEMS(smp_ops, nr_cpu_ids);
 	nr = smp_setup(t, items);
 	create_smp_cache(t);
 	free_before = pages_baseline();
@@ -428,7 +429,7 @@ static void test_per_cpu_stats_add_up(struct ktest *t)
 	bool was;
 
 	nr = smp_setup(t, SMP_ITEMS(min(SMP_STATS_OPS, smp_ops / 2),
-				    arch_nr_cpus()));
+				    nr_cpu_ids));
 	create_smp_cache(t);
 	was = slab_stats_set(true);
 	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, restore_stats,
@@ -447,7 +448,7 @@ static void test_per_cpu_stats_add_up(struct ktest *t)
 				sc->cache_allocs);
 		KTEST_EXPECT_EQ(t, frees, cs->node_allocs ? 0 : sc->cache_frees);
 	}
-	for (unsigned int c = nr; c < NR_CPUS; c++)
+	for (unsigned int c = nr; c < nr_cpu_ids; c++)
 		KTEST_EXPECT_EQ(t, n->stats.cpu[c].allochit +
 				   n->stats.cpu[c].allocmiss +
 				   n->stats.cpu[c].node_allocs, 0UL);
@@ -496,7 +497,7 @@ static void destroy_tune_cache(void *unused)
 static void create_tune_cache(struct ktest *t, const char *name)
 {
 	memset(&tune, 0, sizeof(tune));
-	if (arch_nr_cpus() < 2)
+	if (nr_cpu_ids < 2)
 		ktest_skip(t, "one CPU online");
 	tune.cache = kmem_cache_create(name, TUNE_OBJ_SIZE, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, tune.cache);
@@ -640,7 +641,7 @@ static void tune_worker(void *unused)
 static void test_tune_shared_under_load(struct ktest *t)
 {
 	unsigned long ops = 0, bad = 0, failed = 0, tunes = 0;
-	unsigned int nr = arch_nr_cpus(), started = 0;
+	unsigned int nr = nr_cpu_ids, started = 0;
 	u64 end;
 
 	create_tune_cache(t, "smp-tune-load");
@@ -713,14 +714,14 @@ static void test_cpu_run_refuses(struct ktest *t)
 	struct arch_cpu_info info;
 	int err;
 
-	if (arch_nr_cpus() < 2)
+	if (nr_cpu_ids < 2)
 		ktest_skip(t, "one CPU online");
 	KTEST_EXPECT_EQ(t, arch_cpu_run(0, spin_until_released, &gate), -EINVAL);
 	KTEST_EXPECT_EQ(t, arch_cpu_run(NR_CPUS, spin_until_released, &gate),
 			-EINVAL);
 	/* Where the kernel starts its CPUs, one past the online ones is off. */
-	if (arch_cpu_info(0, &info) != -ENOSYS && arch_nr_cpus() < NR_CPUS)
-		KTEST_EXPECT_EQ(t, arch_cpu_run(arch_nr_cpus(),
+	if (arch_cpu_info(0, &info) != -ENOSYS && nr_cpu_ids < NR_CPUS)
+		KTEST_EXPECT_EQ(t, arch_cpu_run(nr_cpu_ids,
 						spin_until_released, &gate),
 				-EINVAL);
 	gate = 0;
@@ -737,11 +738,11 @@ static void test_cpu_run_refuses(struct ktest *t)
 	/* Joined: the CPU takes work again, and a join of nothing returns. */
 	gate = 1;
 	ran_on_cpu = 0;
-	KTEST_EXPECT_EQ(t, arch_cpu_run(arch_nr_cpus() - 1,
+	KTEST_EXPECT_EQ(t, arch_cpu_run(nr_cpu_ids - 1,
 					spin_until_released, &gate), 0);
-	arch_cpu_join(arch_nr_cpus() - 1);
+	arch_cpu_join(nr_cpu_ids - 1);
 	KTEST_EXPECT_EQ(t, gate, 2UL);
-	KTEST_EXPECT_EQ(t, ran_on_cpu, arch_nr_cpus() - 1);
+	KTEST_EXPECT_EQ(t, ran_on_cpu, nr_cpu_ids - 1);
 	arch_cpu_join(1);
 }
 
@@ -799,7 +800,7 @@ static void test_deferred_grow_race(struct ktest *t)
 	struct pglist_data *pgdat = NODE_DATA(0);
 	unsigned long first = READ_ONCE(pgdat->first_deferred_pfn);
 	unsigned long deferred, total, stop, failed = 0, corrupt = 0, nr = 0;
-	unsigned int cpus = arch_nr_cpus();
+	unsigned int cpus = nr_cpu_ids;
 	struct grown_block *b;
 
 	if (cpus < 2)

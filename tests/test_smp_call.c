@@ -65,7 +65,7 @@ static unsigned int next_other_cpu(unsigned int cpu)
 	unsigned int this = smp_processor_id();
 
 	do {
-		cpu = (cpu + 1) % arch_nr_cpus();
+		cpu = (cpu + 1) % nr_cpu_ids;
 	} while (cpu == this || !cpu_online(cpu));
 	return cpu;
 }

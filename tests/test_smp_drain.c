@@ -88,6 +88,7 @@ static void fill_on_cpu(void *info)
 /* Each CPU fills its own caches (in its IPI); a shrink here empties all. */
 static void test_shrink_empties_every_cpu(struct ktest *t)
 {
+	unsigned int cpu;
 	unsigned long calls = irq_vector_count(CALL_FUNCTION_VECTOR);
 	unsigned int others = other_cpus(t), filled = 0;
 	struct kmem_cache_node *n;
@@ -97,7 +98,7 @@ static void test_shrink_empties_every_cpu(struct ktest *t)
 	fill_failed = 0;
 	KTEST_ASSERT_EQ(t, on_each_cpu(fill_on_cpu, NULL, true), 0);
 	KTEST_EXPECT_EQ(t, fill_failed, 0UL);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		filled += cpu_online(cpu) && pcp_count(cpu) &&
 			  (array_avail(fill_cache, cpu) || !has_arrays(fill_cache));
 	KTEST_EXPECT_EQ(t, filled, others + 1);	/* or the test proves nothing */
@@ -105,7 +106,7 @@ static void test_shrink_empties_every_cpu(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_shrink(fill_cache), 0);
 	drain_all_pages();
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		if (cpu < arch_nr_cpus())
+		if (cpu < nr_cpu_ids)
 			KTEST_EXPECT_EQ(t, array_avail(fill_cache, cpu), 0U);
 		KTEST_EXPECT_EQ(t, pcp_count(cpu), 0U);
 	}
@@ -131,6 +132,7 @@ static void test_shrink_empties_every_cpu(struct ktest *t)
  */
 static void test_drain_interrupts_only_holders(struct ktest *t)
 {
+	unsigned int cpu;
 	unsigned int others = other_cpus(t), this = smp_processor_id();
 	unsigned long ipis = irq_vector_count(CALL_FUNCTION_VECTOR);
 	struct kmem_cache *c = kmem_cache_create("smp-drain-here", 64, 0, 0,
@@ -141,7 +143,7 @@ static void test_drain_interrupts_only_holders(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	KTEST_EXPECT_EQ(t, irq_vector_count(CALL_FUNCTION_VECTOR), ipis);
 	drain_all_pages();	/* every other CPU's lists empty */
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		idle += cpu != this && cpu_online(cpu) && !pcp_count(cpu);
 	KTEST_ASSERT_EQ(t, idle, others);	/* or the test proves nothing */
 	fill_cache = c;
@@ -158,7 +160,7 @@ static void test_drain_interrupts_only_holders(struct ktest *t)
 	KTEST_EXPECT_EQ(t, array_avail(c, this), 0U);
 	KTEST_EXPECT_EQ(t, pcp_count(this), 0U);
 
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		if (cpu == this || !cpu_online(cpu))
 			continue;
 		KTEST_ASSERT_EQ(t, smp_call_function_single(cpu, fill_on_cpu,
@@ -231,7 +233,7 @@ static unsigned int start_workers_fn(struct ktest *t, unsigned int *cpus,
 	unsigned int nr = 0;
 	int err;
 
-	for (unsigned int cpu = 1; cpu < arch_nr_cpus() && nr < MAX_WORKERS;
+	for (unsigned int cpu = 1; cpu < nr_cpu_ids && nr < MAX_WORKERS;
 	     cpu++) {
 		if (!cpu_online(cpu) || cpu == smp_processor_id())
 			continue;
@@ -606,6 +608,7 @@ static void test_shrink_irqs_off_warns(struct ktest *t)
  */
 static void test_cpu_release_empties_own_caches(struct ktest *t)
 {
+	unsigned int cpu;
 	unsigned int me, kept = 0;
 	unsigned long flags;
 
@@ -625,7 +628,7 @@ static void test_cpu_release_empties_own_caches(struct ktest *t)
 	kmem_cache_cpu_release();
 	KTEST_EXPECT_EQ(t, array_avail(fill_cache, me), 0U);
 	KTEST_EXPECT_EQ(t, pcp_count(me), 0U);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		kept += cpu != me && cpu_online(cpu) &&
 			array_avail(fill_cache, cpu) > 0;
 	KTEST_EXPECT_EQ(t, kept, num_online_cpus() - 1);

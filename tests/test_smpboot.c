@@ -12,6 +12,7 @@
  */
 #include "arch/arch.h"
 #include "arch/x86_64/acpi.h"
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/kernel.h"
 #include "kernel/params.h"
@@ -31,7 +32,7 @@ static void need_smpboot(struct ktest *t)
 static void test_smpboot_cpus_distinct(struct ktest *t)
 {
 	struct arch_cpu_info info[NR_CPUS];
-	unsigned int n = arch_nr_cpus();
+	unsigned int n = nr_cpu_ids;
 
 	need_smpboot(t);
 	KTEST_ASSERT_GE(t, n, 1U);
@@ -88,9 +89,9 @@ static void test_smpboot_online_count(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, m);
 	want = min(m->nr_present, cmdline_max_cpus());
 	ktest_info(t, "MADT: %u present, online %u, wanted %u", m->nr_present,
-		   arch_nr_cpus(), want);
+		   nr_cpu_ids, want);
 	KTEST_EXPECT_EQ(t, arch_cpus_wanted(), want);
-	KTEST_EXPECT_EQ(t, arch_nr_cpus(), want);
+	KTEST_EXPECT_EQ(t, nr_cpu_ids, want);
 	if (x86_fw_nr_cpus >= 1 && x86_fw_nr_cpus <= NR_CPUS)
 		KTEST_EXPECT_EQ(t, m->nr_present, (unsigned int)x86_fw_nr_cpus);
 }
@@ -100,7 +101,7 @@ static void test_smpboot_info_bad_cpu(struct ktest *t)
 	struct arch_cpu_info info;
 
 	need_smpboot(t);
-	KTEST_EXPECT_EQ(t, arch_cpu_info(arch_nr_cpus(), &info), -EINVAL);
+	KTEST_EXPECT_EQ(t, arch_cpu_info(nr_cpu_ids, &info), -EINVAL);
 	KTEST_EXPECT_EQ(t, arch_cpu_info(NR_CPUS, &info), -EINVAL);
 	KTEST_EXPECT_EQ(t, arch_cpu_info(~0U, &info), -EINVAL);
 }
@@ -118,7 +119,7 @@ static u32 unused_apic_id(void)
 
 static void test_smpboot_missing_cpu_times_out(struct ktest *t)
 {
-	unsigned int before = arch_nr_cpus();
+	unsigned int before = nr_cpu_ids;
 	struct arch_cpu_info info;
 	u32 id;
 	int err;
@@ -140,7 +141,7 @@ static void test_smpboot_missing_cpu_times_out(struct ktest *t)
 	/* The INIT and STARTUP IPIs went out with interrupts off. */
 	KTEST_EXPECT_NOT_CAPTURED(t, "WARNING:");
 	KTEST_EXPECT_EQ(t, err, -ETIMEDOUT);
-	KTEST_EXPECT_EQ(t, arch_nr_cpus(), before);
+	KTEST_EXPECT_EQ(t, nr_cpu_ids, before);
 	KTEST_EXPECT_EQ(t, arch_cpu_info(before, &info), -EINVAL);
 }
 
@@ -152,7 +153,7 @@ static void test_smpboot_wakeup_bad_input(struct ktest *t)
 	KTEST_ASSERT_EQ(t, arch_cpu_info(0, &info), 0);
 	/* Never INIT a running CPU. */
 	KTEST_EXPECT_EQ(t, arch_cpu_wakeup_test(info.hw_id, 1000), -EBUSY);
-	if (arch_nr_cpus() > 1) {
+	if (nr_cpu_ids > 1) {
 		KTEST_ASSERT_EQ(t, arch_cpu_info(1, &info), 0);
 		KTEST_EXPECT_EQ(t, arch_cpu_wakeup_test(info.hw_id, 1000),
 				-EBUSY);

@@ -191,7 +191,7 @@ static void arm_here(void *arg)
 
 static void test_timer_on_each_cpu(struct ktest *t)
 {
-	unsigned int nr = arch_nr_cpus(), ran = 0;
+	unsigned int nr = nr_cpu_ids, ran = 0;
 	struct probe p[NR_CPUS] = {};
 	unsigned long order = 0;
 
@@ -244,7 +244,7 @@ static void test_del_timer_sync_waits(struct ktest *t)
 	struct slow s = {};
 	int err;
 
-	if (arch_nr_cpus() < 2)
+	if (nr_cpu_ids < 2)
 		ktest_skip(t, "one CPU online");
 	err = arch_cpu_run(1, arm_slow, &s);
 	if (err == -ENOSYS)
@@ -325,9 +325,11 @@ static bool wait_tick_stopped(unsigned int cpu)
 
 static unsigned int idle_cpu(struct ktest *t)
 {
+	unsigned int cpu;
+
 	if (!tick_nohz_enabled())
 		ktest_skip(t, "booted with nohz=off");
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		if (cpu != arch_cpu_id() && cpu_online(cpu))
 			return cpu;
 	ktest_skip(t, "one CPU online");
@@ -421,8 +423,8 @@ static void test_rcu_ignores_idle_cpu(struct ktest *t)
 			continue;	/* it woke meanwhile: again */
 		ktest_info(t, "grace periods %lu..%lu with CPU %u asleep",
 			   before.completed, after.completed, cpu);
-		KTEST_EXPECT_FALSE(t, before.online & (1UL << cpu));
-		KTEST_EXPECT_FALSE(t, after.online & (1UL << cpu));
+		KTEST_EXPECT_FALSE(t, cpumask_test_cpu(cpu, &before.online));
+		KTEST_EXPECT_FALSE(t, cpumask_test_cpu(cpu, &after.online));
 		KTEST_EXPECT_GT(t, after.completed, before.completed);
 		return;
 	}

@@ -506,7 +506,7 @@ static void vt_expect_clean(struct ktest *t)
  */
 static void test_vmalloc_torture(struct ktest *t)
 {
-	unsigned int nr = arch_nr_cpus(), started = 1;
+	unsigned int nr = nr_cpu_ids, started = 1;
 	struct vmalloc_stats s0, s;
 	u64 ns = arch_clock_ns();
 

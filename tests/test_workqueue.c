@@ -152,11 +152,12 @@ static void queue_irqs_off(void *arg)
 
 static void test_work_queued_irqs_off(struct ktest *t)
 {
+	unsigned int cpu;
 	static struct wq_probe p[NR_CPUS];
 	unsigned int nr = 0;
 
 	memset(p, 0, sizeof(p));
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		INIT_WORK(&p[cpu].work, wq_probe_fn);
 		if (cpu == arch_cpu_id())
 			queue_irqs_off(&p[cpu]);
@@ -199,11 +200,12 @@ static unsigned long gp_completed(void)
 
 static void waiter_fn(struct work_struct *work)
 {
+	unsigned int cpu;
 	struct waiter *w = container_of(work, struct waiter, work);
 
 	w->cpu = arch_cpu_id();
 	w->reached = 1;		/* smp_call_function_single() */
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		w->reached += on_each_cpu_reaches(cpu);
 	w->gp_before = gp_completed();
 	synchronize_rcu();
@@ -217,8 +219,8 @@ static void waiter_fn(struct work_struct *work)
 
 static unsigned int next_online(unsigned int cpu)
 {
-	for (unsigned int i = 1; i <= arch_nr_cpus(); i++) {
-		unsigned int c = (cpu + i) % arch_nr_cpus();
+	for (unsigned int i = 1; i <= nr_cpu_ids; i++) {
+		unsigned int c = (cpu + i) % nr_cpu_ids;
 
 		if (on_each_cpu_reaches(c))
 			return c;
@@ -228,12 +230,13 @@ static unsigned int next_online(unsigned int cpu)
 
 static void test_work_may_wait(struct ktest *t)
 {
+	unsigned int cpu;
 	static struct waiter w[NR_CPUS];
 	unsigned int nr = 0;
 
 	memset(w, 0, sizeof(w));
 	ktest_capture_start(t, "WARNING:");
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		if (!on_each_cpu_reaches(cpu))
 			continue;
 		INIT_WORK(&w[cpu].work, waiter_fn);
@@ -241,7 +244,7 @@ static void test_work_may_wait(struct ktest *t)
 		KTEST_ASSERT_TRUE(t, schedule_work_on(cpu, &w[cpu].work));
 		nr++;
 	}
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++) {
+	for_each_possible_cpu(cpu) {
 		if (!w[cpu].work.func)
 			continue;
 		KTEST_ASSERT_TRUE(t, wait_until(&w[cpu].done, 1, WAIT_S));

@@ -41,6 +41,7 @@
 
 #include "arch/arch.h"
 #include "kernel/bug.h"
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/printk.h"
@@ -59,7 +60,6 @@ struct host_irq_cpu {
 	unsigned long *pending;		/* its thread's host_this_cpu.irq_pending */
 	pthread_t thread;
 	int tid;			/* its thread's ID, for timers */
-	bool online;
 };
 
 static struct host_irq_cpu host_irq_cpus[NR_CPUS];
@@ -70,25 +70,19 @@ void host_irq_cpu_online(unsigned int cpu)
 {
 	struct host_irq_cpu *c = &host_irq_cpus[cpu];
 
-	BUG_ON(cpu >= NR_CPUS || c->online);
+	BUG_ON(cpu >= nr_cpu_ids || cpu_online(cpu));
 	c->thread = pthread_self();
 	c->tid = (int)syscall(SYS_gettid);
 	c->pending = &host_this_cpu.irq_pending;
 	this_irq_cpu = c;
-	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
+	set_cpu_online(cpu, true);	/* release: the fields above first */
 }
 
 /* The thread ID of online CPU cpu (a timer's signal goes there). */
 int host_irq_cpu_tid(unsigned int cpu)
 {
-	BUG_ON(!arch_cpu_online(cpu));
+	BUG_ON(!cpu_online(cpu));
 	return host_irq_cpus[cpu].tid;
-}
-
-bool arch_cpu_online(unsigned int cpu)
-{
-	return cpu < NR_CPUS &&
-	       __atomic_load_n(&host_irq_cpus[cpu].online, __ATOMIC_ACQUIRE);
 }
 
 /* Raise vector on another online CPU. */
@@ -96,7 +90,7 @@ static int send_ipi(unsigned int cpu, unsigned int vector)
 {
 	struct host_irq_cpu *c;
 
-	if (!arch_cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
+	if (!cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
 		return -ENXIO;
 	c = &host_irq_cpus[cpu];
 	__atomic_fetch_or(&c->irr[vector / 64], 1UL << (vector % 64),
@@ -319,13 +313,13 @@ static void stop_signal(int sig)
 unsigned int arch_stop_other_cpus(unsigned long timeout_us)
 {
 	struct sigaction sa = { .sa_handler = stop_signal };
-	unsigned int this = arch_cpu_id(), sent = 0, stopped;
+	unsigned int this = arch_cpu_id(), sent = 0, stopped, cpu;
 	u64 end = arch_clock_ns() + (u64)timeout_us * 1000;
 
 	sigfillset(&sa.sa_mask);
 	sigaction(HOST_STOP_SIGNAL, &sa, NULL);
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (cpu != this && arch_cpu_online(cpu))
+	for_each_online_cpu(cpu)
+		if (cpu != this)
 			sent += !pthread_kill(host_irq_cpus[cpu].thread,
 					      HOST_STOP_SIGNAL);
 	do {

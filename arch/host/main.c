@@ -9,7 +9,11 @@
  * the host objects (see the Makefile), so both live side by side.
  *
  * CPUs: the boot thread is CPU 0; before start_kernel() main() starts
- * one thread for each other CPU, which lives as long as the program and
+ * one thread for each other CPU, HOST_DEFAULT_CPUS in all or as many as
+ * "nr_cpus=N" on the command line says (1..NR_CPUS; main() reads it
+ * itself, the threads start before the kernel parses anything). Those
+ * are the possible and present CPUs (kernel/cpumask.h); each thread
+ * lives as long as the program and
  * knows its number through host_this_cpu.id. Each registers as its CPU's
  * interrupt target (host_irq_cpu_online(), arch/host/irq.c), so every
  * CPU takes cross-CPU calls at any time, whether a test gives it work or
@@ -29,19 +33,22 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "kernel/cpumask.h"
 #include "kernel/kernel.h"
+#include "kernel/params.h"
 #include "kernel/rcupdate.h"
 #include "kernel/time.h"
 
 #define HOST_STACK_SIZE		(8UL << 20)
 #define CPU_JOIN_TIMEOUT_S	120	/* as x86_64's arch_cpu_join() */
 #define CPU_START_TIMEOUT_S	10
+#define HOST_DEFAULT_CPUS	min(8U, (unsigned int)NR_CPUS)
 
 const char arch_name[] = "host";
 
 static char cmdline[2048];
 
-static void host_cpus_start(void);
+static void host_cpus_start(unsigned int nr);
 static u64 boot_ns;
 static unsigned long stack_top;
 
@@ -51,6 +58,28 @@ static u64 monotonic_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/* "nr_cpus=N" among the arguments: N, checked; else the default. */
+static unsigned int host_nr_cpus(int argc, char **argv)
+{
+	unsigned int nr = HOST_DEFAULT_CPUS;
+
+	for (int i = 1; i < argc; i++) {
+		char *end;
+		unsigned long n;
+
+		if (strncmp(argv[i], "nr_cpus=", 8))
+			continue;
+		n = strtoul(argv[i] + 8, &end, 10);
+		if (end == argv[i] + 8 || *end || n < 1 || n > NR_CPUS) {
+			fprintf(stderr, "host: %s: 1..%u CPUs (NR_CPUS)\n",
+				argv[i], (unsigned int)NR_CPUS);
+			exit(2);
+		}
+		nr = (unsigned int)n;
+	}
+	return nr;
 }
 
 static void join_args(int argc, char **argv)
@@ -78,7 +107,7 @@ int main(int argc, char **argv)
 	boot_ns = monotonic_ns();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	join_args(argc, argv);
-	host_cpus_start();
+	host_cpus_start(host_nr_cpus(argc, argv));
 	start_kernel();
 }
 
@@ -173,12 +202,14 @@ bool arch_on_stack(unsigned long addr, size_t size)
 	       addr + size > addr;
 }
 
-unsigned int arch_nr_cpus(void)
+/* "nr_cpus=": main() has used it already (host_nr_cpus()). */
+static int nr_cpus_setup(char *val)
 {
-	return NR_CPUS;
+	return val ? 0 : -EINVAL;
 }
+kernel_param("nr_cpus", nr_cpus_setup);
 
-/* CPUs 1..NR_CPUS-1: one thread each, idle until given work. */
+/* CPUs 1..nr_cpu_ids - 1: one thread each, idle until given work. */
 struct host_cpu {
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -234,10 +265,16 @@ static void *host_cpu_main(void *data)
 	return NULL;
 }
 
-static void host_cpus_start(void)
+/* nr CPUs possible and present, CPU 0 (this thread) online; start the rest. */
+static void host_cpus_start(unsigned int nr)
 {
+	for (unsigned int cpu = 0; cpu < nr; cpu++) {
+		set_cpu_possible(cpu, true);
+		set_cpu_present(cpu, true);
+	}
+	setup_nr_cpu_ids();
 	host_irq_cpu_online(0);
-	for (unsigned int cpu = 1; cpu < NR_CPUS; cpu++) {
+	for (unsigned int cpu = 1; cpu < nr_cpu_ids; cpu++) {
 		struct host_cpu *c = &host_cpus[cpu];
 
 		c->id = cpu;
@@ -248,11 +285,11 @@ static void host_cpus_start(void)
 			exit(2);
 		}
 	}
-	/* Every CPU takes IPIs before the kernel runs (arch_cpu_online()). */
-	for (unsigned int cpu = 1; cpu < NR_CPUS; cpu++) {
+	/* Every CPU takes IPIs before the kernel runs (cpu_online()). */
+	for (unsigned int cpu = 1; cpu < nr_cpu_ids; cpu++) {
 		u64 deadline = monotonic_ns() + CPU_START_TIMEOUT_S * 1000000000ULL;
 
-		while (!arch_cpu_online(cpu)) {
+		while (!cpu_online(cpu)) {
 			if (monotonic_ns() > deadline) {
 				fprintf(stderr, "host: CPU %u did not start\n", cpu);
 				exit(2);
@@ -267,7 +304,7 @@ int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
 	struct host_cpu *c;
 	int err = 0;
 
-	if (cpu == 0 || cpu >= NR_CPUS)
+	if (cpu == 0 || cpu >= nr_cpu_ids)
 		return -EINVAL;
 	c = &host_cpus[cpu];
 	pthread_mutex_lock(&c->lock);
@@ -289,7 +326,7 @@ void arch_cpu_join(unsigned int cpu)
 	struct timespec deadline;
 	struct host_cpu *c;
 
-	if (cpu == 0 || cpu >= NR_CPUS)
+	if (cpu == 0 || cpu >= nr_cpu_ids)
 		return;
 	c = &host_cpus[cpu];
 	clock_gettime(CLOCK_REALTIME, &deadline);	/* the condvar's clock */

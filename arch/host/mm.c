@@ -62,6 +62,7 @@
 #include "arch/arch.h"
 #include "arch/pgtable.h"
 #include "asm/host_mm.h"
+#include "kernel/cpumask.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/spinlock.h"
@@ -338,7 +339,7 @@ static void host_numa_init(void)
 
 	for (unsigned int i = 0; i < NR_CPUS; i++)
 		ids[i] = i;
-	numa_init(NULL, NULL, ids, arch_nr_cpus());
+	numa_init(NULL, NULL, ids, nr_cpu_ids);
 }
 
 void setup_arch(void)

@@ -15,6 +15,7 @@
 #include "arch/x86_64/srat.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/x86.h"
+#include "kernel/cpumask.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "lib/string.h"
@@ -104,8 +105,9 @@ void x86_numa_init(void)
 void init_cpu_to_node(void)
 {
 	struct arch_cpu_info info;
+	unsigned int cpu;
 
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_possible_cpu(cpu)
 		if (!arch_cpu_info(cpu, &info))
 			numa_set_node(cpu, numa_apicid_to_node(numa_topology(),
 							       info.hw_id));

@@ -28,6 +28,7 @@
 #include "arch/x86_64/x86.h"
 #include "mm/vmalloc.h"
 #include "arch/x86_64/io.h"
+#include "kernel/cpumask.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
@@ -340,7 +341,7 @@ int arch_icr_write_irqs_on_test(void)
  */
 int arch_send_call_function_ipi(unsigned int cpu)
 {
-	if (!arch_cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
+	if (!cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
 		return -ENXIO;
 	return apic_send_IPI_fixed(x86_percpu[cpu].apic_id,
 				   CALL_FUNCTION_VECTOR);
@@ -348,7 +349,7 @@ int arch_send_call_function_ipi(unsigned int cpu)
 
 int arch_send_reschedule_ipi(unsigned int cpu)
 {
-	if (!arch_cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
+	if (!cpu_online(cpu) || WARN_ON_ONCE(cpu == arch_cpu_id()))
 		return -ENXIO;
 	return apic_send_IPI_fixed(x86_percpu[cpu].apic_id, RESCHEDULE_VECTOR);
 }

@@ -7,10 +7,14 @@
  * handlers, so that a kernel stack overflow still ends in a readable
  * report instead of a triple fault, and an NMI that hits while another
  * of them runs does not overwrite its stack. Every CPU gets its own TSS
- * and stacks (arrays sized NR_CPUS); gdt_init() sets up the calling CPU's.
+ * and GDT (arrays sized NR_CPUS, 144 bytes a CPU) and IST stacks: the
+ * boot CPU's static, an AP's from memblock with its kernel stack
+ * (smpboot.c), so NR_CPUS costs no stacks for CPUs that are not there.
+ * gdt_init() sets up the calling CPU's.
  */
 #include "arch/arch.h"
 #include "arch/x86_64/x86.h"
+#include "kernel/bug.h"
 
 struct tss {
 	u32 reserved0;
@@ -27,7 +31,7 @@ struct gdt_desc {
 	u64 base;
 } __packed;
 
-__aligned(16) char ist_stacks[NR_CPUS][IST_NR][IST_STACK_SIZE];
+static __aligned(16) char boot_ist_stacks[IST_NR][IST_STACK_SIZE];
 
 /*
  * One GDT per CPU: ltr marks the TSS descriptor busy, so CPUs cannot
@@ -50,6 +54,14 @@ static void set_tss_descriptor(unsigned int cpu)
 	gdt[cpu][4] = base >> 32;
 }
 
+char *x86_ist_stacks(unsigned int cpu)
+{
+	unsigned long lo = x86_percpu[cpu].ist_lo;
+
+	BUG_ON(cpu && !lo);
+	return lo ? (char *)lo : &boot_ist_stacks[0][0];
+}
+
 /* This CPU's GDT and TSS (the boot CPU early, each AP at start-up). */
 void gdt_init(void)
 {
@@ -59,7 +71,8 @@ void gdt_init(void)
 
 	/* ist[n - 1] is ISTn; stacks grow down from the top. */
 	for (int i = 0; i < IST_NR; i++)
-		tss[cpu].ist[i] = (u64)(ist_stacks[cpu][i] + IST_STACK_SIZE);
+		tss[cpu].ist[i] = (u64)(x86_ist_stacks(cpu) +
+					(i + 1) * IST_STACK_SIZE);
 	tss[cpu].iomap_base = sizeof(tss[cpu]);
 	set_tss_descriptor(cpu);
 

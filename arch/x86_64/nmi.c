@@ -12,6 +12,7 @@
  * reported by do_exception() as before.
  */
 #include "arch/x86_64/x86.h"
+#include "kernel/cpumask.h"
 #include "kernel/compiler.h"
 #include "arch/arch.h"
 
@@ -29,14 +30,14 @@ bool x86_nmi_stop(void)
 
 unsigned int arch_stop_other_cpus(unsigned long timeout_us)
 {
-	unsigned int this = arch_cpu_id(), want = arch_nr_cpus() - 1;
+	unsigned int this = arch_cpu_id(), want = num_online_cpus() - 1, cpu;
 	u64 end = arch_cycles() + tsc_us_to_cycles(timeout_us);
 
 	if (!want)
 		return 0;
 	WRITE_ONCE(stop_cpus_requested, true);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	for (unsigned int cpu = 0; cpu < arch_nr_cpus(); cpu++)
+	for_each_online_cpu(cpu)
 		if (cpu != this)
 			apic_send_nmi(x86_percpu[cpu].apic_id);
 	while (__atomic_load_n(&cpus_stopped, __ATOMIC_SEQ_CST) < want &&

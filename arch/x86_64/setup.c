@@ -175,7 +175,7 @@ static bool within(unsigned long addr, size_t size, const char *lo,
 bool arch_on_stack(unsigned long addr, size_t size)
 {
 	unsigned int cpu = arch_cpu_id();
-	const char *ist = ist_stacks[cpu][0];
+	const char *ist = x86_ist_stacks(cpu);
 	unsigned long lo, hi;
 
 	x86_cpu_stack(cpu, &lo, &hi);

@@ -11,7 +11,8 @@
  *
  *   - gives it the next CPU number (the boot CPU is 0; numbers stay
  *     dense: a CPU that fails leaves its number to the next one), a
- *     16 KiB stack from memblock, cleared, and its per-CPU area
+ *     16 KiB stack and its 24 KiB of IST stacks (gdt.c) from memblock,
+ *     cleared, and its per-CPU area
  *     x86_percpu[cpu]; the trampoline page and the stacks are booked as
  *     "SMP boot". The clearing matters under QEMU's TCG: the boot
  *     loader ran code in the pages at the top of RAM that memblock hands
@@ -47,21 +48,28 @@
  * join that waits longer than CPU_JOIN_TIMEOUT_S of TSC time panics,
  * naming the CPU and the function: a hung CPU is a clear failure.
  *
- * arch_nr_cpus() is then the number of online CPUs, fixed before
+ * CPU masks (kernel/cpumask.h): before the first AP starts, CPU numbers
+ * 0 .. n - 1 are possible and present, n being the MADT's present CPUs
+ * cut by nosmp/maxcpus= (no CPU is hot-added, so the MADT's hotplug
+ * entries are not possible), and nr_cpu_ids is n, fixed before
  * mm_core_init(), so the allocators size their per-CPU data for all of
- * them. An AP allocates and frees only inside work it was given. Drains
+ * them. An AP sets its bit in cpu_online_mask as it reports in; numbers
+ * stay dense, so a CPU that failed leaves the last number(s) possible
+ * but never online. An AP allocates and frees only inside work it was given. Drains
  * of another CPU's per-CPU caches (slab arrays, page-allocator lists)
  * run on that CPU, in its call-function IPI (kernel/smp.c), which it
  * takes while idle and while it runs work alike.
  *
  * Parameters (Linux's): "nosmp" starts no AP, "maxcpus=N" at most N CPUs
- * in all (the boot CPU included; 0 is nosmp).
+ * in all (the boot CPU included; 0 is nosmp), "nr_cpus=N" (1..) the
+ * same here, possible and started CPUs being one.
  */
 #include "arch/arch.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/x86.h"
 #include "kernel/bug.h"
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
@@ -76,6 +84,9 @@
 
 #define SMP_CALLIN_TIMEOUT_US	1000000		/* TCG is slow */
 #define AP_STACK_PAGES		4
+/* Its kernel stack, then its IST stacks (gdt.c), in one allocation. */
+#define AP_IST_PAGES		(IST_NR * IST_STACK_SIZE / PAGE_SIZE)
+#define AP_BOOT_PAGES		(AP_STACK_PAGES + AP_IST_PAGES)
 #define MSR_EFER		0xc0000080
 #define MSR_GS_BASE		0xc0000101
 #define EFER_LME		(1UL << 8)
@@ -107,7 +118,6 @@ struct smp_boot_params {
 
 static phys_addr_t trampoline_phys;
 static unsigned int nr_online = 1;	/* the boot CPU */
-static unsigned long cpu_online_mask = 1;
 static unsigned int nr_wanted = 1;
 static unsigned int setup_max_cpus = NR_CPUS;
 
@@ -129,11 +139,21 @@ static int maxcpus_setup(char *val)
 }
 kernel_param("maxcpus", maxcpus_setup);
 
+/* As Linux's, the most possible CPUs: here the same as maxcpus= (1..). */
+static int nr_cpus_setup(char *val)
+{
+	int n;
+
+	if (!val || kstrtoint(val, 0, &n) || n < 1)
+		return -EINVAL;
+	return maxcpus_setup(val);
+}
+kernel_param("nr_cpus", nr_cpus_setup);
+
 void smp_reserve_trampoline(void)
 {
 	BUILD_BUG_ON(offsetof(struct x86_percpu, cpu_number) !=
 		     X86_PERCPU_CPU_NUMBER);
-	BUILD_BUG_ON(NR_CPUS > 8 * sizeof(cpu_online_mask));
 	BUILD_BUG_ON(offsetof(struct smp_boot_params, stack_top) != 8 ||
 		     offsetof(struct smp_boot_params, gs_base) != 16);
 	trampoline_phys = memblock_find_in_range(&memblock, PAGE_SIZE, PAGE_SIZE,
@@ -200,19 +220,8 @@ __noreturn void start_secondary(void)
 	pc->seen_stack = here;
 	pc->seen_apic_id = apic_read_id();
 	rcu_cpu_starting();	/* in the grace periods before any work */
-	__atomic_fetch_or(&cpu_online_mask, 1UL << cpu, __ATOMIC_RELEASE);
+	set_cpu_online(cpu, true);
 	cpu_idle_loop(pc);
-}
-
-static bool cpu_online(unsigned int cpu)
-{
-	return __atomic_load_n(&cpu_online_mask, __ATOMIC_ACQUIRE) &
-	       (1UL << cpu);
-}
-
-bool arch_cpu_online(unsigned int cpu)
-{
-	return cpu < NR_CPUS && cpu_online(cpu);
 }
 
 /*
@@ -221,7 +230,8 @@ bool arch_cpu_online(unsigned int cpu)
  * error, which is printed. A CPU that does not come up gets INIT again.
  */
 static int do_boot_cpu(unsigned int cpu, u32 apic_id, unsigned long stack_lo,
-		       unsigned long stack_hi, unsigned long timeout_us)
+		       unsigned long stack_hi, unsigned long ist_lo,
+		       unsigned long timeout_us)
 {
 	struct x86_percpu *pc = &x86_percpu[cpu];
 	u64 end;
@@ -233,6 +243,7 @@ static int do_boot_cpu(unsigned int cpu, u32 apic_id, unsigned long stack_lo,
 	pc->apic_id = apic_id;
 	pc->stack_lo = stack_lo;
 	pc->stack_hi = stack_hi;
+	pc->ist_lo = ist_lo;
 	smp_boot_params.cr3 = read_cr3();
 	smp_boot_params.stack_top = stack_hi;
 	smp_boot_params.gs_base = (u64)pc;
@@ -278,7 +289,7 @@ int arch_cpu_wakeup_test(u32 hw_id, unsigned long timeout_us)
 		return -ENODEV;
 	return do_boot_cpu(nr_online, hw_id, (unsigned long)probe_stack,
 			   (unsigned long)probe_stack + sizeof(probe_stack),
-			   timeout_us);
+			   (unsigned long)probe_stack, timeout_us);
 }
 
 /* Copy the trampoline below 1 MiB and fill in its parameters. */
@@ -323,6 +334,11 @@ void smp_boot_cpus(void)
 	if (present > nr_wanted)
 		pr_info("smp: %u of %u present CPUs allowed (nosmp/maxcpus=)\n",
 			nr_wanted, present);
+	for (unsigned int cpu = 1; cpu < nr_wanted; cpu++) {
+		set_cpu_possible(cpu, true);
+		set_cpu_present(cpu, true);
+	}
+	setup_nr_cpu_ids();
 	if (nr_wanted > 1) {
 		/*
 		 * The APs' first page tables are the boot ones; give them
@@ -341,17 +357,20 @@ void smp_boot_cpus(void)
 
 		if (!m->cpus[i].present)
 			continue;
-		stack = memblock_alloc_pages_named(AP_STACK_PAGES, "SMP boot");
+		stack = memblock_alloc_pages_named(AP_BOOT_PAGES, "SMP boot");
 		if (!stack) {
 			pr_warn("smp: no memory for CPU %u's stack\n", nr_online);
 			break;
 		}
-		memset(__va(stack), 0, AP_STACK_PAGES * PAGE_SIZE);
+		memset(__va(stack), 0, AP_BOOT_PAGES * PAGE_SIZE);
 		/* A CPU that failed keeps its stack: it might still run. */
 		err = do_boot_cpu(nr_online, apic_id, (unsigned long)__va(stack),
 				  (unsigned long)__va(stack) +
 				  AP_STACK_PAGES * PAGE_SIZE,
+				  (unsigned long)__va(stack) +
+				  AP_STACK_PAGES * PAGE_SIZE,
 				  SMP_CALLIN_TIMEOUT_US);
+		percpu_account(AP_BOOT_PAGES * PAGE_SIZE);
 		if (err)
 			continue;
 		pr_info("smp: CPU %u is up (APIC ID 0x%x)\n", nr_online, apic_id);
@@ -361,11 +380,6 @@ void smp_boot_cpus(void)
 	pr_info("smp: Brought up %u node%s, %u CPU%s\n", num_online_nodes(),
 		num_online_nodes() == 1 ? "" : "s", nr_online,
 		nr_online == 1 ? "" : "s");
-}
-
-unsigned int arch_nr_cpus(void)
-{
-	return nr_online;
 }
 
 unsigned int arch_cpus_wanted(void)

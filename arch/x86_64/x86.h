@@ -78,6 +78,7 @@ struct x86_percpu {
 	unsigned int cpu_number;	/* offset X86_PERCPU_CPU_NUMBER */
 	u32 apic_id;
 	unsigned long stack_lo, stack_hi;	/* its kernel stack */
+	unsigned long ist_lo;		/* its IST stacks (0: the boot CPU's) */
 	unsigned long seen_gs_base;	/* MSR_GS_BASE, read by the CPU */
 	unsigned long seen_stack;	/* a local of start_secondary() */
 	unsigned int seen_cpu;		/* arch_cpu_id() on the CPU */
@@ -126,6 +127,7 @@ extern char boot_stack[], boot_stack_top[];
 #define IST_MC		3	/* machine check */
 #define IST_NR		3
 #define IST_STACK_SIZE	8192
-extern char ist_stacks[][IST_NR][IST_STACK_SIZE];
+/* cpu's IST_NR stacks, IST_STACK_SIZE each, in a row (gdt.c). */
+char *x86_ist_stacks(unsigned int cpu);
 
 #endif /* ARCH_X86_64_X86_H */

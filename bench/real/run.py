@@ -48,6 +48,7 @@ LIB_DIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"]
 PEERS = ["glibc", "jemalloc", "mimalloc", "tcmalloc"]
 GCC_FLAGS = ["-std=gnu11", "-O3", "-g", "-I.", "-Iarch/x86_64/include",
              "-ffreestanding", "-fno-builtin", "-DCONFIG_PROVE_LOCKING=0",
+             "-DCONFIG_NR_CPUS=64",
              "-mcmodel=kernel", "-mno-red-zone", "-mno-sse", "-mno-mmx",
              "-fno-pic", "-S", "-o", "-"]
 

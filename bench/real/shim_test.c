@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NTHREADS	12	/* more than NR_CPUS (8) */
+#define NTHREADS	72	/* more than NR_CPUS (64 by default) */
 #define SLOTS		512
 
 static int failures;

@@ -15,8 +15,12 @@
  *
  * CPUs: the kernel's per-CPU structures (pcp lists, array caches) are
  * used without locks by the CPU that owns them, so each thread gets a
- * CPU of its own, 0 .. NR_CPUS - 2, on its first call, and gives it back
- * when it exits (a pthread key destructor). Threads beyond those, and a
+ * CPU of its own, 0 .. NR_CPUS - 2 (63 threads at the default
+ * NR_CPUS=64; the CPUs taken are a cpumask), on its first call, and
+ * gives it back when it exits (a pthread key destructor). All NR_CPUS
+ * are possible, none online: no thread takes cross-CPU calls, drains of
+ * other CPUs are asked for (mm/page_alloc.c, mm/slab.c). Threads beyond
+ * those, and a
  * thread that frees during its exit after giving its CPU back, share the
  * last CPU under a mutex: correct, but serialised.
  *
@@ -55,6 +59,7 @@
 
 #include "arch/arch.h"
 #include "asm/host_mm.h"
+#include "kernel/cpumask.h"
 #include "kernel/kernel.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -174,11 +179,6 @@ bool arch_on_stack(unsigned long addr, size_t size)
 	return false;
 }
 
-unsigned int arch_nr_cpus(void)
-{
-	return NR_CPUS;
-}
-
 int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
 {
 	return -ENOSYS;
@@ -220,6 +220,12 @@ static void shim_boot(void)
 	parse_early_params(arch_cmdline());
 	arch_memblock_setup();
 	setup_arch();
+	/* Every CPU number may come to a thread; none takes IPIs. */
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		set_cpu_possible(cpu, true);
+		set_cpu_present(cpu, true);
+	}
+	setup_nr_cpu_ids();
 	mm_core_init();
 	arena_start = page_offset_base;
 	arena_end = page_offset_base + memblock_end_of_DRAM();
@@ -275,7 +281,7 @@ static inline bool in_boot_buf(const void *p)
 enum { CPU_NONE, CPU_OWN, CPU_SHARED };
 
 static __thread int cpu_state __attribute__((tls_model("initial-exec")));
-static unsigned long cpus_taken;	/* bit n: CPU n has a thread */
+static struct cpumask cpus_taken;	/* CPU n has a thread */
 static pthread_mutex_t shared_cpu_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
@@ -286,33 +292,24 @@ static pthread_mutex_t shared_cpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static void cpu_release(void *unused)
 {
 	kmem_cache_cpu_release();
-	__atomic_fetch_and(&cpus_taken, ~(1UL << host_this_cpu.id), __ATOMIC_RELEASE);
+	cpumask_clear_cpu(host_this_cpu.id, &cpus_taken);
 	cpu_state = CPU_SHARED;
 }
 
+/* The lowest free CPU below SHARED_CPU, else the shared one. */
 static void cpu_claim(void)
 {
-	unsigned long taken = __atomic_load_n(&cpus_taken, __ATOMIC_RELAXED);
-
-	for (;;) {
-		unsigned int cpu;
-
-		if ((~taken & ((1UL << SHARED_CPU) - 1)) == 0) {
-			cpu_state = CPU_SHARED;
-			return;
-		}
-		cpu = (unsigned int)__builtin_ctzl(~taken);
-		if (__atomic_compare_exchange_n(&cpus_taken, &taken,
-						taken | (1UL << cpu), false,
-						__ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED)) {
-			host_this_cpu.id = cpu;
-			cpu_state = CPU_OWN;
-			/* The destructor runs only for a non-NULL value. */
-			pthread_setspecific(cpu_key, (void *)1);
-			return;
-		}
+	for (unsigned int cpu = 0; cpu < SHARED_CPU; cpu++) {
+		if (cpumask_test_cpu(cpu, &cpus_taken) ||
+		    cpumask_test_and_set_cpu(cpu, &cpus_taken))
+			continue;
+		host_this_cpu.id = cpu;
+		cpu_state = CPU_OWN;
+		/* The destructor runs only for a non-NULL value. */
+		pthread_setspecific(cpu_key, (void *)1);
+		return;
 	}
+	cpu_state = CPU_SHARED;
 }
 
 /* Enter the kernel: returns true if the shared CPU's lock is held. */

@@ -88,7 +88,7 @@ def array_length(value):
 
 
 def nr_cpus():
-    """arch_nr_cpus(): the CPUs brought up (nr_cpu_ids once it exists)."""
+    """nr_cpu_ids: one past the highest possible CPU."""
     for name, source in (('nr_cpu_ids', None), ('nr_online', 'smpboot.c')):
         try:
             return int(gdb.parse_and_eval("'%s'::%s" % (source, name)
