@@ -57,22 +57,6 @@
 const struct x86_madt *x86_boot_madt;
 int x86_fw_nr_cpus = -1;
 
-/* Little-endian fields at any alignment. */
-static u16 get_u16(const u8 *p)
-{
-	return p[0] | (u16)p[1] << 8;
-}
-
-static u32 get_u32(const u8 *p)
-{
-	return get_u16(p) | (u32)get_u16(p + 2) << 16;
-}
-
-static u64 get_u64(const u8 *p)
-{
-	return get_u32(p) | (u64)get_u32(p + 4) << 32;
-}
-
 /* n bytes of firmware text, non-printable ones as '?', NUL-terminated. */
 static void acpi_text(char *dst, const u8 *src, unsigned int n)
 {
@@ -91,8 +75,8 @@ static void acpi_print_table(const u8 *t, u64 phys)
 	acpi_text(table_id, t + 16, 8);
 	acpi_text(creator, t + 28, 4);
 	pr_info("%-4s 0x%016llX %06X (v%02u %-6s %-8s %08X %-4s %08X)\n",
-		sig, (unsigned long long)phys, get_u32(t + 4), t[8], oem,
-		table_id, get_u32(t + 24), creator, get_u32(t + 32));
+		sig, (unsigned long long)phys, acpi_get_u32(t + 4), t[8], oem,
+		table_id, acpi_get_u32(t + 24), creator, acpi_get_u32(t + 32));
 }
 
 struct acpi_state {
@@ -141,7 +125,7 @@ static const u8 *acpi_get_table(struct acpi_state *st, u64 phys,
 		st->out->problems |= ACPI_E_SIGNATURE;
 		return NULL;
 	}
-	len = get_u32(t + 4);
+	len = acpi_get_u32(t + 4);
 	if (len < ACPI_TABLE_HDR_SIZE || len > ACPI_MAX_TABLE_LEN) {
 		acpi_table_err(st, "[%s] at 0x%llx: bad length %u\n", found,
 			       (unsigned long long)phys, len);
@@ -239,7 +223,7 @@ static const char *cpu_state(const struct x86_madt *m, u32 flags)
 
 static void madt_lapic(struct acpi_state *st, const u8 *e)
 {
-	u32 flags = get_u32(e + 4);
+	u32 flags = acpi_get_u32(e + 4);
 
 	pr_info("LAPIC (acpi_id[0x%02x] lapic_id[0x%02x] %s)\n", e[2], e[3],
 		cpu_state(st->out, flags));
@@ -250,8 +234,8 @@ static void madt_lapic(struct acpi_state *st, const u8 *e)
 
 static void madt_x2apic(struct acpi_state *st, const u8 *e)
 {
-	u32 apic_id = get_u32(e + 4), flags = get_u32(e + 8);
-	u32 uid = get_u32(e + 12);
+	u32 apic_id = acpi_get_u32(e + 4), flags = acpi_get_u32(e + 8);
+	u32 uid = acpi_get_u32(e + 12);
 
 	pr_info("X2APIC (apic_id[0x%02x] uid[0x%02x] %s)\n", apic_id, uid,
 		cpu_state(st->out, flags));
@@ -267,7 +251,7 @@ static void madt_ioapic(struct acpi_state *st, const u8 *e)
 {
 	struct x86_madt *m = st->out;
 	struct acpi_ioapic io = {
-		.id = e[2], .address = get_u32(e + 4), .gsi_base = get_u32(e + 8),
+		.id = e[2], .address = acpi_get_u32(e + 4), .gsi_base = acpi_get_u32(e + 8),
 	};
 
 	pr_info("IOAPIC (id[0x%02x] address[0x%08x] gsi_base[%u])\n", io.id,
@@ -285,8 +269,8 @@ static void madt_int_src_ovr(struct acpi_state *st, const u8 *e)
 {
 	struct x86_madt *m = st->out;
 	struct acpi_int_override o = {
-		.bus = e[2], .source_irq = e[3], .gsi = get_u32(e + 4),
-		.flags = get_u16(e + 8),
+		.bus = e[2], .source_irq = e[3], .gsi = acpi_get_u32(e + 4),
+		.flags = acpi_get_u16(e + 8),
 	};
 
 	pr_info("INT_SRC_OVR (bus %u bus_irq %u global_irq %u %s %s)\n", o.bus,
@@ -303,7 +287,7 @@ static void madt_int_src_ovr(struct acpi_state *st, const u8 *e)
 
 static void madt_lapic_nmi(struct acpi_state *st, const u8 *e)
 {
-	u16 flags = get_u16(e + 3);
+	u16 flags = acpi_get_u16(e + 3);
 
 	pr_info("LAPIC_NMI (acpi_id[0x%02x] %s %s lint[0x%x])\n", e[2],
 		mps_polarity[flags & 3], mps_trigger[(flags >> 2) & 3], e[5]);
@@ -311,7 +295,7 @@ static void madt_lapic_nmi(struct acpi_state *st, const u8 *e)
 
 static void madt_lapic_addr_ovr(struct acpi_state *st, const u8 *e)
 {
-	u64 addr = get_u64(e + 4);
+	u64 addr = acpi_get_u64(e + 4);
 
 	pr_info("LAPIC_ADDR_OVR (address[0x%llx])\n", (unsigned long long)addr);
 	st->out->lapic_phys = addr;
@@ -359,7 +343,7 @@ static bool madt_check_entries(struct acpi_state *st, const u8 *t, u32 len)
 			return false;
 		}
 		if (type == MADT_LAPIC && t[off + 3] != 0xff &&
-		    cpu_usable(st->out, get_u32(t + off + 4)))
+		    cpu_usable(st->out, acpi_get_u32(t + off + 4)))
 			st->has_lapic_cpus = true;
 	}
 	return true;
@@ -370,8 +354,8 @@ static void madt_parse(struct acpi_state *st, const u8 *t, u32 len)
 	struct x86_madt *m = st->out;
 
 	m->madt_revision = t[8];
-	m->lapic_phys = get_u32(t + 36);
-	m->madt_flags = get_u32(t + 40);
+	m->lapic_phys = acpi_get_u32(t + 36);
+	m->madt_flags = acpi_get_u32(t + 40);
 	pr_info("Local APIC address 0x%08llx\n",
 		(unsigned long long)m->lapic_phys);
 	for (u32 off = ACPI_MADT_HDR_SIZE; off < len; off += t[off + 1]) {
@@ -396,8 +380,8 @@ static bool acpi_scan_root(struct acpi_state *st, const u8 *root, u32 len,
 
 	for (u32 off = ACPI_TABLE_HDR_SIZE; off + entry_size <= len;
 	     off += entry_size) {
-		u64 phys = entry_size == 8 ? get_u64(root + off) :
-					     get_u32(root + off);
+		u64 phys = entry_size == 8 ? acpi_get_u64(root + off) :
+					     acpi_get_u32(root + off);
 		const u8 *t;
 		u32 tlen;
 
@@ -440,8 +424,8 @@ static const u8 *acpi_get_root(struct acpi_state *st, const u8 *rsdp,
 {
 	const u8 *root;
 
-	if (rsdp[15] >= 2 && rsdp_len >= 32 && get_u64(rsdp + 24)) {
-		root = acpi_get_table(st, get_u64(rsdp + 24), ACPI_SIG_XSDT, len);
+	if (rsdp[15] >= 2 && rsdp_len >= 32 && acpi_get_u64(rsdp + 24)) {
+		root = acpi_get_table(st, acpi_get_u64(rsdp + 24), ACPI_SIG_XSDT, len);
 		*entry_size = 8;
 		if (root)
 			return root;
@@ -450,7 +434,7 @@ static const u8 *acpi_get_root(struct acpi_state *st, const u8 *rsdp,
 			pr_warn("XSDT unusable, trying the RSDT\n");
 	}
 	*entry_size = 4;
-	return acpi_get_table(st, get_u32(rsdp + 16), ACPI_SIG_RSDT, len);
+	return acpi_get_table(st, acpi_get_u32(rsdp + 16), ACPI_SIG_RSDT, len);
 }
 
 static bool acpi_find_madt(struct acpi_state *st, const u8 *rsdp, u32 rsdp_len)
@@ -568,8 +552,8 @@ const void *acpi_find_table(const struct acpi_parse_args *args,
 			     &entry_size);
 	for (u32 off = ACPI_TABLE_HDR_SIZE; root && !t &&
 	     off + entry_size <= root_len; off += entry_size) {
-		u64 phys = entry_size == 8 ? get_u64(root + off) :
-					     get_u32(root + off);
+		u64 phys = entry_size == 8 ? acpi_get_u64(root + off) :
+					     acpi_get_u32(root + off);
 		const u8 *hdr = acpi_map(&st, phys, ACPI_TABLE_HDR_SIZE);
 
 		if (!hdr || memcmp(hdr, sig, 4))

@@ -15,6 +15,22 @@
 #include "arch/arch.h"
 #include "kernel/types.h"
 
+/* Little-endian table fields at any alignment. */
+static inline u16 acpi_get_u16(const u8 *p)
+{
+	return p[0] | (u16)p[1] << 8;
+}
+
+static inline u32 acpi_get_u32(const u8 *p)
+{
+	return acpi_get_u16(p) | (u32)acpi_get_u16(p + 2) << 16;
+}
+
+static inline u64 acpi_get_u64(const u8 *p)
+{
+	return acpi_get_u32(p) | (u64)acpi_get_u32(p + 4) << 32;
+}
+
 /* The byte sum of len bytes at p: 0 for a table with a good checksum. */
 static inline u8 acpi_checksum(const u8 *p, u32 len)
 {

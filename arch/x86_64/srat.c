@@ -41,21 +41,6 @@ struct srat_state {
 	int nr_nodes;			/* domains mapped so far */
 };
 
-static u16 get_u16(const u8 *p)
-{
-	return p[0] | (u16)p[1] << 8;
-}
-
-static u32 get_u32(const u8 *p)
-{
-	return get_u16(p) | (u32)get_u16(p + 2) << 16;
-}
-
-static u64 get_u64(const u8 *p)
-{
-	return get_u32(p) | (u64)get_u32(p + 4) << 32;
-}
-
 /* Linux's acpi_map_pxm_to_node(): a new domain takes the next node id. */
 static int acpi_map_pxm_to_node(struct srat_state *st, u32 pxm)
 {
@@ -111,7 +96,7 @@ static int srat_lapic(struct srat_state *st, const u8 *e)
 {
 	u32 pxm = e[2];
 
-	if (!(get_u32(e + 4) & ACPI_SRAT_CPU_ENABLED))
+	if (!(acpi_get_u32(e + 4) & ACPI_SRAT_CPU_ENABLED))
 		return 0;
 	if (st->revision >= 2)
 		pxm |= (u32)e[9] << 8 | (u32)e[10] << 16 | (u32)e[11] << 24;
@@ -121,16 +106,16 @@ static int srat_lapic(struct srat_state *st, const u8 *e)
 /* Type 2: u16 reserved, u32 pxm, u32 x2apic_id, u32 flags */
 static int srat_x2apic(struct srat_state *st, const u8 *e)
 {
-	if (!(get_u32(e + 12) & ACPI_SRAT_CPU_ENABLED))
+	if (!(acpi_get_u32(e + 12) & ACPI_SRAT_CPU_ENABLED))
 		return 0;
-	return srat_cpu(st, get_u32(e + 4), get_u32(e + 8), true);
+	return srat_cpu(st, acpi_get_u32(e + 4), acpi_get_u32(e + 8), true);
 }
 
 /* Type 1: u32 pxm, u16 reserved, u64 base, u64 length, u32 reserved, u32 flags */
 static int srat_memory(struct srat_state *st, const u8 *e)
 {
-	u32 pxm = get_u32(e + 2), flags = get_u32(e + 28);
-	u64 start = get_u64(e + 8), len = get_u64(e + 16);
+	u32 pxm = acpi_get_u32(e + 2), flags = acpi_get_u32(e + 28);
+	u64 start = acpi_get_u64(e + 8), len = acpi_get_u64(e + 16);
 	bool hotplug = flags & ACPI_SRAT_MEM_HOT_PLUGGABLE;
 	int nid;
 
@@ -247,7 +232,7 @@ static int acpi_parse_slit(const struct acpi_parse_args *args,
 		pr_err("ACPI: SLIT: %s\n", acpi_problem_text(problems));
 		return -EINVAL;
 	}
-	cnt = len >= ACPI_SLIT_HDR_SIZE ? get_u64(t + 36) : 0;
+	cnt = len >= ACPI_SLIT_HDR_SIZE ? acpi_get_u64(t + 36) : 0;
 	if (!cnt || cnt > len || cnt * cnt > len - ACPI_SLIT_HDR_SIZE) {
 		pr_err("ACPI: SLIT: %lu localities do not fit in its %u bytes\n",
 		       cnt, len);
