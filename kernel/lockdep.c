@@ -88,6 +88,7 @@ enum lock_usage_bit {
 struct lock_class {
 	const void *key;
 	const char *name;
+	const char *file;		/* spin_lock_init()'s; NULL: static */
 	unsigned int subclass;
 	unsigned int usage_mask;	/* LOCKF_*: set once each */
 	unsigned long usage_ip[LOCK_USAGE_STATES];	/* first seen at */
@@ -226,6 +227,7 @@ static struct lock_class *register_class(const struct lockdep_map *map,
 		class = &lock_classes[nr];
 		class->key = key;
 		class->name = map->name ? map->name : "(lock never initialised)";
+		class->file = map->key ? map->key->file : NULL;
 		class->subclass = subclass;
 		__atomic_store_n(&nr_lock_classes, nr + 1, __ATOMIC_RELEASE);
 	}
@@ -260,6 +262,22 @@ static struct lock_class *lookup_class(struct lockdep_map *map,
 	if (!subclass)
 		__atomic_store_n(&map->class_cache, class, __ATOMIC_RELEASE);
 	return class;
+}
+
+void lockdep_print_graph(void)
+{
+	unsigned int nr = __atomic_load_n(&nr_lock_classes, __ATOMIC_ACQUIRE);
+
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct lock_class *c = &lock_classes[i];
+
+		pr_info("lockdep: class %u %s/%u %s\n", i, c->name,
+			c->subclass, c->file ? c->file : "-");
+	}
+	for (unsigned int from = 0; from < nr; from++)
+		for (unsigned int to = 0; to < nr; to++)
+			if (READ_ONCE(dep_matrix[from]) & class_bit(to))
+				pr_info("lockdep: dep %u %u\n", from, to);
 }
 
 /* --- dependencies ------------------------------------------------------- */

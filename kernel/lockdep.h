@@ -56,9 +56,13 @@ _Static_assert(CONFIG_PROVE_LOCKING == 0 || CONFIG_PROVE_LOCKING == 1,
 #define MAX_LOCKDEP_SUBCLASSES	8
 #define SINGLE_DEPTH_NESTING	1
 
-/* Its address is the class: one static key per spin_lock_init() site. */
+/*
+ * Its address is the class: one static key per spin_lock_init() site,
+ * which also names the site's file (the lock-order check reads it).
+ */
 struct lock_class_key {
 	char subkeys[MAX_LOCKDEP_SUBCLASSES];
+	const char *file;
 };
 
 struct lock_class;
@@ -103,6 +107,12 @@ void lockdep_hardirqs_on(void);
 void lock_assert_held(struct lockdep_map *map);
 /* Report a lockdep_assert_irqs_disabled() that failed (kernel/spinlock.h). */
 void lock_assert_irqs_disabled_failed(void);
+/*
+ * Print every class and every dependency seen so far, one per line
+ * ("lockdep: class IDX NAME FILE", "lockdep: dep IDX IDX": the second
+ * taken while the first was held), for tools/testing/lock_order.py.
+ */
+void lockdep_print_graph(void);
 /* Does this CPU hold the lock? (true when the validator is off) */
 bool lock_is_held(const struct lockdep_map *map);
 

@@ -54,7 +54,8 @@ static __spin_inline void __spin_lock_init(spinlock_t *lock, const char *name,
 /* The lock's class is this call site's (one static key per site). */
 #define spin_lock_init(lock)						\
 	do {								\
-		static struct lock_class_key __key __maybe_unused;	\
+		static struct lock_class_key __key __maybe_unused = {	\
+			.file = __FILE__ };				\
 									\
 		__spin_lock_init(lock, #lock,				\
 				 IS_ENABLED(CONFIG_PROVE_LOCKING) ?	\

@@ -701,6 +701,8 @@ static void ktest_boot(void)
 	if (!ktest_requested)
 		return;
 	failed = ktest_run(ktest_glob);
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
+		lockdep_print_graph();
 	blocked = workqueue_max_blocked_ns(&site);
 	if (site)
 		pr_info("workqueue: the longest wait of work for a safe point: %llu us, ended at %pS\n",

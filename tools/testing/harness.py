@@ -47,6 +47,12 @@ tests) to its shell with QEMU's gdb stub and checks that the gdb helpers
 (tools/gdb/cram.py) print what the shell prints (gdb_check.py); each
 check counts as a test.
 
+``--lock-order DOC`` reads the lock validator's graph that each stage
+prints at its end (every class and every "taken while holding" pair) from
+every stage's log and checks it against DOC's lock order (lock_order.py,
+Documentation/locking/locking.md); each lock and each pair counts as a
+test.
+
 Environment: QEMU (default 'qemu-system-x86_64') and MKISO (default
 'sh tools/mkiso.sh') are shlex-split command prefixes, so tests can use
 stand-ins.
@@ -1112,6 +1118,32 @@ def first(values, default):
     return values[0] if values else default
 
 
+def run_lock_order(doc, outcomes, printer):
+    """The validator's graphs of every stage against doc (lock_order.py):
+    (passed, failed); none without a graph (LOCKDEP=0)."""
+    import lock_order  # pylint: disable=import-outside-toplevel
+    texts = []
+    for outcome in outcomes:
+        try:
+            with open(outcome.stage.log_path, encoding='utf-8',
+                      errors='replace') as f:
+                texts.append(f.read())
+        except OSError:
+            continue
+    results = lock_order.check(texts, doc, '.')
+    for ok, text in results:
+        if ok:
+            printer.info('harness lock order: ok - %s' % text)
+        else:
+            printer.always('harness lock order: not ok - %s' % text)
+    passed = sum(1 for ok, _ in results if ok)
+    failed = len(results) - passed
+    printer.info('harness: %s lock order (%s): %s' % (
+        'PASS' if not failed else 'FAIL', doc, counts_text(passed, failed, 0)
+        if results else 'no validator graph in the logs, nothing checked'))
+    return passed, failed
+
+
 def run_gdb_check(kernel, args, printer):
     """The gdb helpers against the shell (gdb_check.py): (passed, failed)."""
     import gdb_check   # pylint: disable=import-outside-toplevel
@@ -1249,6 +1281,10 @@ def main_parser():
                         help='test the harness: unit tests, then boot the selftest '
                              'suite cases of ELF (pass, fail, panic, exception, '
                              'hang, triple) and check each verdict')
+    parser.add_argument('--lock-order', metavar='DOC',
+                        help="check the lock validator's graph in every "
+                        "stage's log against DOC's lock order "
+                        '(lock_order.py)')
     parser.add_argument('--gdb-check', metavar='ELF',
                         help="boot ELF to its shell with QEMU's gdb stub and "
                              'check that the gdb helpers (tools/gdb/cram.py) '
@@ -1340,6 +1376,11 @@ def cmd_test(argv):
     passed = sum(o.passed for o in outcomes)
     failed = sum(o.failed for o in outcomes)
     skipped = sum(o.skipped for o in outcomes)
+    if args.lock_order:
+        order_passed, order_failed = run_lock_order(args.lock_order, outcomes,
+                                                    printer)
+        passed += order_passed
+        failed += order_failed
     if args.selftest:
         self_passed, self_failed = run_selftests(args.selftest, args, printer)
         passed += self_passed

@@ -28,6 +28,7 @@ sys.dont_write_bytecode = True   # keep tests/ free of __pycache__
 
 import harness  # noqa: E402
 import ktap     # noqa: E402
+import lock_order  # noqa: E402
 import matrix   # noqa: E402
 
 
@@ -1063,6 +1064,102 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(other.returncode, 7)
 
 
+
+
+LOCK_DOC = """# Locking
+## The lock order
+
+ 1. `outer_lock` (`mm/a.c`): first.
+ 2. `n->list_lock`: a node.
+ 3. `pool->lock` (`mm/mempool.c`): a pool.
+ 4. `pool->lock` (`kernel/workqueue.c`): work.
+
+## Interrupts
+ 5. `not_an_item`: outside the section.
+"""
+
+
+def lock_graph(classes, deps):
+    """A log's validator graph: classes [(name, file)], deps [(a, b)]."""
+    lines = ['[ 1.0] lockdep: class %d %s/0 %s' % (i, name, f)
+             for i, (name, f) in enumerate(classes)]
+    lines += ['[ 1.0] lockdep: dep %d %d' % dep for dep in deps]
+    return '\n'.join(lines) + '\n'
+
+
+class LockOrderTests(unittest.TestCase):
+    """tools/testing/lock_order.py on a small document and graphs."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.doc = os.path.join(self.tmp, 'locking.md')
+        with open(self.doc, 'w', encoding='utf-8') as f:
+            f.write(LOCK_DOC)
+        os.makedirs(os.path.join(self.tmp, 'tests'))
+        with open(os.path.join(self.tmp, 'tests', 't.c'), 'w',
+                  encoding='utf-8') as f:
+            f.write('static DEFINE_SPINLOCK(test_lock);\n')
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def failures(self, classes, deps):
+        results = lock_order.check([lock_graph(classes, deps)], self.doc,
+                                   self.tmp)
+        return [text for ok, text in results if not ok], len(results)
+
+    def test_doc_items(self):
+        items = lock_order.parse_doc(self.doc)
+        self.assertEqual([(r, n) for r, n, _ in items],
+                         [(1, 'outer_lock'), (2, 'n->list_lock'),
+                          (3, 'pool->lock'), (4, 'pool->lock')])
+        self.assertEqual(items[2][2], {'mm/mempool.c'})
+
+    def test_documented_order_passes(self):
+        failed, n = self.failures(
+            [('outer_lock', '-'), ('&n->list_lock', 'mm/slab.c'),
+             ('&pool->lock', 'kernel/workqueue.c')], [(0, 1), (1, 2)])
+        self.assertEqual(failed, [])
+        self.assertEqual(n, 5)
+
+    def test_reversed_order_fails(self):
+        failed, _ = self.failures(
+            [('outer_lock', '-'), ('&n->list_lock', 'mm/slab.c')], [(1, 0)])
+        self.assertEqual(len(failed), 1)
+        self.assertIn('forbids', failed[0])
+
+    def test_same_item_twice_fails(self):
+        failed, _ = self.failures(
+            [('&n->list_lock', 'mm/slab.c'), ('&n->list_lock', 'mm/b.c')],
+            [(0, 1)])
+        self.assertEqual(len(failed), 1)
+
+    def test_file_tells_same_names_apart(self):
+        failed, _ = self.failures(
+            [('&pool->lock', 'kernel/workqueue.c'),
+             ('&pool->lock', 'mm/mempool.c')], [(0, 1)])
+        self.assertEqual(len(failed), 1)     # 4 then 3
+        failed, _ = self.failures([('&pool->lock', 'mm/other.c')], [])
+        self.assertEqual(len(failed), 1)     # not documented there
+
+    def test_undocumented_lock_fails_test_locks_do_not(self):
+        failed, _ = self.failures(
+            [('outer_lock', '-'), ('new_lock', '-'), ('not_an_item', '-'),
+             ('test_lock', '-'), ('lock', 'tests/test_x.c')],
+            [(3, 0), (0, 4)])
+        self.assertEqual(sorted(failed), [
+            'lock new_lock (-) is not in the lock order',
+            'lock not_an_item (-) is not in the lock order'])
+
+    def test_last_graph_of_a_log_counts(self):
+        text = (lock_graph([('outer_lock', '-'), ('new_lock', '-')], []) +
+                lock_graph([('outer_lock', '-')], []))
+        results = lock_order.check([text], self.doc, self.tmp)
+        self.assertEqual([ok for ok, _ in results], [True])
+
+    def test_no_graph_checks_nothing(self):
+        self.assertEqual(lock_order.check(['no graph'], self.doc, self.tmp),
+                         [])
 
 
 @unittest.skipUnless(os.path.isfile(KUNIT_PY), 'Linux\'s kunit.py not extracted '
