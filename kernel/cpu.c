@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The CPU masks and nr_cpu_ids (kernel/cpumask.h), as Linux's
- * kernel/cpu.c keeps them. Every mask starts empty and nr_cpu_ids at 1:
+ * cpu.c keeps them. Every mask starts empty and nr_cpu_ids at 1:
  * the arch fills them in (boot_cpu_init() first thing, the possible and
  * present CPUs before mm_core_init(), each CPU's online bit as it comes
  * up). The malloc shim sets its possible CPUs and none online: its CPUs

@@ -84,6 +84,18 @@ static void obj_put(struct debug_obj *obj)
 	obj_free = obj;
 }
 
+/* Put obj, for addr, at the head of bucket b. debug_objects_lock held. */
+static void track(struct debug_obj **b, struct debug_obj *obj,
+		  const void *addr)
+{
+	obj->addr = addr;
+	obj->next = *b;
+	*b = obj;
+	WRITE_ONCE(debug_objects_active, debug_objects_active + 1);
+	if (debug_objects_active > max_active)
+		max_active = debug_objects_active;
+}
+
 int debug_object_activate(const void *addr)
 {
 	struct debug_obj **b, *obj;
@@ -100,18 +112,16 @@ int debug_object_activate(const void *addr)
 			break;
 	if (obj) {
 		ret = -EEXIST;
-	} else if (!(obj = obj_get())) {
-		untracked++;
-		say_full = !full_said;
-		full_said = true;
-		ret = -ENOSPC;
 	} else {
-		obj->addr = addr;
-		obj->next = *b;
-		*b = obj;
-		WRITE_ONCE(debug_objects_active, debug_objects_active + 1);
-		if (debug_objects_active > max_active)
-			max_active = debug_objects_active;
+		obj = obj_get();
+		if (obj) {
+			track(b, obj, addr);
+		} else {
+			untracked++;
+			say_full = !full_said;
+			full_said = true;
+			ret = -ENOSPC;
+		}
 	}
 	spin_unlock_irqrestore(&debug_objects_lock, flags);
 	if (say_full)

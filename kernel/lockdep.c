@@ -242,9 +242,11 @@ static struct lock_class *lookup_class(struct lockdep_map *map,
 	struct lock_class *class;
 	const void *key;
 
-	if (!subclass && (class = __atomic_load_n(&map->class_cache,
-						  __ATOMIC_ACQUIRE)))
-		return class;
+	if (!subclass) {
+		class = __atomic_load_n(&map->class_cache, __ATOMIC_ACQUIRE);
+		if (class)
+			return class;
+	}
 	key = class_key(map, subclass);
 	class = find_class(key, 0, __atomic_load_n(&nr_lock_classes,
 						   __ATOMIC_ACQUIRE));
@@ -766,8 +768,10 @@ void lock_release(struct lockdep_map *map)
 			(lc->depth - (unsigned int)i) * sizeof(lc->held[0]));
 	} else if (lc->lost) {
 		lc->lost--;	/* one of those taken past MAX_LOCK_DEPTH */
-	} else if ((class = lookup_class(map, 0))) {
-		report_bad_unlock(lc, class, map, ip);
+	} else {
+		class = lookup_class(map, 0);
+		if (class)
+			report_bad_unlock(lc, class, map, ip);
 	}
 	lc->running = false;
 }

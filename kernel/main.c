@@ -40,9 +40,8 @@ __noreturn void start_kernel(void)
 	time_init();		/* every CPU ticks from here */
 	cache_reap_init();	/* caches trim themselves from here */
 
-	for (const boot_run_fn *run = __start_boot_runs;
-	     run < __stop_boot_runs; run++)
-		(*run)();	/* returns only if not asked for */
+	for (size_t i = 0; __start_boot_runs + i < __stop_boot_runs; i++)
+		__start_boot_runs[i]();	/* returns only if not asked for */
 	shell_run();
 	arch_exit(ARCH_EXIT_SUCCESS);
 }

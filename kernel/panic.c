@@ -40,9 +40,9 @@ void show_stack(unsigned long ip, unsigned long bp)
 {
 	const struct stack_frame *frame = (const struct stack_frame *)bp;
 
-	printk(KERN_ERR "Call Trace:\n");
+	pr_err("Call Trace:\n");
 	if (ip)
-		printk(KERN_ERR " [<%016lx>] %pS\n", ip, (void *)ip);
+		pr_err(" [<%016lx>] %pS\n", ip, (void *)ip);
 	for (int depth = 0; depth < MAX_STACK_DEPTH; depth++) {
 		if (!frame || !IS_ALIGNED((unsigned long)frame, sizeof(long)) ||
 		    !arch_on_stack((unsigned long)frame, sizeof(*frame)))
@@ -50,7 +50,7 @@ void show_stack(unsigned long ip, unsigned long bp)
 		if (!frame->ret)
 			break;
 		/* Return addresses point after the call: show the call. */
-		printk(KERN_ERR " [<%016lx>] %pS\n", frame->ret,
+		pr_err(" [<%016lx>] %pS\n", frame->ret,
 		       (void *)(frame->ret - 1));
 		if (frame->next <= frame)
 			break;
@@ -64,7 +64,7 @@ void show_stack(unsigned long ip, unsigned long bp)
  */
 __noinline void dump_stack(void)
 {
-	printk(KERN_ERR "CPU: %u PID: 0 Comm: swapper/%u\n", arch_cpu_id(),
+	pr_err("CPU: %u PID: 0 Comm: swapper/%u\n", arch_cpu_id(),
 	       arch_cpu_id());
 	show_stack(0, (unsigned long)__builtin_frame_address(0));
 }
@@ -99,8 +99,8 @@ bool panic_begin(void)
 	left = arch_stop_other_cpus(STOP_CPUS_TIMEOUT_US);
 	printk_bust_lock();	/* its holder, if any, is stopped */
 	if (left)
-		printk(KERN_EMERG "smp: %u CPU%s did not stop\n", left,
-		       left == 1 ? "" : "s");
+		pr_emerg("smp: %u CPU%s did not stop\n", left,
+			 left == 1 ? "" : "s");
 	return true;
 }
 
@@ -110,22 +110,22 @@ __noreturn void panic(const char *fmt, ...)
 	va_list args;
 
 	if (!panic_begin()) {
-		printk(KERN_EMERG "Kernel panic - not syncing: recursive panic\n");
+		pr_emerg("Kernel panic - not syncing: recursive panic\n");
 		arch_exit(ARCH_EXIT_FAILURE);
 	}
 	va_start(args, fmt);
 	vscnprintf(msg, sizeof(msg), fmt, args);
 	va_end(args);
-	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
+	pr_emerg("Kernel panic - not syncing: %s\n", msg);
 	dump_stack();
-	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);
+	pr_emerg("---[ end Kernel panic - not syncing: %s ]---\n", msg);
 	arch_exit(ARCH_EXIT_FAILURE);
 }
 
 __noreturn void __bug(const char *file, int line)
 {
-	printk(KERN_EMERG "------------[ cut here ]------------\n");
-	printk(KERN_EMERG "kernel BUG at %s:%d!\n", file, line);
+	pr_emerg("------------[ cut here ]------------\n");
+	pr_emerg("kernel BUG at %s:%d!\n", file, line);
 	panic("BUG at %s:%d", file, line);
 }
 
@@ -136,17 +136,17 @@ void __warn(const char *file, int line, unsigned long caller,
 
 	__atomic_fetch_add(&warn_count, 1, __ATOMIC_RELAXED);
 	report_kind(REPORT_WARN);
-	printk(KERN_WARNING "------------[ cut here ]------------\n");
+	pr_warn("------------[ cut here ]------------\n");
 	if (fmt) {
 		char msg[256];
 
 		va_start(args, fmt);
 		vscnprintf(msg, sizeof(msg), fmt, args);
 		va_end(args);
-		printk(KERN_WARNING "%s", msg);
+		pr_warn("%s", msg);
 	}
-	printk(KERN_WARNING "WARNING: CPU: %u PID: 0 at %s:%d %pS\n",
-	       arch_cpu_id(), file, line, (void *)caller);
+	pr_warn("WARNING: CPU: %u PID: 0 at %s:%d %pS\n",
+		arch_cpu_id(), file, line, (void *)caller);
 	dump_stack();
-	printk(KERN_WARNING "---[ end trace ]---\n");
+	pr_warn("---[ end trace ]---\n");
 }

@@ -145,7 +145,8 @@ static int parse_digits(const char **s, unsigned int base,
 	} else if (base == 16 && p[0] == '0' && tolower(p[1]) == 'x') {
 		p += 2;
 	}
-	if ((d = digit_value(*p)) >= (int)base)
+	d = digit_value(*p);
+	if (d >= (int)base)
 		return -EINVAL;
 	for (; (d = digit_value(*p)) < (int)base; p++) {
 		if (v > (U64_MAX - d) / base)
@@ -215,12 +216,29 @@ unsigned long long memparse(const char *s, char **retptr)
 		return 0;
 	}
 	switch (*p) {
-	case 'E': case 'e': shift += 10; __fallthrough;
-	case 'P': case 'p': shift += 10; __fallthrough;
-	case 'T': case 't': shift += 10; __fallthrough;
-	case 'G': case 'g': shift += 10; __fallthrough;
-	case 'M': case 'm': shift += 10; __fallthrough;
-	case 'K': case 'k': shift += 10;
+	case 'E':
+	case 'e':
+		shift += 10;
+		__fallthrough;
+	case 'P':
+	case 'p':
+		shift += 10;
+		__fallthrough;
+	case 'T':
+	case 't':
+		shift += 10;
+		__fallthrough;
+	case 'G':
+	case 'g':
+		shift += 10;
+		__fallthrough;
+	case 'M':
+	case 'm':
+		shift += 10;
+		__fallthrough;
+	case 'K':
+	case 'k':
+		shift += 10;
 		p++;
 		break;
 	default:

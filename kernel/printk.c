@@ -89,7 +89,7 @@ void printk_bust_lock(void)
 
 size_t log_buf_copy(char *buf, size_t size)
 {
-	size_t avail = min(log_head, (size_t)LOG_BUF_SIZE);
+	size_t avail = min_t(size_t, log_head, LOG_BUF_SIZE);
 	size_t start = log_head - avail, n = min(avail, size);
 
 	for (size_t i = 0; i < n; i++)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cross-CPU function calls (kernel/smp.h), after Linux's kernel/smp.c.
+ * Cross-CPU function calls (kernel/smp.h), after Linux's smp.c.
  *
  * A request is a call_single_data (csd): the function, its argument and
  * a lock flag. Each CPU has a queue of requests, a lock-free singly

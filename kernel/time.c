@@ -70,7 +70,7 @@ struct timer_base {
 	bool ready;
 } __aligned(64);
 
-volatile unsigned long jiffies;
+unsigned long jiffies_counter;
 static struct timer_base timer_bases[NR_CPUS];
 static bool nohz_enabled = true;
 
@@ -230,8 +230,10 @@ int del_timer_sync(struct timer_list *timer)
 	u64 deadline = ktime_get_ns() + TIMER_SYNC_TIMEOUT_S * NSEC_PER_SEC;
 	int was_pending = 0;
 
-	/* From an interrupt handler (the timer's own function, say) it
-	 * could wait for itself: say so, and only delete. */
+	/*
+	 * From an interrupt handler (the timer's own function, say) it
+	 * could wait for itself: say so, and only delete.
+	 */
 	if (WARN(in_hardirq(), "del_timer_sync() of %pS from interrupt context\n",
 		 timer->function))
 		return del_timer(timer);
@@ -264,7 +266,7 @@ static void update_jiffies(void)
 	unsigned long old = jiffies;
 
 	while (time_after(now, old) &&
-	       !__atomic_compare_exchange_n(&jiffies, &old, now, false,
+	       !__atomic_compare_exchange_n(&jiffies_counter, &old, now, false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
 }

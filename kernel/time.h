@@ -19,6 +19,7 @@
 #ifndef KERNEL_TIME_H
 #define KERNEL_TIME_H
 
+#include "kernel/compiler.h"
 #include "kernel/types.h"
 #include "lib/list.h"
 
@@ -27,7 +28,13 @@
 #define NSEC_PER_MSEC		1000000ULL
 #define TICK_NSEC		(NSEC_PER_SEC / HZ)
 
-extern volatile unsigned long jiffies;
+/*
+ * The tick count since boot, HZ a second. Written only by
+ * update_jiffies() (kernel/time.c); read through jiffies, a fresh load
+ * each time, so a wait loop sees it move.
+ */
+extern unsigned long jiffies_counter;
+#define jiffies			READ_ONCE(jiffies_counter)
 
 /* Nanoseconds since boot, monotonic (the clock printk stamps with). */
 u64 ktime_get_ns(void);

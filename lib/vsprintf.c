@@ -143,13 +143,12 @@ static void out_symbol(struct outbuf *o, unsigned long addr, bool with_offset,
 	const char *name = kallsyms_lookup(addr, &size, &offset);
 	char sym[128];
 
-	if (!name) {
+	if (!name)
 		snprintf(sym, sizeof(sym), "0x%lx", addr);
-	} else if (with_offset) {
+	else if (with_offset)
 		snprintf(sym, sizeof(sym), "%s+0x%lx/0x%lx", name, offset, size);
-	} else {
+	else
 		snprintf(sym, sizeof(sym), "%s", name);
-	}
 	out_string(o, sym, spec);
 }
 
@@ -177,12 +176,23 @@ static const char *decode_flags(const char *fmt, struct printf_spec *spec)
 {
 	for (;; fmt++) {
 		switch (*fmt) {
-		case '-': spec->flags |= LEFT; break;
-		case '+': spec->flags |= PLUS; break;
-		case ' ': spec->flags |= SPACE; break;
-		case '#': spec->flags |= SPECIAL; break;
-		case '0': spec->flags |= ZEROPAD; break;
-		default: return fmt;
+		case '-':
+			spec->flags |= LEFT;
+			break;
+		case '+':
+			spec->flags |= PLUS;
+			break;
+		case ' ':
+			spec->flags |= SPACE;
+			break;
+		case '#':
+			spec->flags |= SPECIAL;
+			break;
+		case '0':
+			spec->flags |= ZEROPAD;
+			break;
+		default:
+			return fmt;
 		}
 	}
 }
@@ -245,27 +255,59 @@ static unsigned long long fetch_int(va_list *args, const struct printf_spec *spe
 
 	if (!(spec->flags & SIGN)) {
 		switch (spec->len) {
-		case LEN_CHAR: u = (unsigned char)va_arg(*args, unsigned int); break;
-		case LEN_SHORT: u = (unsigned short)va_arg(*args, unsigned int); break;
-		case LEN_LONG: u = va_arg(*args, unsigned long); break;
-		case LEN_LLONG: u = va_arg(*args, unsigned long long); break;
-		case LEN_SIZE: u = va_arg(*args, size_t); break;
-		case LEN_PTRDIFF: u = (unsigned long long)va_arg(*args, ptrdiff_t); break;
-		case LEN_INTMAX: u = va_arg(*args, uintmax_t); break;
-		default: u = va_arg(*args, unsigned int); break;
+		case LEN_CHAR:
+			u = (unsigned char)va_arg(*args, unsigned int);
+			break;
+		case LEN_SHORT:
+			u = (unsigned short)va_arg(*args, unsigned int);
+			break;
+		case LEN_LONG:
+			u = va_arg(*args, unsigned long);
+			break;
+		case LEN_LLONG:
+			u = va_arg(*args, unsigned long long);
+			break;
+		case LEN_SIZE:
+			u = va_arg(*args, size_t);
+			break;
+		case LEN_PTRDIFF:
+			u = (unsigned long long)va_arg(*args, ptrdiff_t);
+			break;
+		case LEN_INTMAX:
+			u = va_arg(*args, uintmax_t);
+			break;
+		default:
+			u = va_arg(*args, unsigned int);
+			break;
 		}
 		*negative = false;
 		return u;
 	}
 	switch (spec->len) {
-	case LEN_CHAR: s = (signed char)va_arg(*args, int); break;
-	case LEN_SHORT: s = (short)va_arg(*args, int); break;
-	case LEN_LONG: s = va_arg(*args, long); break;
-	case LEN_LLONG: s = va_arg(*args, long long); break;
-	case LEN_SIZE: s = va_arg(*args, ssize_t); break;
-	case LEN_PTRDIFF: s = va_arg(*args, ptrdiff_t); break;
-	case LEN_INTMAX: s = va_arg(*args, intmax_t); break;
-	default: s = va_arg(*args, int); break;
+	case LEN_CHAR:
+		s = (signed char)va_arg(*args, int);
+		break;
+	case LEN_SHORT:
+		s = (short)va_arg(*args, int);
+		break;
+	case LEN_LONG:
+		s = va_arg(*args, long);
+		break;
+	case LEN_LLONG:
+		s = va_arg(*args, long long);
+		break;
+	case LEN_SIZE:
+		s = va_arg(*args, ssize_t);
+		break;
+	case LEN_PTRDIFF:
+		s = va_arg(*args, ptrdiff_t);
+		break;
+	case LEN_INTMAX:
+		s = va_arg(*args, intmax_t);
+		break;
+	default:
+		s = va_arg(*args, int);
+		break;
 	}
 	*negative = s < 0;
 	/* Negate in unsigned arithmetic so LLONG_MIN does not overflow. */

@@ -250,9 +250,9 @@ static void *host_cpu_main(void *data)
 	rcu_cpu_starting();	/* in the grace periods before any work */
 	host_irq_cpu_online(c->id);
 	for (;;) {
-		void (*fn)(void *arg) = __atomic_load_n(&c->fn,
-							__ATOMIC_ACQUIRE);
+		void (*fn)(void *arg);
 
+		fn = __atomic_load_n(&c->fn, __ATOMIC_ACQUIRE);
 		if (fn) {
 			host_cpu_run_work(c, fn);
 			continue;

@@ -270,7 +270,7 @@ static int find_rodata(struct dl_phdr_info *info, size_t size, void *data)
 	(void)size;
 	(void)data;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
 		unsigned long start = info->dlpi_addr + ph->p_vaddr;
 
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
@@ -280,7 +280,7 @@ static int find_rodata(struct dl_phdr_info *info, size_t size, void *data)
 	if (!ours)
 		return 0;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
 		unsigned long start = info->dlpi_addr + ph->p_vaddr;
 
 		if (ph->p_type != PT_LOAD || (ph->p_flags & (PF_W | PF_X)) ||
@@ -625,11 +625,19 @@ static u64 *sw_pte(unsigned long addr, bool create)
 {
 	u64 **pmd = root_entry(addr), *pte_table;
 
-	if (!*pmd && (!create || !(*pmd = alloc_window_table())))
-		return NULL;
+	if (!*pmd) {
+		if (!create)
+			return NULL;
+		*pmd = alloc_window_table();
+		if (!*pmd)
+			return NULL;
+	}
 	pte_table = (u64 *)(*pmd)[pmd_index(addr)];
 	if (!pte_table) {
-		if (!create || !(pte_table = alloc_window_table()))
+		if (!create)
+			return NULL;
+		pte_table = alloc_window_table();
+		if (!pte_table)
 			return NULL;
 		(*pmd)[pmd_index(addr)] = (u64)pte_table;
 	}
@@ -641,7 +649,10 @@ static void unmap_pte_table(unsigned long addr, unsigned long end)
 {
 	u64 **pmd = root_entry(addr), *pte_table;
 
-	if (!*pmd || !(pte_table = (u64 *)(*pmd)[pmd_index(addr)]))
+	if (!*pmd)
+		return;
+	pte_table = (u64 *)(*pmd)[pmd_index(addr)];
+	if (!pte_table)
 		return;
 	for (; addr < end; addr += PAGE_SIZE)
 		pte_table[pte_index(addr)] = 0;
@@ -821,7 +832,7 @@ int arch_probe_kernel_access(unsigned long addr, enum probe_access kind)
 	__asm__ __volatile__("" : : : "memory");
 	switch (kind) {
 	case PROBE_READ:
-		(void)*(volatile u8 *)addr;
+		(void)READ_ONCE(*(u8 *)addr);
 		break;
 	case PROBE_WRITE:
 		__atomic_fetch_or((u8 *)addr, 0, __ATOMIC_SEQ_CST);

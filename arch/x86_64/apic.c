@@ -398,8 +398,8 @@ void apic_send_nmi(u32 apic_id)
 	int err = apic_send_IPI_dest(apic_id, APIC_DM_NMI, SELF_IPI_TIMEOUT_US);
 
 	if (err)
-		printk(KERN_EMERG "APIC: NMI to APIC ID 0x%x not sent (%d)\n",
-		       apic_id, err);
+		pr_emerg("APIC: NMI to APIC ID 0x%x not sent (%d)\n",
+			 apic_id, err);
 }
 
 /* Put the CPU with this APIC ID back into wait-for-SIPI (INIT). */

@@ -642,11 +642,20 @@ int e820__parse_mem(struct e820_table *t, const char *arg)
 static int e820_memmap_type(char c, u32 *type)
 {
 	switch (c) {
-	case '@': *type = E820_TYPE_RAM; return 0;
-	case '$': *type = E820_TYPE_RESERVED; return 0;
-	case '!': *type = E820_TYPE_PRAM; return 0;
-	case '#': *type = E820_TYPE_ACPI; return 0;
-	default: return -EINVAL;
+	case '@':
+		*type = E820_TYPE_RAM;
+		return 0;
+	case '$':
+		*type = E820_TYPE_RESERVED;
+		return 0;
+	case '!':
+		*type = E820_TYPE_PRAM;
+		return 0;
+	case '#':
+		*type = E820_TYPE_ACPI;
+		return 0;
+	default:
+		return -EINVAL;
 	}
 }
 

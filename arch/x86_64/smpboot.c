@@ -134,7 +134,7 @@ static int maxcpus_setup(char *val)
 
 	if (!val || kstrtoint(val, 0, &n) || n < 0)
 		return -EINVAL;
-	setup_max_cpus = n ? min((unsigned int)n, (unsigned int)NR_CPUS) : 1;
+	setup_max_cpus = n ? min_t(unsigned int, n, NR_CPUS) : 1;
 	return 0;
 }
 kernel_param("maxcpus", maxcpus_setup);

@@ -122,10 +122,10 @@ void idt_init(void)
 /* Page fault error code bits, decoded for the report. */
 static void print_pf_reason(unsigned long error)
 {
-	printk(KERN_EMERG "#PF: %s %s access in %s mode\n",
-	       error & 0x1 ? "protection violation on a" : "not-present page,",
-	       error & 0x10 ? "instruction fetch" : error & 0x2 ? "write" : "read",
-	       error & 0x4 ? "user" : "kernel");
+	pr_emerg("#PF: %s %s access in %s mode\n",
+		 error & 0x1 ? "protection violation on a" : "not-present page,",
+		 error & 0x10 ? "instruction fetch" : error & 0x2 ? "write" : "read",
+		 error & 0x4 ? "user" : "kernel");
 }
 
 /* The report's first line, naming what lies at addr if anything does. */
@@ -135,14 +135,14 @@ static void print_pf_address(unsigned long addr)
 	char what[160];
 
 	if (debug_pagealloc_fault(addr, &pfn))
-		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx (debug_pagealloc: pfn 0x%lx is free)\n",
-		       addr, pfn);
+		pr_emerg("BUG: unable to handle page fault for address: %016lx (debug_pagealloc: pfn 0x%lx is free)\n",
+			 addr, pfn);
 	else if (vmalloc_fault_describe(addr, what, sizeof(what)))
-		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx (%s)\n",
-		       addr, what);
+		pr_emerg("BUG: unable to handle page fault for address: %016lx (%s)\n",
+			 addr, what);
 	else
-		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n",
-		       addr);
+		pr_emerg("BUG: unable to handle page fault for address: %016lx\n",
+			 addr);
 }
 
 extern const char probe_read_insn[], probe_write_insn[], probe_exec_ret[],
@@ -165,7 +165,7 @@ static bool probe_fault_fixup(struct pt_regs *regs)
 	report_kind(REPORT_PAGE_FAULT);
 	print_pf_address(addr);
 	print_pf_reason(regs->error_code);
-	printk(KERN_EMERG "probe: the fault was expected, resuming\n");
+	pr_emerg("probe: the fault was expected, resuming\n");
 	if (exec)
 		regs->rsp += 8;
 	regs->rip = (unsigned long)probe_fixup;
@@ -174,22 +174,22 @@ static bool probe_fault_fixup(struct pt_regs *regs)
 
 static void print_regs(const struct pt_regs *regs)
 {
-	printk(KERN_EMERG "RIP: %04lx:%016lx %pS\n", regs->cs, regs->rip,
-	       (void *)regs->rip);
-	printk(KERN_EMERG "RSP: %04lx:%016lx EFLAGS: %08lx\n", regs->ss,
-	       regs->rsp, regs->rflags);
-	printk(KERN_EMERG "RAX: %016lx RBX: %016lx RCX: %016lx\n",
-	       regs->rax, regs->rbx, regs->rcx);
-	printk(KERN_EMERG "RDX: %016lx RSI: %016lx RDI: %016lx\n",
-	       regs->rdx, regs->rsi, regs->rdi);
-	printk(KERN_EMERG "RBP: %016lx R08: %016lx R09: %016lx\n",
-	       regs->rbp, regs->r8, regs->r9);
-	printk(KERN_EMERG "R10: %016lx R11: %016lx R12: %016lx\n",
-	       regs->r10, regs->r11, regs->r12);
-	printk(KERN_EMERG "R13: %016lx R14: %016lx R15: %016lx\n",
-	       regs->r13, regs->r14, regs->r15);
-	printk(KERN_EMERG "CR0: %016lx CR2: %016lx CR3: %016lx CR4: %016lx\n",
-	       read_cr0(), read_cr2(), read_cr3(), read_cr4());
+	pr_emerg("RIP: %04lx:%016lx %pS\n", regs->cs, regs->rip,
+		 (void *)regs->rip);
+	pr_emerg("RSP: %04lx:%016lx EFLAGS: %08lx\n", regs->ss,
+		 regs->rsp, regs->rflags);
+	pr_emerg("RAX: %016lx RBX: %016lx RCX: %016lx\n",
+		 regs->rax, regs->rbx, regs->rcx);
+	pr_emerg("RDX: %016lx RSI: %016lx RDI: %016lx\n",
+		 regs->rdx, regs->rsi, regs->rdi);
+	pr_emerg("RBP: %016lx R08: %016lx R09: %016lx\n",
+		 regs->rbp, regs->r8, regs->r9);
+	pr_emerg("R10: %016lx R11: %016lx R12: %016lx\n",
+		 regs->r10, regs->r11, regs->r12);
+	pr_emerg("R13: %016lx R14: %016lx R15: %016lx\n",
+		 regs->r13, regs->r14, regs->r15);
+	pr_emerg("CR0: %016lx CR2: %016lx CR3: %016lx CR4: %016lx\n",
+		 read_cr0(), read_cr2(), read_cr3(), read_cr4());
 }
 
 void do_exception(struct pt_regs *regs)
@@ -203,18 +203,18 @@ void do_exception(struct pt_regs *regs)
 	if (v == 14 && probe_fault_fixup(regs))
 		return;
 	if (!panic_begin()) {
-		printk(KERN_EMERG "CPU exception %lu (%s) inside the panic\n",
-		       v, name);
+		pr_emerg("CPU exception %lu (%s) inside the panic\n",
+			 v, name);
 		arch_exit(ARCH_EXIT_FAILURE);
 	}
-	printk(KERN_EMERG "CPU exception %lu (%s), error code 0x%lx\n", v, name,
-	       regs->error_code);
+	pr_emerg("CPU exception %lu (%s), error code 0x%lx\n", v, name,
+		 regs->error_code);
 	if (v == 14) {
 		print_pf_address(read_cr2());
 		print_pf_reason(regs->error_code);
 	}
 	print_regs(regs);
 	show_stack(regs->rip, regs->rbp);
-	printk(KERN_EMERG "---[ end trace: fatal exception %lu ]---\n", v);
+	pr_emerg("---[ end trace: fatal exception %lu ]---\n", v);
 	arch_exit(ARCH_EXIT_FAILURE);
 }

@@ -129,7 +129,7 @@ u64 arch_clock_ns(void)
 {
 	u64 cycles = rdtsc() - tsc_at_boot;
 
-	return (u64)(((unsigned __int128)cycles * ns_mult) >> 32);
+	return (u64)(((__uint128_t)cycles * ns_mult) >> 32);
 }
 
 u64 arch_cpu_time_ns(void)

@@ -366,7 +366,7 @@ void ktest_runner_fail(struct ktest *t, const char *fmt, ...)
 
 static void check_reports(struct ktest *t)
 {
-	unsigned int shown = min(t->nr_reports, (unsigned int)KTEST_MAX_REPORTS);
+	unsigned int shown = min_t(unsigned int, t->nr_reports, KTEST_MAX_REPORTS);
 
 	for (unsigned int i = 0; i < shown; i++)
 		ktest_runner_fail(t, "unexpected report: %s", t->reports[i]);
@@ -952,7 +952,7 @@ static void show_captured(struct ktest *t)
 		lines++;
 	ktest_print(t->indent + 4, "captured (%u line%s):\n", lines,
 		    lines == 1 ? "" : "s");
-	for (unsigned int i = 0; i < min(lines, (unsigned int)SHOWN_LINES); i++) {
+	for (unsigned int i = 0; i < min_t(unsigned int, lines, SHOWN_LINES); i++) {
 		int n = (int)(strchr(text, '\n') - text);
 
 		ktest_print(t->indent + 4, "| %.*s%s\n", min(n, SHOWN_WIDTH),
