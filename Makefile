@@ -227,7 +227,7 @@ debug: $(B)/kernel.elf $(B)/kernel.elf-gdb.py
 # (every function and function-like macro has its block), rendered by
 # make docs. scripts/kernel-doc comes from the linux-source package,
 # extracted once, as tools/testing/kunit below.
-KDOC_HEADERS := mm/slab.h mm/gfp.h mm/vmalloc.h mm/mempool.h mm/util.h mm/mm.h \
+KDOC_HEADERS := mm/slab.h mm/gfp.h mm/vmalloc.h mm/mempool.h mm/util.h mm/mm.h mm/percpu.h \
 		kernel/rcupdate.h kernel/workqueue.h
 KERNEL_DOC := $(B)/kdoc/scripts/kernel-doc
 $(KERNEL_DOC):
@@ -295,13 +295,13 @@ check: $(HB)/cram compile-checks
 # suite runs the scaling cases shortened there, on 1, 2 and 4 CPUs; vmalloc
 # checks another CPU loses a freed mapping once the purge has run, and
 # vmalloc_torture runs every CPU at once for torture_ms=, 1 s by default).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture
+SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture,percpu
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Two NUMA boots (QEMU builds the SRAT and SLIT): 2 nodes of 2 CPUs, and 4
 # nodes of one CPU each, node 3 without memory, with an asymmetric,
 # non-uniform SLIT. The numa suite checks the topology against the
 # numa_expect= the harness adds.
-NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot
+NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot,percpu
 NUMA_4NODES := 4:nomem=3:0-1=15:1-0=25:0-2=30:0-3=40:1-2=18:1-3=22:2-3=12
 
 # The 32-CPU boot (skipped when NR_CPUS is below 32): bring-up, masks,

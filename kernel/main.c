@@ -17,6 +17,7 @@
 #include "kernel/time.h"
 #include "kernel/workqueue.h"
 #include "mm/mm.h"
+#include "mm/percpu.h"
 #include "mm/slab_reap.h"
 #include "arch/arch.h"
 
@@ -32,6 +33,7 @@ __noreturn void start_kernel(void)
 	setup_arch();
 	rcu_init();		/* this CPU in the grace periods (the APs are) */
 	mm_core_init();
+	percpu_init();		/* alloc_percpu() from here */
 	init_timers();
 	arch_irq_init();	/* interrupts on from here */
 	workqueue_init();

@@ -107,6 +107,56 @@ static inline unsigned long find_next_bit(const unsigned long *addr,
 	return offset < size ? offset : size;
 }
 
+/* The first clear bit at or after offset, or size if none. */
+static inline unsigned long find_next_zero_bit(const unsigned long *addr,
+					       unsigned long size,
+					       unsigned long offset)
+{
+	unsigned long word;
+
+	if (offset >= size)
+		return size;
+	word = ~READ_ONCE(addr[BIT_WORD(offset)]) &
+	       (~0UL << (offset % BITS_PER_LONG));
+	offset = ALIGN_DOWN(offset, BITS_PER_LONG);
+	while (!word) {
+		offset += BITS_PER_LONG;
+		if (offset >= size)
+			return size;
+		word = ~READ_ONCE(addr[BIT_WORD(offset)]);
+	}
+	offset += (unsigned long)__builtin_ctzl(word);
+	return offset < size ? offset : size;
+}
+
+/* Set bits [start, start + len), not atomically. */
+static inline void bitmap_set(unsigned long *map, unsigned int start,
+			      unsigned int len)
+{
+	unsigned int end = start + len;
+
+	while (start < end && start % BITS_PER_LONG)
+		__set_bit(start++, map);
+	for (; start + BITS_PER_LONG <= end; start += BITS_PER_LONG)
+		map[BIT_WORD(start)] = ~0UL;
+	while (start < end)
+		__set_bit(start++, map);
+}
+
+/* Clear bits [start, start + len), not atomically. */
+static inline void bitmap_clear(unsigned long *map, unsigned int start,
+				unsigned int len)
+{
+	unsigned int end = start + len;
+
+	while (start < end && start % BITS_PER_LONG)
+		__clear_bit(start++, map);
+	for (; start + BITS_PER_LONG <= end; start += BITS_PER_LONG)
+		map[BIT_WORD(start)] = 0;
+	while (start < end)
+		__clear_bit(start++, map);
+}
+
 static inline unsigned long find_first_bit(const unsigned long *addr,
 					   unsigned long size)
 {

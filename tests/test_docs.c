@@ -14,6 +14,7 @@
 #include "mm/mm.h"
 #include "mm/mm_types.h"
 #include "mm/mmzone.h"
+#include "mm/percpu.h"
 #include "mm/slab_internal.h"
 #include "mm/util.h"
 
@@ -111,11 +112,28 @@ static void test_kmalloc_classes(struct ktest *t)
 	}
 }
 
+/*
+ * Documentation/mm/percpu.md, "Chunks and units": 32 KiB units of 8
+ * pages one after the other, 4-byte granules (8192 a unit), areas of
+ * at most 32 KiB, and the boot line's numbers.
+ */
+static void test_percpu_units(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, PCPU_UNIT_SIZE, 32768UL);
+	KTEST_EXPECT_EQ(t, PCPU_UNIT_PAGES, 8UL);
+	KTEST_EXPECT_EQ(t, per_cpu_offset(1), 32768UL);
+	KTEST_EXPECT_EQ(t, per_cpu_offset(3), 3 * 32768UL);
+	KTEST_EXPECT_EQ(t, PCPU_MIN_ALLOC_SIZE, 4);
+	KTEST_EXPECT_EQ(t, PCPU_UNIT_SIZE / PCPU_MIN_ALLOC_SIZE, 8192UL);
+	KTEST_EXPECT_EQ(t, PCPU_MAX_ALLOC_SIZE, 32768UL);
+}
+
 static struct ktest_case docs_cases[] = {
 	KTEST_CASE(test_struct_page_words),
 	KTEST_CASE(test_virtual_layout),
 	KTEST_CASE(test_buddy_orders),
 	KTEST_CASE(test_kmalloc_classes),
+	KTEST_CASE(test_percpu_units),
 	{}
 };
 

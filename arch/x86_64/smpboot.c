@@ -81,6 +81,7 @@
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/numa.h"
+#include "mm/percpu.h"
 
 #define SMP_CALLIN_TIMEOUT_US	1000000		/* TCG is slow */
 #define AP_STACK_PAGES		4
@@ -204,6 +205,12 @@ static void reschedule_interrupt(unsigned int vector)
 	(void)vector;
 }
 
+/* The FS base is this CPU's per-CPU offset (asm/percpu.h). */
+static void setup_percpu_segment(unsigned int cpu)
+{
+	wrmsr(MSR_FS_BASE, per_cpu_offset(cpu));
+}
+
 /* Called by secondary_startup_64 on the AP's stack, GS base set. */
 __noreturn void start_secondary(void);
 __noreturn void start_secondary(void)
@@ -213,6 +220,7 @@ __noreturn void start_secondary(void)
 	unsigned long here = (unsigned long)&cpu;
 
 	gdt_init();
+	setup_percpu_segment(cpu);
 	idt_load();
 	apic_ap_init();
 	pc->seen_cpu = cpu;
@@ -308,6 +316,7 @@ static void set_boot_cpu_info(void)
 {
 	struct x86_percpu *pc = &x86_percpu[0];
 
+	setup_percpu_segment(0);
 	pc->apic_id = apic_read_id();
 	pc->stack_lo = (unsigned long)boot_stack;
 	pc->stack_hi = (unsigned long)boot_stack_top;
