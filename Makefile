@@ -100,7 +100,7 @@ HARNESS := $(PYTHON) tools/testing/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
 	     --firmware $(FIRMWARE) --machine $(MACHINE) $(if $(NUMA),--numa '$(NUMA)')
 
-.PHONY: FORCE all docs run bench bench-ab bench-icount bench-icount-ab debug test check selftest deps clean help iso host \
+.PHONY: FORCE all docs run bench bench-ab bench-icount bench-icount-ab format-check debug test check selftest deps clean help iso host \
 	compile_commands.json fuzz compile-checks matrix shim bench-real \
 	bench-real-check bench-plot soak
 
@@ -238,6 +238,22 @@ $(KERNEL_DOC):
 			--wildcards '*/scripts/kernel-doc' && touch $@; \
 	fi
 
+# Linux's scripts/checkpatch.pl (and the word lists it reads beside it),
+# run by compile-checks over the kernel's sources through
+# tools/testing/checkpatch.py, which leaves out the documented exceptions
+# (Documentation/process/coding-style.md).
+CHECKPATCH := $(B)/kdoc/scripts/checkpatch.pl
+CHECKPATCH_SRCS = $(sort $(wildcard kernel/*.[ch] lib/*.[ch] lib/*/*.[ch] \
+		  arch/*.[ch] arch/*/*.[ch] arch/*/include/asm/*.h))
+$(CHECKPATCH):
+	@if [ -f $(KUNIT_TARBALL) ]; then \
+		echo "  TAR     $@"; \
+		mkdir -p $(B)/kdoc && \
+		tar -xJf $(KUNIT_TARBALL) -C $(B)/kdoc --strip-components=1 \
+			--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+			'*/scripts/const_structs.checkpatch' && touch $@; \
+	fi
+
 # The API reference and the documentation in build/docs/ (tools/docs.py):
 # kernel-doc -rst of KDOC_HEADERS, then HTML with Debian's docutils, and
 # Documentation/ with its Markdown package (hence /usr/bin/python3, as
@@ -251,8 +267,8 @@ docs: $(KERNEL_DOC)
 # caller and hide the internals, and the compiler sees the allocation
 # functions' sizes (__alloc_size). Then the Markdown links of README.md,
 # Documentation/ and bench/ (tools/testing/doc_links.py), and the API
-# headers' kernel-doc (KDOC_HEADERS above).
-compile-checks: $(KERNEL_DOC)
+# headers' kernel-doc (KDOC_HEADERS above), and checkpatch (CHECKPATCH).
+compile-checks: $(KERNEL_DOC) $(CHECKPATCH)
 	@$(PYTHON) tools/testing/compile_checks.py --cc '$(CC)' -- $(KCFLAGS)
 	@$(PYTHON) tools/testing/doc_links.py
 	@$(PYTHON) tools/testing/kdoc_coverage.py $(KDOC_HEADERS)
@@ -262,6 +278,12 @@ compile-checks: $(KERNEL_DOC)
 		echo "kernel-doc: $(words $(KDOC_HEADERS)) headers, no warnings"; \
 	else \
 		echo "kernel-doc: skipped, $(KUNIT_TARBALL) not found (make deps)"; \
+	fi
+	@if [ -f $(CHECKPATCH) ]; then \
+		$(PYTHON) tools/testing/checkpatch.py --checkpatch $(CHECKPATCH) \
+			$(CHECKPATCH_SRCS); \
+	else \
+		echo "checkpatch: skipped, $(KUNIT_TARBALL) not found (make deps)"; \
 	fi
 
 # Host-native suites only (ASan/UBSan).
@@ -534,11 +556,25 @@ bench-icount-ab:
 		$(BB)/cram --glob '$(BENCH_GLOB)'
 	git worktree remove --force $(B)/baseline
 
+# clang-format (.clang-format, Linux's style) on the lines changed since
+# FORMAT_BASE (default HEAD: what is not committed yet): its diff, and a
+# failure if it would change any. The whole tree is not clang-formatted
+# (hand-aligned tables and comments); checkpatch in make check is the
+# enforced check.
+FORMAT_BASE ?= HEAD
+format-check:
+	@out=$$(git clang-format --diff --extensions c,h $(FORMAT_BASE) -- \
+		kernel mm lib arch tests bench fuzz 2>&1); \
+	echo "$$out"; \
+	if echo "$$out" | grep -q '^diff --git'; then \
+		echo "format-check: clang-format would change the lines above"; exit 1; \
+	fi
+
 # --- tools --------------------------------------------------------------
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 \
 	grub-efi-amd64-bin ovmf linux-source-6.1 sqlite3 valgrind time \
-	python3-matplotlib gdb python3-docutils python3-markdown
+	python3-matplotlib gdb python3-docutils python3-markdown clang-format
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

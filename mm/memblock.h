@@ -229,8 +229,8 @@ bool memblock_next_free_range(const struct memblock *mb, u64 *idx, int nid,
 			      phys_addr_t *start, phys_addr_t *end, int *out_nid);
 
 #define for_each_free_mem_range(mb, i, nid, p_start, p_end, p_nid)	\
-	for (i = 0; memblock_next_free_range(mb, &i, nid, p_start,	\
-					     p_end, p_nid); )
+	for (i = 0;							\
+	     memblock_next_free_range(mb, &i, nid, p_start, p_end, p_nid);)
 
 /*
  * The whole pages of each memory region of node nid (NUMA_NO_NODE: all)
@@ -242,8 +242,8 @@ bool memblock_next_mem_pfn_range(const struct memblock *mb, int *idx, int nid,
 				 unsigned long *end_pfn, int *out_nid);
 
 #define for_each_mem_pfn_range(mb, i, nid, p_start, p_end, p_nid)	\
-	for (i = 0; memblock_next_mem_pfn_range(mb, &i, nid, p_start,	\
-						p_end, p_nid); )
+	for (i = 0;							\
+	     memblock_next_mem_pfn_range(mb, &i, nid, p_start, p_end, p_nid);)
 
 #define for_each_mem_region(mb, r)					\
 	for (r = (mb)->memory.regions;					\

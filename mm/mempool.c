@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Memory pools (Linux's mm/mempool.c): a reserve of elements that
+ * Memory pools (Linux's mempool.c): a reserve of elements that
  * guarantees min_nr allocations whatever the state of memory.
  *
  * 1. Data. pool->elements[0..curr_nr) is the reserve, a stack; the array

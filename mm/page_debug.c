@@ -111,7 +111,7 @@ static void report_poison(const struct page *page, const u8 *mem,
 	pr_err("page_poison: %lu bad bytes in offsets 0x%lx-0x%lx%s\n", bad,
 	       first, last,
 	       bad == 1 && !(flip & (flip - 1)) ? " (a single bit flip)" : "");
-	start = max(ALIGN_DOWN(first, DUMP_ROW), (unsigned long)DUMP_ROW) - DUMP_ROW;
+	start = max_t(unsigned long, ALIGN_DOWN(first, DUMP_ROW), DUMP_ROW) - DUMP_ROW;
 	dump_bytes(mem, min(start, PAGE_SIZE - DUMP_BYTES));
 	pr_err("page_poison: written after it was freed; poisoned again and handed out\n");
 	dump_stack();
@@ -504,8 +504,8 @@ static void check_pcp_local(void *info)
 
 		scnprintf(what, sizeof(what), "zone %s cpu %d order-%u list",
 			  a->zone->name, a->cpu, a->order);
-		limit = min((unsigned long)max(l->count, 0),
-			    a->zone->spanned_pages) + 1;
+		limit = min_t(unsigned long, max(l->count, 0),
+			      a->zone->spanned_pages) + 1;
 		n = walk_list(a->c, &l->list, limit, what, pcp_entry, a);
 		if (n != (unsigned long)l->count)
 			problem(a->c, REPORT_PAGE_CHECK_COUNT,

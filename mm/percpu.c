@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The dynamic per-CPU allocator (mm/percpu.h; Linux's mm/percpu.c, much
+ * The dynamic per-CPU allocator (mm/percpu.h; Linux's percpu.c, much
  * simplified): alloc_percpu() gives each possible CPU its own zeroed
  * copy of an object, all reached through one per-CPU pointer.
  *
@@ -178,7 +178,7 @@ static int pcpu_find_fit(struct pcpu_chunk *chunk, unsigned int bits,
 static void *pcpu_alloc_area(size_t size, size_t align)
 {
 	unsigned int bits = DIV_ROUND_UP(size, PCPU_MIN_ALLOC_SIZE);
-	unsigned int align_bits = max(align, (size_t)PCPU_MIN_ALLOC_SIZE) /
+	unsigned int align_bits = max_t(size_t, align, PCPU_MIN_ALLOC_SIZE) /
 				  PCPU_MIN_ALLOC_SIZE;
 	struct pcpu_chunk *chunk;
 	unsigned long flags;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Helpers over kmalloc (Linux's mm/util.c): copies of memory and strings,
+ * Helpers over kmalloc (Linux's util.c): copies of memory and strings,
  * strings that stay where they are when they are read-only, bulk kfree,
  * and what kmalloc would really give for a size. Declared in mm/util.h,
  * which mm/slab.h includes.

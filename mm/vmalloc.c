@@ -1121,6 +1121,7 @@ size_t vmalloc_fault_describe(unsigned long addr, char *buf, size_t len)
 void vmalloc_get_stats(struct vmalloc_stats *s)
 {
 	unsigned long flags;
+
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	s->nr_pages = nr_vmalloc_pages;
 	s->free_bytes = free_bytes;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Direct reclaim: before an allocation fails, take back the memory the
- * allocators and the shrinkers keep for reuse (Linux's mm/vmscan.c,
+ * allocators and the shrinkers keep for reuse (Linux's vmscan.c,
  * without the LRU lists: there is no page cache and no swap).
  *
  * 1. When. alloc_pages() calls try_to_free_pages() once the free lists
