@@ -66,12 +66,3 @@ const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 		*offset = addr - start;
 	return kallsyms_names + kallsyms_name_offsets[i];
 }
-
-unsigned long kallsyms_lookup_name(const char *name)
-{
-	for (unsigned int i = 0; i < nr_syms(); i++) {
-		if (!strcmp(kallsyms_names + kallsyms_name_offsets[i], name))
-			return sym_addr(i);
-	}
-	return 0;
-}

@@ -21,7 +21,4 @@
 const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 			    unsigned long *offset);
 
-/* Address of the named function, or 0. */
-unsigned long kallsyms_lookup_name(const char *name);
-
 #endif /* KERNEL_KALLSYMS_H */

@@ -207,7 +207,10 @@ int mod_timer(struct timer_list *timer, unsigned long expires)
 
 void add_timer(struct timer_list *timer)
 {
-	BUG_ON(timer_pending(timer));
+	if (WARN(timer_pending(timer),
+		 "add_timer() of pending timer %pS: left armed as it was\n",
+		 timer->function))
+		return;
 	mod_timer(timer, timer->expires);
 }
 

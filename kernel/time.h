@@ -100,6 +100,10 @@ void timer_setup(struct timer_list *timer,
  * elsewhere). 1 if it was pending, 0 if not.
  */
 int mod_timer(struct timer_list *timer, unsigned long expires);
+/*
+ * Arm timer for its expires field, on this CPU. A timer already pending
+ * is a caller's bug: WARNs and stays armed as it was.
+ */
 void add_timer(struct timer_list *timer);
 
 /* Disarm; 1 if it was pending. The function may still be running. */

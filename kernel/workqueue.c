@@ -49,7 +49,6 @@ struct worker_pool {
 	spinlock_t lock;
 	struct list_head worklist;
 	struct work_struct *current_work;
-	unsigned long nr_run;
 	u64 blocked_since;	/* ns: first found blocked; 0: not blocked */
 	unsigned long blocked_site;	/* the section's end that ran it */
 	u64 max_blocked_ns;	/* the longest wait, and where it ended */
@@ -278,7 +277,6 @@ static void run_worklist(struct worker_pool *pool)
 
 		spin_lock(&pool->lock);
 		pool->current_work = NULL;
-		pool->nr_run++;
 	}
 	spin_unlock(&pool->lock);
 }
@@ -404,11 +402,4 @@ u64 workqueue_max_blocked_ns(unsigned long *site)
 bool in_workqueue(void)
 {
 	return READ_ONCE(pools[arch_cpu_id()].running);
-}
-
-unsigned long workqueue_nr_run(unsigned int cpu)
-{
-	if (cpu >= NR_CPUS)
-		return 0;
-	return READ_ONCE(pools[cpu].nr_run);
 }

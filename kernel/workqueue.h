@@ -201,15 +201,6 @@ bool cancel_delayed_work_sync(struct delayed_work *dwork);
 void workqueue_irq_exit(void);
 
 /**
- * workqueue_nr_run() - work functions run on a CPU since boot
- * @cpu: the CPU
- *
- * Context: any context; a snapshot.
- * Return: the count; 0 for a CPU number out of range.
- */
-unsigned long workqueue_nr_run(unsigned int cpu);
-
-/**
  * workqueue_init() - let queued work raise RESCHEDULE_VECTOR on this CPU
  *
  * Context: boot, once, from start_kernel(), after arch_irq_init().

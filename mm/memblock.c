@@ -952,11 +952,6 @@ void memblock_dump_instance(const struct memblock *mb)
 
 /* --- the kernel's instance ----------------------------------------------- */
 
-void memblock_dump_all(void)
-{
-	memblock_dump_instance(&memblock);
-}
-
 int memblock_add(phys_addr_t base, phys_addr_t size)
 {
 	memblock_dbg("memblock_add: [%#lx-%#lx] %pS\n", base,

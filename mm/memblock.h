@@ -331,6 +331,5 @@ phys_addr_t memblock_start_of_DRAM(void);	/* 0 if no memory */
 phys_addr_t memblock_end_of_DRAM(void);		/* end of the last region */
 bool memblock_is_region_reserved(phys_addr_t base, phys_addr_t size);
 bool memblock_is_memory(phys_addr_t addr);
-void memblock_dump_all(void);
 
 #endif /* MM_MEMBLOCK_H */

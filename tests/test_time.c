@@ -13,6 +13,7 @@
 #include "kernel/smp.h"
 #include "kernel/time.h"
 #include "lib/ktest/ktest.h"
+#include "lib/string.h"
 #include "tests/mm_util.h"
 #include "arch/arch.h"
 
@@ -150,6 +151,30 @@ static void test_mod_del(struct ktest *t)
 	KTEST_EXPECT_EQ(t, mod_timer(&p.timer, jiffies + 2), 0);
 	KTEST_EXPECT_EQ(t, del_timer(&p.timer), 1);
 	KTEST_EXPECT_EQ(t, del_timer_sync(&p.timer), 0);
+	spin_ns(40 * NSEC_PER_MSEC);
+	KTEST_EXPECT_EQ(t, p.runs, 1UL);
+}
+
+/*
+ * add_timer() arms for the timer's own expires; a second add_timer() of
+ * the pending timer WARNs and leaves it armed as it was, to run once.
+ */
+static void test_add_timer(struct ktest *t)
+{
+	unsigned long order = 0, expires;
+	struct probe p = { .order = &order };
+
+	timer_setup(&p.timer, probe_fn, 0);
+	p.timer.expires = expires = jiffies + 3;
+	add_timer(&p.timer);
+	KTEST_EXPECT_TRUE(t, timer_pending(&p.timer));
+	ktest_capture_start(t, "WARNING:");
+	add_timer(&p.timer);			/* a caller's bug */
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t), "add_timer() of pending timer"));
+	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 1, WAIT_S));
+	KTEST_EXPECT_FALSE(t, time_before(p.ran_at, expires));
+	KTEST_EXPECT_LT(t, p.ran_at - expires, (unsigned long)HZ / 2);
 	spin_ns(40 * NSEC_PER_MSEC);
 	KTEST_EXPECT_EQ(t, p.runs, 1UL);
 }
@@ -436,6 +461,7 @@ static const struct ktest_case time_cases[] = {
 	KTEST_CASE(test_tick_rate),
 	KTEST_CASE(test_timers_in_order),
 	KTEST_CASE(test_mod_del),
+	KTEST_CASE(test_add_timer),
 	KTEST_CASE(test_rearm_from_function),
 	KTEST_CASE(test_timer_on_each_cpu),
 	KTEST_CASE(test_del_timer_sync_waits),
