@@ -13,6 +13,7 @@
 #define MM_SLAB_H
 
 #include "kernel/compiler.h"
+#include "kernel/overflow.h"
 #include "lib/bitops.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
@@ -467,7 +468,7 @@ static inline __alloc_size(1, 2) void *kmalloc_array(size_t n, size_t size,
 {
 	size_t bytes;
 
-	if (__builtin_mul_overflow(n, size, &bytes))
+	if (unlikely(check_mul_overflow(n, size, &bytes)))
 		return NULL;
 	return kmalloc(bytes, flags);
 }

@@ -255,7 +255,7 @@ static inline __alloc_size(1, 2) void *kvmalloc_array(size_t n, size_t size,
 {
 	size_t bytes;
 
-	if (check_mul_overflow(n, size, &bytes))
+	if (unlikely(check_mul_overflow(n, size, &bytes)))
 		return NULL;
 	return kvmalloc(bytes, flags);
 }
