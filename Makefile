@@ -266,11 +266,14 @@ docs: $(KERNEL_DOC)
 # with the kernel's compiler and flags: the API headers are enough for a
 # caller and hide the internals, and the compiler sees the allocation
 # functions' sizes (__alloc_size). Then the Markdown links of README.md,
-# Documentation/ and bench/ (tools/testing/doc_links.py), and the API
+# Documentation/ and bench/ (tools/testing/doc_links.py), the examples
+# the documentation shows against the tests that run them
+# (tools/testing/doc_examples.py), and the API
 # headers' kernel-doc (KDOC_HEADERS above), and checkpatch (CHECKPATCH).
 compile-checks: $(KERNEL_DOC) $(CHECKPATCH)
 	@$(PYTHON) tools/testing/compile_checks.py --cc '$(CC)' -- $(KCFLAGS)
 	@$(PYTHON) tools/testing/doc_links.py
+	@$(PYTHON) tools/testing/doc_examples.py
 	@$(PYTHON) tools/testing/kdoc_coverage.py $(KDOC_HEADERS)
 	@if [ -f $(KERNEL_DOC) ]; then \
 		perl $(KERNEL_DOC) -none -v $(KDOC_HEADERS) 2>&1 | grep -v ': info: ' | \
