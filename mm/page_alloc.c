@@ -119,6 +119,7 @@
 #include "mm/internal.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
+#include "mm/numa.h"
 #include "mm/page_debug.h"
 #include "mm/shrinker.h"
 
@@ -420,12 +421,19 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 
 /*
  * The fast paths serve ordinary requests (no zone modifier, no
- * __GFP_HIGH, no __GFP_COMP) from the first zone GFP_KERNEL may use:
- * the highest one with memory, set at boot.
+ * __GFP_HIGH, no __GFP_COMP) from the first zone GFP_KERNEL may use on
+ * the CPU's memory node (numa_mem_id()): the first zone of its zonelist
+ * with memory, set at boot for each CPU. Until then an empty zone, which
+ * sends every request to the slow path.
  */
 #define PCP_SLOW_GFP	(GFP_ZONEMASK | __GFP_HIGH | __GFP_COMP)
 
-static struct zone *pcp_fast_zone = &contig_page_data.node_zones[ZONE_NORMAL];
+static struct zone no_zone;
+static struct zone *pcp_fast_zone[NR_CPUS] = {
+	[0 ... NR_CPUS - 1] = &no_zone,
+};
+/* Linux's _numa_mem_: each CPU's nearest node with memory. */
+static int cpu_mem_node[NR_CPUS];
 
 static struct per_cpu_pages *this_cpu_pcp(struct zone *zone)
 {
@@ -716,6 +724,53 @@ static bool zone_watermark_ok(const struct zone *zone, unsigned int order,
 }
 
 /*
+ * Linux's zone_statistics(): an allocation that zone z gave, preferring
+ * preferred's node, counted on this CPU's pcp of each (interrupts off:
+ * only the owner writes them).
+ */
+static void zone_statistics(struct zone *preferred, struct zone *z)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct per_cpu_pages *pcp = &z->pcp[cpu];
+	unsigned long flags = arch_irq_save();
+
+	if (zone_to_nid(z) == zone_to_nid(preferred)) {
+		pcp->numa_events[NUMA_HIT]++;
+	} else {
+		pcp->numa_events[NUMA_MISS]++;
+		preferred->pcp[cpu].numa_events[NUMA_FOREIGN]++;
+	}
+	pcp->numa_events[zone_to_nid(z) == cpu_to_node(cpu) ? NUMA_LOCAL :
+							      NUMA_OTHER]++;
+	arch_irq_restore(flags);
+}
+
+unsigned long node_numa_event(int nid, enum numa_stat_item item)
+{
+	struct pglist_data *pgdat;
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	if (nid < 0 || nid >= MAX_NUMNODES || !(pgdat = NODE_DATA(nid)))
+		return 0;
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zone = &pgdat->node_zones[z];
+
+		for_each_possible_cpu(cpu) {
+			const struct per_cpu_pages *pcp = &zone->pcp[cpu];
+			bool local = cpu_to_node(cpu) == nid;
+			unsigned long fast = READ_ONCE(pcp->fast_hits);
+
+			sum += READ_ONCE(pcp->numa_events[item]);
+			if (item == NUMA_HIT ||
+			    item == (local ? NUMA_LOCAL : NUMA_OTHER))
+				sum += fast;
+		}
+	}
+	return sum;
+}
+
+/*
  * A block from this CPU's list for its order, or straight from the buddy
  * lists; checked as it leaves them (rmqueue_bulk for the lists).
  */
@@ -736,16 +791,47 @@ static struct page *rmqueue(struct zone *zone, unsigned int order)
 }
 
 /*
- * Try each allowed zone from the highest down; NULL if none can give. A
- * zone that cannot, but has a deferred part, grows and is tried again
- * (Linux's get_page_from_freelist does the same): at most once per
- * unit it has left.
+ * What one allocation works from (Linux's struct alloc_context): the
+ * zonelist of the preferred node, the highest zone gfp allows, and the
+ * first zone of the list at or below it (NULL: none), against which
+ * numa_hit and numa_miss are counted.
+ */
+struct alloc_context {
+	struct zonelist *zonelist;
+	enum zone_type highest_zoneidx;
+	struct zone *preferred_zone;
+};
+
+#define for_each_zone_zonelist(zone, zp, ac)				\
+	for (zp = (ac)->zonelist->zones; (zone = *zp); zp++)		\
+		if (zone_idx(zone) <= (ac)->highest_zoneidx)
+
+static void prepare_alloc_context(gfp_t gfp, int nid, struct alloc_context *ac)
+{
+	struct zone **zp, *zone;
+
+	ac->zonelist = node_zonelist(nid, gfp);
+	ac->highest_zoneidx = gfp_zone(gfp);
+	ac->preferred_zone = NULL;
+	for_each_zone_zonelist(zone, zp, ac) {
+		ac->preferred_zone = zone;
+		break;
+	}
+}
+
+/*
+ * Try each zone of the zonelist the allocation may use, in order; NULL
+ * if none can give. A zone that cannot, but has a deferred part, grows
+ * and is tried again (Linux's get_page_from_freelist does the same): at
+ * most once per unit it has left.
  */
 static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
-					   unsigned int alloc_flags)
+					   unsigned int alloc_flags,
+					   const struct alloc_context *ac)
 {
-	for (int z = gfp_zone(gfp); z >= 0; z--) {
-		struct zone *zone = &NODE_DATA(0)->node_zones[z];
+	struct zone **zp, *zone;
+
+	for_each_zone_zonelist(zone, zp, ac) {
 		struct page *page;
 
 		if (!zone->managed_pages)
@@ -758,6 +844,7 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 				continue;	/* to the growth */
 			page = rmqueue(zone, order);
 			if (page) {
+				zone_statistics(ac->preferred_zone, zone);
 				prep_new_page(page, order, gfp, alloc_flags);
 				return page;
 			}
@@ -776,9 +863,11 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
  */
 bool pfmemalloc_needed(gfp_t gfp, unsigned int order)
 {
-	for (int z = gfp_zone(gfp); z >= 0; z--) {
-		struct zone *zone = &NODE_DATA(0)->node_zones[z];
+	struct alloc_context ac;
+	struct zone **zp, *zone;
 
+	prepare_alloc_context(gfp, numa_mem_id(), &ac);
+	for_each_zone_zonelist(zone, zp, &ac) {
 		if (zone->managed_pages &&
 		    (zone_watermark_ok(zone, order, low_wmark_pages(zone), 0) ||
 		     zone_has_deferred(zone)))
@@ -787,19 +876,19 @@ bool pfmemalloc_needed(gfp_t gfp, unsigned int order)
 	return true;
 }
 
-static void warn_alloc(gfp_t gfp, unsigned int order)
+static void warn_alloc(gfp_t gfp, unsigned int order, int nid)
 {
 	struct zone *zone;
 
 	if ((gfp & __GFP_NOWARN) || failure_reports >= MAX_FAILURE_REPORTS)
 		return;
 	failure_reports++;
-	pr_warn("page allocation failure: order:%u, mode:%#x(zone %s)\n",
-		order, gfp, NODE_DATA(0)->node_zones[gfp_zone(gfp)].name);
+	pr_warn("page allocation failure: order:%u, mode:%#x(zone %s), nid=%d\n",
+		order, gfp, NODE_DATA(nid)->node_zones[gfp_zone(gfp)].name, nid);
 	for_each_zone(zone) {
 		if (zone->managed_pages)
-			pr_warn("Node 0 %s free:%lukB min:%lukB managed:%lukB\n",
-				zone->name, zone->free_pages << 2,
+			pr_warn("Node %d %s free:%lukB min:%lukB managed:%lukB\n",
+				zone_to_nid(zone), zone->name, zone->free_pages << 2,
 				min_wmark_pages(zone) << 2,
 				zone->managed_pages << 2);
 	}
@@ -809,7 +898,8 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 
 /* Section 8: reclaim, retry, up to RECLAIM_PRIORITY + 1 times. */
 static struct page *alloc_pages_direct_reclaim(gfp_t gfp, unsigned int order,
-					       unsigned int alloc_flags)
+					       unsigned int alloc_flags,
+					       const struct alloc_context *ac)
 {
 	struct page *page = NULL;
 
@@ -818,16 +908,18 @@ static struct page *alloc_pages_direct_reclaim(gfp_t gfp, unsigned int order,
 	for (int priority = RECLAIM_PRIORITY; priority >= 0 && !page;
 	     priority--) {
 		try_to_free_pages(gfp, order, priority);
-		page = get_page_from_freelist(gfp, order, alloc_flags);
+		page = get_page_from_freelist(gfp, order, alloc_flags, ac);
 		if (!(gfp & __GFP_DIRECT_RECLAIM))
 			break;	/* one look at this CPU's own lists */
 	}
 	return page;
 }
 
-static __noinline struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
+static __noinline struct page *alloc_pages_slow(gfp_t gfp, unsigned int order,
+						int nid)
 {
 	unsigned int alloc_flags = ALLOC_WMARK_MIN;
+	struct alloc_context ac;
 	struct page *page;
 
 	if (order >= MAX_ORDER) {
@@ -839,13 +931,15 @@ static __noinline struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 		return NULL;	/* injected (section 7): no failure report */
 	if (gfp & __GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
-	page = get_page_from_freelist(gfp, order, alloc_flags);
+	prepare_alloc_context(gfp, nid, &ac);
+	page = get_page_from_freelist(gfp, order, alloc_flags, &ac);
 	if (!page && gfp_pfmemalloc_allowed(gfp))
-		page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS);
+		page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS,
+					      &ac);
 	if (!page)
-		page = alloc_pages_direct_reclaim(gfp, order, alloc_flags);
+		page = alloc_pages_direct_reclaim(gfp, order, alloc_flags, &ac);
 	if (!page)
-		warn_alloc(gfp, order);
+		warn_alloc(gfp, order, nid);
 	return page;
 }
 
@@ -856,15 +950,35 @@ static __noinline struct page *zero_new_page(struct page *page,
 	return page;
 }
 
+int numa_node_id(void)
+{
+	return cpu_to_node(arch_cpu_id());
+}
+
+int cpu_to_mem(unsigned int cpu)
+{
+	if (WARN_ON(cpu >= NR_CPUS))
+		return 0;
+	return READ_ONCE(cpu_mem_node[cpu]);
+}
+
+int numa_mem_id(void)
+{
+	return READ_ONCE(cpu_mem_node[arch_cpu_id()]);
+}
+
 /*
- * The fast path (section 6): pop this CPU's list for the order, with
- * interrupts off and no other check than the zone's min watermark;
- * everything else, and an empty list, takes alloc_pages_slow(). No
- * calls but the zeroing, a tail call, so no stack frame.
+ * The fast path (section 6): pop this CPU's list for the order in the
+ * first zone of its memory node, with interrupts off and no other
+ * check than the zone's min watermark; everything else, and an empty
+ * list, takes alloc_pages_slow() on that node. No calls but the
+ * zeroing, a tail call, so no stack frame. Its allocations are numa_hit
+ * on the zone's node, counted in fast_hits alone.
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	struct zone *zone = pcp_fast_zone;
+	unsigned int cpu = arch_cpu_id();
+	struct zone *zone = pcp_fast_zone[cpu];
 	struct per_cpu_pages *pcp;
 	struct pcp_list *l;
 	struct page *page;
@@ -875,21 +989,22 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		      READ_ONCE(fail_page_alloc.enabled)) ||
 		     READ_ONCE(zone->free_pages) <
 			     min_wmark_pages(zone) + (1UL << order)))
-		return alloc_pages_slow(gfp, order);
+		return alloc_pages_slow(gfp, order, numa_mem_id());
 	flags = arch_irq_save();
-	pcp = this_cpu_pcp(zone);
+	pcp = &zone->pcp[cpu];
 	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
 	l = &pcp->lists[order];
 	OPTIMIZER_HIDE_VAR(l);
 	if (unlikely(!l->count || pcp->drain_pending)) {
 		arch_irq_restore(flags);
-		return alloc_pages_slow(gfp, order);
+		return alloc_pages_slow(gfp, order, numa_mem_id());
 	}
 	page = list_first_entry(&l->list, struct page, lru);
 	list_del(&page->lru);
 	l->count--;
 	pcp->count -= 1 << order;
 	pcp->touched = true;
+	pcp->fast_hits++;
 	arch_irq_restore(flags);
 	set_page_count(page, 1);
 	page->alloc_order = order;
@@ -898,10 +1013,27 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+/* A node id __alloc_pages() takes: online, with a pg_data_t. */
+static bool alloc_nid_ok(int nid)
+{
+	return nid >= 0 && nid < MAX_NUMNODES && node_online(nid) &&
+	       NODE_DATA(nid);
+}
+
+struct page *__alloc_pages(gfp_t gfp, unsigned int order, int preferred_nid)
+{
+	if (WARN_ON(!alloc_nid_ok(preferred_nid)))
+		return NULL;
+	if (preferred_nid == numa_mem_id() && !(gfp & __GFP_THISNODE))
+		return alloc_pages(gfp, order);
+	return alloc_pages_slow(gfp, order, preferred_nid);
+}
+
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 {
-	(void)nid;	/* one node */
-	return alloc_pages(gfp, order);
+	if (nid == NUMA_NO_NODE)
+		nid = numa_mem_id();
+	return __alloc_pages(gfp, order, nid);
 }
 
 static __noinline void free_pages_slow(struct page *page, unsigned int order,
@@ -1149,31 +1281,126 @@ static void setup_pcp_lists(struct zone *zone)
 	}
 }
 
-/* The first zone GFP_KERNEL may use: the highest one with memory. */
-static void setup_pcp_fast_zone(void)
-{
-	int z = ZONE_NORMAL;
+/* --- zonelists (Linux's build_all_zonelists) ---------------------------- */
 
-	while (z > 0 && !NODE_DATA(0)->node_zones[z].managed_pages)
-		z--;
-	pcp_fast_zone = &NODE_DATA(0)->node_zones[z];
+/*
+ * Linux's find_next_best_node(): node itself first, then the nearest
+ * node not yet used (node_distance() from node), ties to the lower id;
+ * NUMA_NO_NODE when all are used. (Linux also steers ties away from
+ * nodes with CPUs and spreads them; not here.)
+ */
+static int find_next_best_node(int node, unsigned long *used)
+{
+	int best = NUMA_NO_NODE, best_dist = 0;
+
+	if (!(*used & (1UL << node))) {
+		*used |= 1UL << node;
+		return node;
+	}
+	for (int n = 0; n < MAX_NUMNODES; n++) {
+		int dist;
+
+		if (!NODE_DATA(n) || (*used & (1UL << n)))
+			continue;
+		dist = node_distance(node, n);
+		if (best == NUMA_NO_NODE || dist < best_dist) {
+			best = n;
+			best_dist = dist;
+		}
+	}
+	if (best != NUMA_NO_NODE)
+		*used |= 1UL << best;
+	return best;
+}
+
+/* pgdat's populated zones, highest first, at *zp on; the next free slot. */
+static struct zone **build_zonerefs_node(struct pglist_data *pgdat,
+					 struct zone **zp)
+{
+	for (int z = MAX_NR_ZONES - 1; z >= 0; z--) {
+		if (populated_zone(&pgdat->node_zones[z]))
+			*zp++ = &pgdat->node_zones[z];
+	}
+	return zp;
+}
+
+static void build_zonelists(struct pglist_data *pgdat)
+{
+	struct zone **zp = pgdat->node_zonelists[ZONELIST_FALLBACK].zones;
+	unsigned long used = 0;
+	int n;
+
+	while ((n = find_next_best_node(pgdat->node_id, &used)) != NUMA_NO_NODE)
+		zp = build_zonerefs_node(NODE_DATA(n), zp);
+	*zp = NULL;
+	zp = build_zonerefs_node(pgdat,
+				 pgdat->node_zonelists[ZONELIST_NOFALLBACK].zones);
+	*zp = NULL;
+}
+
+/* Linux's local_memory_node(): the node of nid's first zonelist zone. */
+static int local_memory_node(int nid)
+{
+	struct zone *zone = NODE_DATA(nid)->node_zonelists[ZONELIST_FALLBACK].zones[0];
+
+	return zone ? zone_to_nid(zone) : nid;
+}
+
+void build_all_zonelists(void)
+{
+	struct pglist_data *pgdat;
+	unsigned int cpu;
+
+	for_each_online_pgdat(pgdat)
+		build_zonelists(pgdat);
+	for_each_possible_cpu(cpu) {
+		int nid = cpu_to_node(cpu);
+
+		WRITE_ONCE(cpu_mem_node[cpu],
+			   NODE_DATA(nid) ? local_memory_node(nid) : 0);
+	}
+}
+
+/*
+ * Each CPU's fast-path zone: the first zone of its memory node's
+ * zonelist that GFP_KERNEL may use and that has pages.
+ */
+static void setup_pcp_fast_zones(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct alloc_context ac;
+		struct zone **zp, *zone;
+
+		prepare_alloc_context(GFP_KERNEL, cpu_mem_node[cpu], &ac);
+		for_each_zone_zonelist(zone, zp, &ac) {
+			if (zone->managed_pages) {
+				pcp_fast_zone[cpu] = zone;
+				break;
+			}
+		}
+	}
 }
 
 void memblock_free_all(void)
 {
 	phys_addr_t start, end;
 	struct zone *zone;
+	int nid;
 	u64 i;
 
 	for_each_zone(zone)
 		spin_lock_init(&zone->lock);
-	for_each_free_mem_range(&memblock, i, NUMA_NO_NODE, &start, &end, NULL)
+	for_each_free_mem_range(&memblock, i, NUMA_NO_NODE, &start, &end, &nid) {
+		BUG_ON(nid < 0 || nid >= MAX_NUMNODES || !NODE_DATA(nid));
 		free_pfn_range(PFN_UP(start),
-			       min(PFN_DOWN(end), NODE_DATA(0)->first_deferred_pfn));
+			       min(PFN_DOWN(end), NODE_DATA(nid)->first_deferred_pfn));
+	}
 	for_each_zone(zone)
 		setup_pcp_lists(zone);
 	setup_per_zone_wmarks();
-	setup_pcp_fast_zone();
+	setup_pcp_fast_zones();
 }
 
 /* --- counters ---------------------------------------------------------- */
