@@ -448,11 +448,12 @@ static unsigned long my_numa_event(int nid, enum numa_stat_item item)
 	unsigned long sum = 0;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		const struct per_cpu_pages *pcp = &NODE_DATA(nid)->node_zones[z].pcp[cpu];
+		const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+		const struct per_cpu_pages *pcp = &zone->pcp[cpu];
 
-		sum += pcp->numa_events[item];
+		sum += zone->numa_events[cpu][item];
 		if (item == NUMA_HIT || item == (local ? NUMA_LOCAL : NUMA_OTHER))
-			sum += pcp->fast_hits;
+			sum += pcp_fast_hits(pcp);
 	}
 	return sum;
 }
