@@ -443,20 +443,9 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 
 static struct zone no_zone;
 
-/*
- * Each CPU's fast-path zone, and the node and zone bits its pages carry
- * in page->flags: the free fast path takes the zone from here, not from
- * the page's node's pg_data_t, when the page is of this zone, so that
- * the zone's address does not wait for the page's flags and a load of
- * node_data[]. (~0: no page matches.)
- */
-struct pcp_fast_zone {
-	struct zone *zone;
-	unsigned long page_bits;
-};
-
-static struct pcp_fast_zone pcp_fast_zone[NR_CPUS] = {
-	[0 ... NR_CPUS - 1] = { .zone = &no_zone, .page_bits = ~0UL },
+/* Each CPU's fast-path zone. */
+static struct zone *pcp_fast_zone[NR_CPUS] = {
+	[0 ... NR_CPUS - 1] = &no_zone,
 };
 
 /*
@@ -465,17 +454,30 @@ static struct pcp_fast_zone pcp_fast_zone[NR_CPUS] = {
  * reads its own above: one load that does not wait for this CPU's
  * number, as the fast path was before it had nodes (a CPU's number is
  * not a per-CPU variable here, so a per-CPU zone costs a dependent
- * load, measurably).
+ * load, measurably). pcp_fast_zone_all_id is its node and zone as the
+ * top bits of page->flags give them (page_zone_id(); ~0 for no_zone),
+ * so that the free fast path knows a page of that zone without loading
+ * node_data[] for it.
  */
 static struct zone *pcp_fast_zone_all = &no_zone;
+static unsigned long pcp_fast_zone_all_id = ~0UL;
 
-#define PAGE_NODE_ZONE_MASK	((NODES_MASK << NODES_PGSHIFT) | \
-				 (ZONES_MASK << ZONES_PGSHIFT))
-
-static unsigned long zone_page_bits(const struct zone *zone)
+/*
+ * The node and zone of a page, as one number: the top bits of its
+ * flags, where nothing else is kept.
+ */
+static __always_inline unsigned long page_zone_id(const struct page *page)
 {
-	return ((unsigned long)zone_to_nid(zone) << NODES_PGSHIFT) |
-	       ((unsigned long)zone_idx(zone) << ZONES_PGSHIFT);
+	BUILD_BUG_ON(ZONES_PGSHIFT + 2 > BITS_PER_LONG ||
+		     NODES_PGSHIFT + 4 != ZONES_PGSHIFT ||
+		     __NR_PAGEFLAGS > NODES_PGSHIFT);
+	return page->flags >> NODES_PGSHIFT;
+}
+
+static unsigned long zone_id(const struct zone *zone)
+{
+	return ((unsigned long)zone_idx(zone) << (ZONES_PGSHIFT - NODES_PGSHIFT)) |
+	       (unsigned long)zone_to_nid(zone);
 }
 /* Linux's _numa_mem_: each CPU's nearest node with memory. */
 static int cpu_mem_node[NR_CPUS];
@@ -1064,7 +1066,7 @@ static __always_inline struct page *rmqueue_pcp_fast(struct zone *zone,
 static __noinline struct page *alloc_pages_cpu_zone(gfp_t gfp,
 						    unsigned int order)
 {
-	struct zone *zone = pcp_fast_zone[arch_cpu_id()].zone;
+	struct zone *zone = pcp_fast_zone[arch_cpu_id()];
 	struct page *page = NULL;
 
 	if (READ_ONCE(pcp_fast_zone_all) == &no_zone &&
@@ -1173,12 +1175,10 @@ static __always_inline bool free_page_fast_ok(const struct page *page,
  */
 void __free_pages(struct page *page, unsigned int order)
 {
-	const struct pcp_fast_zone *fast;
 	struct per_cpu_pages *pcp;
 	struct zone *zone;
 	struct pcp_list *l;
 	unsigned long flags;
-	unsigned int cpu;
 
 	if (unlikely(!free_page_fast_ok(page, order))) {
 		free_pages_slow(page, order, _RET_IP_);
@@ -1187,13 +1187,11 @@ void __free_pages(struct page *page, unsigned int order)
 	set_page_count(page, 0);
 	page->alloc_order = 0;
 	page->mapping = NULL;
-	cpu = arch_cpu_id();
-	fast = &pcp_fast_zone[cpu];
-	zone = fast->zone;
-	if (unlikely((page->flags & PAGE_NODE_ZONE_MASK) != fast->page_bits))
+	zone = READ_ONCE(pcp_fast_zone_all);
+	if (unlikely(page_zone_id(page) != READ_ONCE(pcp_fast_zone_all_id)))
 		zone = page_zone(page);
 	flags = arch_irq_save();
-	pcp = &zone->pcp[cpu];
+	pcp = this_cpu_pcp(zone);
 	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
 	l = &pcp->lists[order];
 	OPTIMIZER_HIDE_VAR(l);
@@ -1475,17 +1473,17 @@ static void setup_pcp_fast_zones(void)
 		prepare_alloc_context(GFP_KERNEL, cpu_mem_node[cpu], &ac);
 		for_each_zone_zonelist(zone, zp, &ac) {
 			if (zone->managed_pages) {
-				pcp_fast_zone[cpu].zone = zone;
-				pcp_fast_zone[cpu].page_bits = zone_page_bits(zone);
+				pcp_fast_zone[cpu] = zone;
 				break;
 			}
 		}
 		if (first)
-			all = pcp_fast_zone[cpu].zone;
-		else if (pcp_fast_zone[cpu].zone != all)
+			all = pcp_fast_zone[cpu];
+		else if (pcp_fast_zone[cpu] != all)
 			all = &no_zone;
 		first = false;
 	}
+	WRITE_ONCE(pcp_fast_zone_all_id, all == &no_zone ? ~0UL : zone_id(all));
 	WRITE_ONCE(pcp_fast_zone_all, all);
 }
 
