@@ -279,11 +279,12 @@ DEFERRED_HOSTS := --host 'env CRAM_HOST_MEM=1G $(HB)/cram ktest=memory_model,pag
 MANY_CPU_SUITES := cpumask,smp_call,smp_drain
 MANY_CPUS := $(shell [ $(NR_CPUS) -lt 64 ] && echo $(NR_CPUS) || echo 64)
 MANY_CPU_HOSTS := --host '$(HB)/cram nr_cpus=$(MANY_CPUS) ktest=$(MANY_CPU_SUITES)'
-# The page allocator per node on the host: 2 and 4 fake nodes, the 4-node
-# run with a deferred part on every node (deferred_init=4M).
+# The page allocator per node on the host: 2 fake nodes of 2 CPUs, and 4
+# fake nodes of which 2 have no CPU, each with a deferred part
+# (deferred_init=4M).
 NUMA_HOST_SUITES := page_alloc_numa,memory_model
 NUMA_HOSTS := --host '$(HB)/cram numa=fake=2 nr_cpus=4 ktest=$(NUMA_HOST_SUITES)' \
-	      --host '$(HB)/cram numa=fake=4 nr_cpus=4 deferred_init=4M ktest=$(NUMA_HOST_SUITES)'
+	      --host '$(HB)/cram numa=fake=4 nr_cpus=2 deferred_init=4M ktest=$(NUMA_HOST_SUITES)'
 
 check: $(HB)/cram compile-checks
 	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS))
