@@ -18,7 +18,8 @@
  *  - a CPU of a memoryless node allocates from its nearest node;
  *  - bad node ids: a warning and NULL;
  *  - after a drain every free page is on its own node's free lists and
- *    the per-node counts add up; deferred init grows each node on its own.
+ *    the per-node counts add up; deferred init grows each node on its own;
+ *  - numastat, vmstat, zoneinfo and buddyinfo show every node.
  *
  * It needs more than one node to say much: the host runs it with
  * numa=fake=N, the QEMU NUMA boots with QEMU's SRAT and SLIT. On one
@@ -28,10 +29,13 @@
 #include "kernel/bug.h"
 #include "kernel/cpumask.h"
 #include "kernel/irq.h"
+#include "kernel/errno.h"
 #include "kernel/report.h"
+#include "kernel/shell.h"
 #include "kernel/smp.h"
 #include "lib/ktest/ktest.h"
 #include "lib/list.h"
+#include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"	/* white-box: nodes, zones, zonelists, pcp */
@@ -762,6 +766,81 @@ static void test_deferred_per_node(struct ktest *t)
 		ktest_skip(t, "no node has a deferred part (deferred_init=4M)");
 }
 
+/* --- what people read ---------------------------------------------------- */
+
+/* Run a shell command line; its exit code. */
+static int shell(const char *cmd)
+{
+	char line[64];
+
+	strscpy(line, cmd, sizeof(line));
+	return shell_exec(line);
+}
+
+/*
+ * numastat (the numastat tool's table: a nodeN column per online node),
+ * numastat N (nodeN/numastat's six lines, the counts node_numa_event()
+ * has), vmstat's numa_* lines, and buddyinfo and zoneinfo naming every
+ * node's zones.
+ */
+static void test_shell_commands(struct ktest *t)
+{
+	struct pglist_data *pgdat;
+	char want[64];
+	unsigned int n;
+
+	ktest_capture_start(t, "numa_");
+	KTEST_EXPECT_EQ(t, shell("numastat"), 0);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 3U);	/* hit, miss, foreign */
+	for_each_online_pgdat(pgdat) {
+		snprintf(want, sizeof(want), "node%d", pgdat->node_id);
+		KTEST_EXPECT_CAPTURED(t, want);
+	}
+	KTEST_EXPECT_CAPTURED(t, "interleave_hit ");
+	KTEST_EXPECT_CAPTURED(t, "local_node ");
+	KTEST_EXPECT_CAPTURED(t, "other_node ");
+
+	for_each_online_pgdat(pgdat) {
+		snprintf(want, sizeof(want), "numastat %d", pgdat->node_id);
+		ktest_capture_start(t, NULL);
+		KTEST_EXPECT_EQ(t, shell(want), 0);
+		KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 6U);
+		/* a count that cannot move while this runs */
+		snprintf(want, sizeof(want), "numa_foreign %lu\n",
+			 node_numa_event(pgdat->node_id, NUMA_FOREIGN));
+		KTEST_EXPECT_CAPTURED(t, want);
+		KTEST_EXPECT_CAPTURED(t, "interleave_hit 0\n");
+	}
+	ktest_capture_start(t, "numastat: no node");
+	KTEST_EXPECT_EQ(t, shell("numastat 8"), -EINVAL);
+	KTEST_EXPECT_EQ(t, shell("numastat x"), -EINVAL);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+
+	ktest_capture_start(t, "numa_");
+	KTEST_EXPECT_EQ(t, shell("vmstat"), 0);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 6U);
+	KTEST_EXPECT_CAPTURED(t, "numa_interleave 0\n");
+	KTEST_EXPECT_CAPTURED(t, "numa_other ");
+
+	ktest_capture_start(t, ", zone ");
+	KTEST_EXPECT_EQ(t, shell("zoneinfo"), 0);
+	n = ktest_capture_stop(t);
+	KTEST_EXPECT_EQ(t, n, num_online_nodes() * MAX_NR_ZONES);
+	for_each_online_pgdat(pgdat) {
+		snprintf(want, sizeof(want), "Node %d, zone   Normal", pgdat->node_id);
+		KTEST_EXPECT_CAPTURED(t, want);
+	}
+	ktest_capture_start(t, ", zone ");
+	KTEST_EXPECT_EQ(t, shell("buddyinfo"), 0);
+	ktest_capture_stop(t);
+	for_each_online_pgdat(pgdat) {
+		if (!pgdat->node_present_pages)
+			continue;
+		snprintf(want, sizeof(want), "Node %d, zone ", pgdat->node_id);
+		KTEST_EXPECT_CAPTURED(t, want);
+	}
+}
+
 static struct ktest_case page_alloc_numa_cases[] = {
 	KTEST_CASE(test_node_data),
 	KTEST_CASE(test_zonelists),
@@ -775,6 +854,7 @@ static struct ktest_case page_alloc_numa_cases[] = {
 	KTEST_CASE(test_memoryless_node_cpu),
 	KTEST_CASE(test_bad_nid),
 	KTEST_CASE(test_drain_home_nodes),
+	KTEST_CASE(test_shell_commands),
 	{}
 };
 KTEST_SUITE(page_alloc_numa, page_alloc_numa_cases);
