@@ -10,6 +10,10 @@
  * back to lower zones, never higher: no modifier = NORMAL, DMA32, DMA;
  * GFP_DMA32 = DMA32, DMA; GFP_DMA = DMA only.
  *
+ * Nodes: an allocation prefers a node (alloc_pages(): the local one,
+ * numa_mem_id()) and tries its zones first, then the other nodes' in
+ * order of distance; __GFP_THISNODE allows the preferred node only.
+ *
  * Every allocation must leave the zone above its min watermark, except:
  * __GFP_HIGH (GFP_ATOMIC) may dip to half of min, and __GFP_MEMALLOC may
  * take the reserve below min entirely; pages that only the reserve could
@@ -35,6 +39,7 @@ typedef unsigned int gfp_t;
 #define __GFP_COMP		0x40000u	/* a compound page */
 #define __GFP_MEMALLOC		0x20000u	/* may use all of the reserve */
 #define __GFP_NOMEMALLOC	0x80000u	/* never the reserve */
+#define __GFP_THISNODE		0x200000u	/* the node asked for, or fail */
 
 #define GFP_ZONEMASK		(__GFP_DMA | __GFP_DMA32)
 #define __GFP_RECLAIM		(__GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM)
@@ -89,6 +94,10 @@ static inline enum zone_type gfp_zone(gfp_t gfp)
  * @order: the block holds 2^@order pages; MAX_ORDER or more fails (with a
  *	warning unless __GFP_NOWARN)
  *
+ * The block comes from this CPU's node (numa_mem_id()), or when that
+ * cannot give it from the nearest other node: __alloc_pages() with the
+ * local node.
+ *
  * When the free lists cannot serve the request, direct reclaim runs
  * before it fails (mm/vmscan.c): up to three passes with
  * __GFP_DIRECT_RECLAIM, one pass over this CPU's own lists without it,
@@ -106,15 +115,67 @@ static inline enum zone_type gfp_zone(gfp_t gfp)
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 /**
- * alloc_pages_node() - allocate a block of pages on a node
- * @nid: the node wanted; ignored, there is one node
- * @gfp: GFP flags, as for alloc_pages()
+ * __alloc_pages() - allocate a block of pages preferring a node
+ * @gfp: GFP flags, as for alloc_pages(), and __GFP_THISNODE
  * @order: the block holds 2^@order pages
+ * @preferred_nid: an online node (0 to MAX_NUMNODES - 1)
+ *
+ * The zones of @preferred_nid's zonelist are tried in order: its own
+ * zones from the highest gfp_zone() allows down, then the other nodes'
+ * nearest first (node_distance()); with __GFP_THISNODE only its own, so
+ * an exhausted node gives NULL, never another node's pages (reclaim may
+ * still run: it gives every node back its own pages). A node without
+ * memory has no zones of its own: its zonelist starts at its nearest
+ * node with memory. An allocation counts numa_hit on the node that
+ * gave it if that is the first node of the zonelist, else numa_miss
+ * there and numa_foreign on the first; local_node or other_node as that
+ * node is the calling CPU's or not. A node id that is not online or out
+ * of range is warned about and gives NULL.
+ *
+ * Context: as alloc_pages().
+ * Return: the first page of the block, or NULL on failure.
+ */
+struct page *__alloc_pages(gfp_t gfp, unsigned int order, int preferred_nid);
+/**
+ * alloc_pages_node() - allocate a block of pages on a node
+ * @nid: the node wanted, or NUMA_NO_NODE for this CPU's (numa_mem_id())
+ * @gfp: GFP flags, as for __alloc_pages()
+ * @order: the block holds 2^@order pages
+ *
+ * As __alloc_pages(): other nodes are used when @nid cannot give the
+ * block, unless __GFP_THISNODE. A bad @nid is warned about and gives NULL.
  *
  * Context: as alloc_pages().
  * Return: the first page of the block, or NULL on failure.
  */
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
+/**
+ * numa_node_id() - the node of this CPU
+ *
+ * Context: any context; the answer is only stable where the caller
+ * cannot move to another CPU (there is no preemption here).
+ * Return: cpu_to_node() of this CPU.
+ */
+int numa_node_id(void);
+/**
+ * numa_mem_id() - the nearest node with memory to this CPU
+ *
+ * Description: numa_node_id() unless that node has no memory; then the
+ * first node with memory in its zonelist (Linux's local_memory_node()),
+ * the node alloc_pages() prefers.
+ *
+ * Context: as numa_node_id().
+ * Return: a node id with memory.
+ */
+int numa_mem_id(void);
+/**
+ * cpu_to_mem() - the nearest node with memory to a CPU
+ * @cpu: a CPU number below NR_CPUS (warned about and 0 otherwise)
+ *
+ * Context: any context.
+ * Return: numa_mem_id() as seen on @cpu.
+ */
+int cpu_to_mem(unsigned int cpu);
 /**
  * __free_pages() - free a block of pages
  * @page: the first page of a block from alloc_pages()

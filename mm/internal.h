@@ -77,7 +77,32 @@ struct pcp_list {
 	int batch;		/* blocks per refill: batch pages >> order */
 };
 
-/* The header and the lists of orders 0 and 1 share one cache line. */
+/*
+ * NUMA allocation events (Linux's numa_stat_item), counted per zone and
+ * CPU by that CPU with interrupts off (zone->numa_events[cpu]), summed
+ * per node when read:
+ * numa_hit/numa_miss on the zone that gave the pages (the preferred node
+ * or not), numa_foreign on the preferred zone when another node gave
+ * them, local_node/other_node on the zone that gave them (the node of
+ * the CPU that asked or not). Interleave: no mempolicy here, always 0.
+ */
+enum numa_stat_item {
+	NUMA_HIT,
+	NUMA_MISS,
+	NUMA_FOREIGN,
+	NUMA_INTERLEAVE_HIT,
+	NUMA_LOCAL,
+	NUMA_OTHER,
+	NR_VM_NUMA_EVENT_ITEMS,
+};
+
+/*
+ * The header and the lists of orders 0 and 1 share one cache line.
+ *
+ * The alloc fast path counts its allocations in fast_hits alone: each
+ * is a numa_hit, and local_node or other_node as the zone's node is the
+ * CPU's or not, which the readers work out (node_numa_event()).
+ */
 struct per_cpu_pages {
 	bool touched;		/* used since cache_reap's last pass */
 	bool drain_pending;	/* another CPU asked for a drain */
@@ -85,7 +110,14 @@ struct per_cpu_pages {
 	int high;		/* a free that reaches it drains */
 	int batch;		/* pages per drain */
 	struct pcp_list lists[NR_PCP_ORDERS];
+	unsigned long fast_hits;	/* alloc fast path's allocations */
 } __aligned(64);
+
+/* The fast path's allocations from pcp; any CPU may ask, without a lock. */
+static inline unsigned long pcp_fast_hits(const struct per_cpu_pages *pcp)
+{
+	return READ_ONCE(pcp->fast_hits);
+}
 
 /* Pages (not blocks) on pcp's lists; any CPU may ask, without a lock. */
 static inline unsigned long pcp_pages(const struct per_cpu_pages *pcp)
@@ -107,6 +139,8 @@ struct zone {
 	struct free_area free_area[MAX_ORDER];
 	unsigned long free_pages;	/* sum over free_area, in pages */
 	struct per_cpu_pages pcp[NR_CPUS];
+	/* The slow paths' NUMA events, by CPU (the fast path's: fast_hits). */
+	unsigned long numa_events[NR_CPUS][NR_VM_NUMA_EVENT_ITEMS];
 };
 
 static inline unsigned long min_wmark_pages(const struct zone *z)
@@ -124,8 +158,33 @@ static inline unsigned long high_wmark_pages(const struct zone *z)
 	return z->_watermark[WMARK_HIGH];
 }
 
+/*
+ * A node's zonelists (Linux's ZONELIST_FALLBACK and ZONELIST_NOFALLBACK):
+ * NULL-terminated arrays of the populated zones an allocation preferring
+ * the node tries, in order. The fallback list has the node's own zones
+ * first, then each other node's in order of node_distance() (nearest
+ * first, ties to the lower node id), each node's zones from the highest
+ * down; the other has the node's own zones only (__GFP_THISNODE). An
+ * allocation skips the zones above gfp_zone().
+ */
+enum {
+	ZONELIST_FALLBACK,
+	ZONELIST_NOFALLBACK,
+	MAX_ZONELISTS,
+};
+
+struct zonelist {
+	struct zone *zones[MAX_NUMNODES * MAX_NR_ZONES + 1];
+};
+
+/*
+ * A node (Linux's pg_data_t): one for each online node, allocated at
+ * boot on the node itself when it has memory (node_data[]). A node
+ * without memory has one too, with empty zones, for its zonelists.
+ */
 typedef struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
+	struct zonelist node_zonelists[MAX_ZONELISTS];
 	int node_id;
 	unsigned long node_start_pfn;
 	unsigned long node_present_pages;
@@ -140,12 +199,50 @@ typedef struct pglist_data {
 /* The unit in use: a power of two, MAX_ORDER_NR_PAGES to a section. */
 extern unsigned long deferred_init_pages;
 
-extern struct pglist_data contig_page_data;
-#define NODE_DATA(nid)		(&contig_page_data)
+/* Each online node's pg_data_t (NULL: not online, or before boot set it). */
+extern struct pglist_data *node_data[MAX_NUMNODES];
+#define NODE_DATA(nid)		(node_data[nid])
 
+/* The online pgdat after pgdat (NULL: first), NULL after the last. */
+struct pglist_data *next_online_pgdat(struct pglist_data *pgdat);
+/* The zone after zone over every online node's zones, NULL after the last. */
+struct zone *next_zone(struct zone *zone);
+
+#define for_each_online_pgdat(pgdat)					\
+	for (pgdat = next_online_pgdat(NULL); pgdat;			\
+	     pgdat = next_online_pgdat(pgdat))
+
+/* Every zone of every online node, populated or not. */
 #define for_each_zone(zone)						\
-	for (zone = contig_page_data.node_zones;			\
-	     zone < contig_page_data.node_zones + MAX_NR_ZONES; zone++)
+	for (zone = next_zone(NULL); zone; zone = next_zone(zone))
+
+static inline int zone_to_nid(const struct zone *zone)
+{
+	return zone->zone_pgdat->node_id;
+}
+
+static inline enum zone_type zone_idx(const struct zone *zone)
+{
+	return (enum zone_type)(zone - zone->zone_pgdat->node_zones);
+}
+
+/* Node nid's zonelist for gfp: the fallback one unless __GFP_THISNODE. */
+static inline struct zonelist *node_zonelist(int nid, gfp_t gfp)
+{
+	return &NODE_DATA(nid)->node_zonelists[(gfp & __GFP_THISNODE) ?
+					       ZONELIST_NOFALLBACK :
+					       ZONELIST_FALLBACK];
+}
+
+/*
+ * Build every online node's zonelists and each CPU's local memory node
+ * (numa_mem_id()) and fast-path zone (mm/page_alloc.c; boot, once the
+ * zones are laid out).
+ */
+void build_all_zonelists(void);
+
+/* Node nid's count of a NUMA event, over its zones and every CPU. */
+unsigned long node_numa_event(int nid, enum numa_stat_item item);
 
 static inline unsigned long zone_end_pfn(const struct zone *zone)
 {

@@ -12,13 +12,16 @@
  *    "Reserved at boot".
  * 4. setup_arch() (arch) reserves its own ranges and maps all RAM.
  * 5. mm_core_init(): vmemmap is backed for every RAM range (holes get
- *    nothing), the zones are laid out over the pfns, the struct pages of
- *    RAM are initialised (reserved, refcount 1, its zone and node in
- *    flags), and the free memblock ranges are handed to the buddy
- *    allocator (mm/page_alloc.c). Last, SLAB bootstraps its caches, and
+ *    nothing); each online node gets a pg_data_t from memblock on the
+ *    node (Linux's alloc_node_data; a memoryless node's lies elsewhere)
+ *    and its zones are laid out over the node's pfns; the struct pages
+ *    of RAM are initialised (reserved, refcount 1, its zone and node in
+ *    flags, node from memblock); the zonelists are built; and the free
+ *    memblock ranges are handed to the buddy allocator
+ *    (mm/page_alloc.c). Last, SLAB bootstraps its caches, and
  *    the fault injection the command line asked for is armed.
- * 6. Deferred struct page init (mm/internal.h says what it defers): in
- *    step 5 the node's last zone is initialised only up to
+ * 6. Deferred struct page init (mm/internal.h says what it defers), per
+ *    node: in step 5 each node's last zone is initialised only up to
  *    first_deferred_pfn (and its reserved ranges); deferred_grow_zone()
  *    does the rest a unit (a section, or deferred_init=) at a time when
  *    an allocation needs it.
@@ -41,6 +44,7 @@
 #include "mm/internal.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
+#include "mm/numa.h"
 #include "mm/vmalloc.h"
 #include "mm/slab_internal.h"
 #include "arch/arch.h"
@@ -50,7 +54,7 @@ struct page *vmemmap;
 unsigned long max_pfn;
 unsigned long totalram_pages;
 unsigned long vmemmap_bytes;
-struct pglist_data contig_page_data;
+struct pglist_data *node_data[MAX_NUMNODES];
 
 struct reserve_reason reserve_ledger[MAX_RESERVE_REASONS];
 
@@ -208,9 +212,20 @@ static bool region_pfns_within(const struct memblock_type *mem,
 	return pfns_within(r->base, r->base + r->size, start, end, s, e);
 }
 
-/* Count the RAM pfns in [start, end), and the first and last of them. */
-static unsigned long memory_pfns_in(unsigned long start, unsigned long end,
-				    unsigned long *first, unsigned long *last)
+/* Is memblock region i of mem node nid's RAM? */
+static bool region_on_node(const struct memblock_type *mem, unsigned long i,
+			   int nid)
+{
+	return memblock_get_region_node(&mem->regions[i]) == nid;
+}
+
+/*
+ * Count node nid's RAM pfns in [start, end), and the first and last of
+ * them.
+ */
+static unsigned long memory_pfns_in(int nid, unsigned long start,
+				    unsigned long end, unsigned long *first,
+				    unsigned long *last)
 {
 	const struct memblock_type *mem = &memblock.memory;
 	unsigned long count = 0, s, e;
@@ -218,7 +233,8 @@ static unsigned long memory_pfns_in(unsigned long start, unsigned long end,
 	*first = ~0UL;
 	*last = 0;
 	for (unsigned long i = 0; i < mem->cnt; i++) {
-		if (!region_pfns_within(mem, i, start, end, &s, &e))
+		if (!region_on_node(mem, i, nid) ||
+		    !region_pfns_within(mem, i, start, end, &s, &e))
 			continue;
 		count += e - s;
 		*first = min(*first, s);
@@ -251,24 +267,30 @@ static void init_zone(struct pglist_data *pgdat, enum zone_type z)
 		INIT_LIST_HEAD(&zone->free_area[order].free_list);
 	zone_pfn_limits(z, &start, &end);
 	zone->present_pages = start < end ?
-			      memory_pfns_in(start, end, &first, &last) : 0;
+			      memory_pfns_in(pgdat->node_id, start, end,
+					     &first, &last) : 0;
 	if (!zone->present_pages)
 		return;
 	zone->zone_start_pfn = first;
 	zone->spanned_pages = last + 1 - first;
 }
 
-/* The struct pages of the RAM in [start, end), memblock range by range. */
+/*
+ * The struct pages of the zone's node's RAM in [start, end), memblock
+ * range by range: each gets its zone and node in its flags
+ * (set_page_zone, set_page_node), so page_zone() finds the zone.
+ */
 static void init_pfn_range(struct zone *zone, unsigned long start,
 			   unsigned long end)
 {
 	const struct memblock_type *mem = &memblock.memory;
-	enum zone_type z = zone - zone->zone_pgdat->node_zones;
-	int nid = zone->zone_pgdat->node_id;
+	enum zone_type z = zone_idx(zone);
+	int nid = zone_to_nid(zone);
 	unsigned long s, e;
 
 	for (unsigned long i = 0; i < mem->cnt; i++) {
-		if (!region_pfns_within(mem, i, start, end, &s, &e))
+		if (!region_on_node(mem, i, nid) ||
+		    !region_pfns_within(mem, i, start, end, &s, &e))
 			continue;
 		for (unsigned long pfn = s; pfn < e; pfn++)
 			init_single_page(pfn_to_page(pfn), z, nid);
@@ -362,11 +384,56 @@ static void memmap_init(struct pglist_data *pgdat)
 	}
 }
 
-static void free_area_init(void)
+/*
+ * Node nid's pg_data_t, from memblock on the node itself (or, for a
+ * node without memory, anywhere: Linux puts it on the nearest node),
+ * booked as "node data"; Linux's alloc_node_data() and its boot line.
+ */
+static struct pglist_data *alloc_node_data(int nid)
 {
-	struct pglist_data *pgdat = NODE_DATA(0);
+	phys_addr_t size = PAGE_ALIGN(sizeof(struct pglist_data));
+	struct pglist_data *pgdat;
+	phys_addr_t pa;
+	long r;
 
-	pgdat->node_id = 0;
+	pgdat = memblock_alloc_try_nid(size, PAGE_SIZE, 0,
+				       MEMBLOCK_ALLOC_ACCESSIBLE, nid);
+	if (!pgdat)
+		panic("Cannot allocate %llu bytes for node %d data",
+		      (unsigned long long)size, nid);
+	pa = __pa(pgdat);
+	ledger_add("node data", PFN_DOWN(size));
+	pr_info("NODE_DATA(%d) allocated [mem %#010llx-%#010llx]\n", nid,
+		(unsigned long long)pa, (unsigned long long)(pa + size - 1));
+	r = memblock_search(&memblock.memory, pa);
+	if (r >= 0 && memblock_get_region_node(&memblock.memory.regions[r]) != nid)
+		pr_info("    NODE_DATA(%d) on node %d\n", nid,
+			memblock_get_region_node(&memblock.memory.regions[r]));
+	return pgdat;
+}
+
+/* The first and one past the last pfn of node nid's RAM (0, 0: none). */
+static void node_pfn_span(int nid, unsigned long *start, unsigned long *end)
+{
+	unsigned long first, last;
+
+	if (!memory_pfns_in(nid, 0, max_pfn, &first, &last)) {
+		*start = *end = 0;
+		return;
+	}
+	*start = first;
+	*end = last + 1;
+}
+
+/* Linux's free_area_init_node(): the node's zones, span and mem_map. */
+static void free_area_init_node(struct pglist_data *pgdat, int nid)
+{
+	unsigned long start, end;
+
+	node_pfn_span(nid, &start, &end);
+	pgdat->node_id = nid;
+	pgdat->node_start_pfn = start;
+	pgdat->node_spanned_pages = end - start;
 	spin_lock_init(&pgdat->node_size_lock);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		struct zone *zone = &pgdat->node_zones[z];
@@ -374,22 +441,74 @@ static void free_area_init(void)
 		init_zone(pgdat, z);
 		pgdat->node_present_pages += zone->present_pages;
 	}
-	pgdat->node_start_pfn = PFN_UP(memblock_start_of_DRAM());
-	pgdat->node_spanned_pages = max_pfn - pgdat->node_start_pfn;
 	set_first_deferred_pfn(pgdat);
 	memmap_init(pgdat);
+	WRITE_ONCE(node_data[nid], pgdat);
+}
+
+/*
+ * A pg_data_t for every online node, memoryless ones included (their
+ * zones are empty; their zonelists lead to the nearest node with
+ * memory), then the zonelists.
+ */
+static void free_area_init(void)
+{
+	struct pglist_data *pgdat[MAX_NUMNODES] = { NULL };
+
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (node_online(nid))
+			pgdat[nid] = alloc_node_data(nid);
+	}
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (pgdat[nid])
+			free_area_init_node(pgdat[nid], nid);
+	}
+	BUG_ON(!node_data[0]);
+	build_all_zonelists();
+}
+
+struct pglist_data *next_online_pgdat(struct pglist_data *pgdat)
+{
+	int nid = pgdat ? pgdat->node_id + 1 : 0;
+
+	for (; nid < MAX_NUMNODES; nid++) {
+		struct pglist_data *next = READ_ONCE(node_data[nid]);
+
+		if (next)
+			return next;
+	}
+	return NULL;
+}
+
+struct zone *next_zone(struct zone *zone)
+{
+	struct pglist_data *pgdat;
+
+	if (!zone) {
+		pgdat = next_online_pgdat(NULL);
+		return pgdat ? pgdat->node_zones : NULL;
+	}
+	pgdat = zone->zone_pgdat;
+	if (zone < pgdat->node_zones + MAX_NR_ZONES - 1)
+		return zone + 1;
+	pgdat = next_online_pgdat(pgdat);
+	return pgdat ? pgdat->node_zones : NULL;
 }
 
 /* --- deferred struct page init ------------------------------------------- */
 
-/* The free memblock pages of [start, end) (memblock's RAM not reserved). */
-static unsigned long free_pfns_in(unsigned long start, unsigned long end)
+/*
+ * The free memblock pages of node nid in [start, end) (memblock's RAM
+ * not reserved).
+ */
+static unsigned long free_pfns_in(int nid, unsigned long start,
+				  unsigned long end)
 {
 	unsigned long count = 0, s, e;
 	phys_addr_t ps, pe;
 	u64 i;
 
-	for_each_free_mem_range(&memblock, i, NUMA_NO_NODE, &ps, &pe, NULL) {
+	for_each_free_mem_range(&memblock, i, nid, &ps, &pe, NULL) {
 		if (pfns_within(ps, pe, start, end, &s, &e))
 			count += e - s;
 	}
@@ -402,7 +521,7 @@ unsigned long zone_deferred_pages(const struct zone *zone)
 
 	if (!zone_spans_pfn(zone, first))
 		return 0;
-	return free_pfns_in(first, zone_end_pfn(zone));
+	return free_pfns_in(zone_to_nid(zone), first, zone_end_pfn(zone));
 }
 
 unsigned long nr_deferred_pages(void)
@@ -423,7 +542,8 @@ static void deferred_init_range(struct zone *zone, unsigned long start,
 	phys_addr_t ps, pe;
 	u64 i;
 
-	for_each_free_mem_range(&memblock, i, NUMA_NO_NODE, &ps, &pe, NULL) {
+	for_each_free_mem_range(&memblock, i, zone_to_nid(zone), &ps, &pe,
+				NULL) {
 		if (!pfns_within(ps, pe, start, end, &s, &e))
 			continue;
 		init_pfn_range(zone, s, e);
@@ -474,21 +594,42 @@ void deferred_init_all(void)
 	}
 }
 
+/* The pfns zone type z spans over every node: [*start, *end); 0, 0 if none. */
+static void zone_type_span(enum zone_type z, unsigned long *start,
+			   unsigned long *end)
+{
+	struct pglist_data *pgdat;
+
+	*start = ~0UL;
+	*end = 0;
+	for_each_online_pgdat(pgdat) {
+		const struct zone *zone = &pgdat->node_zones[z];
+
+		if (!populated_zone(zone))
+			continue;
+		*start = min(*start, zone->zone_start_pfn);
+		*end = max(*end, zone_end_pfn(zone));
+	}
+	if (!*end)
+		*start = 0;
+}
+
 static void print_zones(void)
 {
 	const struct memblock_type *mem = &memblock.memory;
+	struct pglist_data *pgdat;
+	unsigned long start, end;
 
 	pr_info("Zone ranges:\n");
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		const struct zone *zone = &NODE_DATA(0)->node_zones[z];
-
-		if (!populated_zone(zone)) {
-			pr_info("  %-8s empty\n", zone->name);
+		zone_type_span(z, &start, &end);
+		if (!end) {
+			pr_info("  %-8s empty\n", zone_names[z]);
 			continue;
 		}
-		pr_info("  %-8s [mem 0x%016llx-0x%016llx]\n", zone->name,
-			(unsigned long long)PFN_PHYS(zone->zone_start_pfn),
-			(unsigned long long)PFN_PHYS(zone_end_pfn(zone)) - 1);
+		pr_info("  %-8s [mem 0x%016llx-0x%016llx]\n", zone_names[z],
+			(unsigned long long)PFN_PHYS(start),
+			(unsigned long long)PFN_PHYS(end) - 1);
 	}
 	pr_info("Early memory node ranges\n");
 	for (unsigned long i = 0; i < mem->cnt; i++)
@@ -497,6 +638,15 @@ static void print_zones(void)
 			(unsigned long long)mem->regions[i].base,
 			(unsigned long long)(mem->regions[i].base +
 					     mem->regions[i].size - 1));
+	for_each_online_pgdat(pgdat) {
+		unsigned long end = pgdat->node_start_pfn +
+				    pgdat->node_spanned_pages;
+
+		pr_info("Initmem setup node %d [mem 0x%016llx-0x%016llx]\n",
+			pgdat->node_id,
+			(unsigned long long)PFN_PHYS(pgdat->node_start_pfn),
+			end ? (unsigned long long)PFN_PHYS(end) - 1 : 0ULL);
+	}
 }
 
 /*
@@ -564,7 +714,31 @@ static void print_reservations(void)
 
 static unsigned long present_pages(void)
 {
-	return NODE_DATA(0)->node_present_pages;
+	struct pglist_data *pgdat;
+	unsigned long sum = 0;
+
+	for_each_online_pgdat(pgdat)
+		sum += pgdat->node_present_pages;
+	return sum;
+}
+
+/* Linux prints the deferred pages per node; here a line for each. */
+static void print_deferred(void)
+{
+	struct pglist_data *pgdat;
+	struct zone *zone;
+
+	for_each_online_pgdat(pgdat) {
+		unsigned long pages = 0;
+
+		for (zone = pgdat->node_zones;
+		     zone < pgdat->node_zones + MAX_NR_ZONES; zone++)
+			pages += zone_deferred_pages(zone);
+		if (pages)
+			pr_info("Memory: %luK deferred from pfn %#lx, initialised when needed\n",
+				pages << (PAGE_SHIFT - 10),
+				pgdat->first_deferred_pfn);
+	}
 }
 
 void mm_core_init(void)
@@ -589,7 +763,6 @@ void mm_core_init(void)
 		total_kb - deferred_kb - (totalram_pages << (PAGE_SHIFT - 10)),
 		vmemmap_bytes >> 10);
 	if (deferred_kb)
-		pr_info("Memory: %luK deferred from pfn %#lx, initialised when needed\n",
-			deferred_kb, NODE_DATA(0)->first_deferred_pfn);
+		print_deferred();
 	fault_inject_init();
 }

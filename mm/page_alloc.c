@@ -107,6 +107,19 @@
  *    reclaim (memalloc_noreclaim_save) an allocation may use the reserve
  *    as __GFP_MEMALLOC does, unless __GFP_NOMEMALLOC. No lock of this
  *    file is held when reclaim runs.
+ *
+ * 9. Nodes. Each online node has its pg_data_t and zones (mm/mm_init.c
+ *    lays them out); a page's node and zone are in its flags, so a free
+ *    always goes to its own zone's lists. An allocation prefers a node
+ *    (alloc_pages(): numa_mem_id(), this CPU's node or, if that has no
+ *    memory, the nearest that has) and walks that node's zonelist
+ *    (build_zonelists: its own zones, then the other nodes by
+ *    node_distance(), each from Normal down), skipping zones above
+ *    gfp_zone(); __GFP_THISNODE walks the node's own zones only. The
+ *    alloc fast path serves the first zone of this CPU's memory node,
+ *    found at boot (pcp_fast_zone[cpu]). Each allocation counts Linux's
+ *    numa_hit/miss/foreign/local/other (zone_statistics) in the per-CPU
+ *    lists of the zones involved; the fast path counts in one word.
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
@@ -119,6 +132,7 @@
 #include "mm/internal.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
+#include "mm/numa.h"
 #include "mm/page_debug.h"
 #include "mm/shrinker.h"
 
@@ -420,12 +434,53 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 
 /*
  * The fast paths serve ordinary requests (no zone modifier, no
- * __GFP_HIGH, no __GFP_COMP) from the first zone GFP_KERNEL may use:
- * the highest one with memory, set at boot.
+ * __GFP_HIGH, no __GFP_COMP) from the first zone GFP_KERNEL may use on
+ * the CPU's memory node (numa_mem_id()): the first zone of its zonelist
+ * with memory, set at boot for each CPU. Until then an empty zone, which
+ * sends every request to the slow path.
  */
 #define PCP_SLOW_GFP	(GFP_ZONEMASK | __GFP_HIGH | __GFP_COMP)
 
-static struct zone *pcp_fast_zone = &contig_page_data.node_zones[ZONE_NORMAL];
+static struct zone no_zone;
+
+/* Each CPU's fast-path zone. */
+static struct zone *pcp_fast_zone[NR_CPUS] = {
+	[0 ... NR_CPUS - 1] = &no_zone,
+};
+
+/*
+ * The fast-path zone of every CPU when they all have the same one (one
+ * memory node), else no_zone (which no request passes) and each CPU
+ * reads its own above: one load that does not wait for this CPU's
+ * number, as the fast path was before it had nodes (a CPU's number is
+ * not a per-CPU variable here, so a per-CPU zone costs a dependent
+ * load, measurably). pcp_fast_zone_all_id is its node and zone as the
+ * top bits of page->flags give them (page_zone_id(); ~0 for no_zone),
+ * so that the free fast path knows a page of that zone without loading
+ * node_data[] for it.
+ */
+static struct zone *pcp_fast_zone_all = &no_zone;
+static unsigned long pcp_fast_zone_all_id = ~0UL;
+
+/*
+ * The node and zone of a page, as one number: the top bits of its
+ * flags, where nothing else is kept.
+ */
+static __always_inline unsigned long page_zone_id(const struct page *page)
+{
+	BUILD_BUG_ON(ZONES_PGSHIFT + 2 > BITS_PER_LONG ||
+		     NODES_PGSHIFT + 4 != ZONES_PGSHIFT ||
+		     __NR_PAGEFLAGS > NODES_PGSHIFT);
+	return page->flags >> NODES_PGSHIFT;
+}
+
+static unsigned long zone_id(const struct zone *zone)
+{
+	return ((unsigned long)zone_idx(zone) << (ZONES_PGSHIFT - NODES_PGSHIFT)) |
+	       (unsigned long)zone_to_nid(zone);
+}
+/* Linux's _numa_mem_: each CPU's nearest node with memory. */
+static int cpu_mem_node[NR_CPUS];
 
 static struct per_cpu_pages *this_cpu_pcp(struct zone *zone)
 {
@@ -716,6 +771,52 @@ static bool zone_watermark_ok(const struct zone *zone, unsigned int order,
 }
 
 /*
+ * Linux's zone_statistics(): an allocation that zone z gave, preferring
+ * preferred's node, counted in each zone's numa_events[cpu] (interrupts off:
+ * only the owner writes them).
+ */
+static void zone_statistics(struct zone *preferred, struct zone *z)
+{
+	unsigned int cpu = arch_cpu_id();
+	unsigned long *events = z->numa_events[cpu];
+	unsigned long flags = arch_irq_save();
+
+	if (zone_to_nid(z) == zone_to_nid(preferred)) {
+		events[NUMA_HIT]++;
+	} else {
+		events[NUMA_MISS]++;
+		preferred->numa_events[cpu][NUMA_FOREIGN]++;
+	}
+	events[zone_to_nid(z) == cpu_to_node(cpu) ? NUMA_LOCAL : NUMA_OTHER]++;
+	arch_irq_restore(flags);
+}
+
+unsigned long node_numa_event(int nid, enum numa_stat_item item)
+{
+	struct pglist_data *pgdat;
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	if (nid < 0 || nid >= MAX_NUMNODES || !(pgdat = NODE_DATA(nid)))
+		return 0;
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zone = &pgdat->node_zones[z];
+
+		for_each_possible_cpu(cpu) {
+			const struct per_cpu_pages *pcp = &zone->pcp[cpu];
+			bool local = cpu_to_node(cpu) == nid;
+			unsigned long fast = pcp_fast_hits(pcp);
+
+			sum += READ_ONCE(zone->numa_events[cpu][item]);
+			if (item == NUMA_HIT ||
+			    item == (local ? NUMA_LOCAL : NUMA_OTHER))
+				sum += fast;
+		}
+	}
+	return sum;
+}
+
+/*
  * A block from this CPU's list for its order, or straight from the buddy
  * lists; checked as it leaves them (rmqueue_bulk for the lists).
  */
@@ -736,16 +837,47 @@ static struct page *rmqueue(struct zone *zone, unsigned int order)
 }
 
 /*
- * Try each allowed zone from the highest down; NULL if none can give. A
- * zone that cannot, but has a deferred part, grows and is tried again
- * (Linux's get_page_from_freelist does the same): at most once per
- * unit it has left.
+ * What one allocation works from (Linux's struct alloc_context): the
+ * zonelist of the preferred node, the highest zone gfp allows, and the
+ * first zone of the list at or below it (NULL: none), against which
+ * numa_hit and numa_miss are counted.
+ */
+struct alloc_context {
+	struct zonelist *zonelist;
+	enum zone_type highest_zoneidx;
+	struct zone *preferred_zone;
+};
+
+#define for_each_zone_zonelist(zone, zp, ac)				\
+	for (zp = (ac)->zonelist->zones; (zone = *zp); zp++)		\
+		if (zone_idx(zone) <= (ac)->highest_zoneidx)
+
+static void prepare_alloc_context(gfp_t gfp, int nid, struct alloc_context *ac)
+{
+	struct zone **zp, *zone;
+
+	ac->zonelist = node_zonelist(nid, gfp);
+	ac->highest_zoneidx = gfp_zone(gfp);
+	ac->preferred_zone = NULL;
+	for_each_zone_zonelist(zone, zp, ac) {
+		ac->preferred_zone = zone;
+		break;
+	}
+}
+
+/*
+ * Try each zone of the zonelist the allocation may use, in order; NULL
+ * if none can give. A zone that cannot, but has a deferred part, grows
+ * and is tried again (Linux's get_page_from_freelist does the same): at
+ * most once per unit it has left.
  */
 static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
-					   unsigned int alloc_flags)
+					   unsigned int alloc_flags,
+					   const struct alloc_context *ac)
 {
-	for (int z = gfp_zone(gfp); z >= 0; z--) {
-		struct zone *zone = &NODE_DATA(0)->node_zones[z];
+	struct zone **zp, *zone;
+
+	for_each_zone_zonelist(zone, zp, ac) {
 		struct page *page;
 
 		if (!zone->managed_pages)
@@ -758,6 +890,7 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 				continue;	/* to the growth */
 			page = rmqueue(zone, order);
 			if (page) {
+				zone_statistics(ac->preferred_zone, zone);
 				prep_new_page(page, order, gfp, alloc_flags);
 				return page;
 			}
@@ -776,9 +909,11 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
  */
 bool pfmemalloc_needed(gfp_t gfp, unsigned int order)
 {
-	for (int z = gfp_zone(gfp); z >= 0; z--) {
-		struct zone *zone = &NODE_DATA(0)->node_zones[z];
+	struct alloc_context ac;
+	struct zone **zp, *zone;
 
+	prepare_alloc_context(gfp, numa_mem_id(), &ac);
+	for_each_zone_zonelist(zone, zp, &ac) {
 		if (zone->managed_pages &&
 		    (zone_watermark_ok(zone, order, low_wmark_pages(zone), 0) ||
 		     zone_has_deferred(zone)))
@@ -787,19 +922,19 @@ bool pfmemalloc_needed(gfp_t gfp, unsigned int order)
 	return true;
 }
 
-static void warn_alloc(gfp_t gfp, unsigned int order)
+static void warn_alloc(gfp_t gfp, unsigned int order, int nid)
 {
 	struct zone *zone;
 
 	if ((gfp & __GFP_NOWARN) || failure_reports >= MAX_FAILURE_REPORTS)
 		return;
 	failure_reports++;
-	pr_warn("page allocation failure: order:%u, mode:%#x(zone %s)\n",
-		order, gfp, NODE_DATA(0)->node_zones[gfp_zone(gfp)].name);
+	pr_warn("page allocation failure: order:%u, mode:%#x(zone %s), nid=%d\n",
+		order, gfp, NODE_DATA(nid)->node_zones[gfp_zone(gfp)].name, nid);
 	for_each_zone(zone) {
 		if (zone->managed_pages)
-			pr_warn("Node 0 %s free:%lukB min:%lukB managed:%lukB\n",
-				zone->name, zone->free_pages << 2,
+			pr_warn("Node %d %s free:%lukB min:%lukB managed:%lukB\n",
+				zone_to_nid(zone), zone->name, zone->free_pages << 2,
 				min_wmark_pages(zone) << 2,
 				zone->managed_pages << 2);
 	}
@@ -809,7 +944,8 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 
 /* Section 8: reclaim, retry, up to RECLAIM_PRIORITY + 1 times. */
 static struct page *alloc_pages_direct_reclaim(gfp_t gfp, unsigned int order,
-					       unsigned int alloc_flags)
+					       unsigned int alloc_flags,
+					       const struct alloc_context *ac)
 {
 	struct page *page = NULL;
 
@@ -818,16 +954,18 @@ static struct page *alloc_pages_direct_reclaim(gfp_t gfp, unsigned int order,
 	for (int priority = RECLAIM_PRIORITY; priority >= 0 && !page;
 	     priority--) {
 		try_to_free_pages(gfp, order, priority);
-		page = get_page_from_freelist(gfp, order, alloc_flags);
+		page = get_page_from_freelist(gfp, order, alloc_flags, ac);
 		if (!(gfp & __GFP_DIRECT_RECLAIM))
 			break;	/* one look at this CPU's own lists */
 	}
 	return page;
 }
 
-static __noinline struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
+static __noinline struct page *alloc_pages_slow(gfp_t gfp, unsigned int order,
+						int nid)
 {
 	unsigned int alloc_flags = ALLOC_WMARK_MIN;
+	struct alloc_context ac;
 	struct page *page;
 
 	if (order >= MAX_ORDER) {
@@ -839,13 +977,15 @@ static __noinline struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 		return NULL;	/* injected (section 7): no failure report */
 	if (gfp & __GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
-	page = get_page_from_freelist(gfp, order, alloc_flags);
+	prepare_alloc_context(gfp, nid, &ac);
+	page = get_page_from_freelist(gfp, order, alloc_flags, &ac);
 	if (!page && gfp_pfmemalloc_allowed(gfp))
-		page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS);
+		page = get_page_from_freelist(gfp, order, ALLOC_NO_WATERMARKS,
+					      &ac);
 	if (!page)
-		page = alloc_pages_direct_reclaim(gfp, order, alloc_flags);
+		page = alloc_pages_direct_reclaim(gfp, order, alloc_flags, &ac);
 	if (!page)
-		warn_alloc(gfp, order);
+		warn_alloc(gfp, order, nid);
 	return page;
 }
 
@@ -856,26 +996,47 @@ static __noinline struct page *zero_new_page(struct page *page,
 	return page;
 }
 
-/*
- * The fast path (section 6): pop this CPU's list for the order, with
- * interrupts off and no other check than the zone's min watermark;
- * everything else, and an empty list, takes alloc_pages_slow(). No
- * calls but the zeroing, a tail call, so no stack frame.
- */
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+int numa_node_id(void)
 {
-	struct zone *zone = pcp_fast_zone;
+	return cpu_to_node(arch_cpu_id());
+}
+
+int cpu_to_mem(unsigned int cpu)
+{
+	if (WARN_ON(cpu >= NR_CPUS))
+		return 0;
+	return READ_ONCE(cpu_mem_node[cpu]);
+}
+
+int numa_mem_id(void)
+{
+	return READ_ONCE(cpu_mem_node[arch_cpu_id()]);
+}
+
+/* May the fast path serve this request from zone? */
+static __always_inline bool pcp_fast_ok(const struct zone *zone, gfp_t gfp,
+					unsigned int order)
+{
+	return order < NR_PCP_ORDERS &&
+	       !((gfp & PCP_SLOW_GFP) | READ_ONCE(page_debug_flags) |
+		 READ_ONCE(fail_page_alloc.enabled)) &&
+	       READ_ONCE(zone->free_pages) >=
+		       min_wmark_pages(zone) + (1UL << order);
+}
+
+/*
+ * Pop this CPU's list for order in zone, interrupts off for the pop
+ * alone; NULL if it is empty or a drain is asked for (the caller takes
+ * the slow path). Counted in fast_hits.
+ */
+static __always_inline struct page *rmqueue_pcp_fast(struct zone *zone,
+						     unsigned int order)
+{
 	struct per_cpu_pages *pcp;
 	struct pcp_list *l;
 	struct page *page;
 	unsigned long flags;
 
-	if (unlikely(order >= NR_PCP_ORDERS ||
-		     ((gfp & PCP_SLOW_GFP) | READ_ONCE(page_debug_flags) |
-		      READ_ONCE(fail_page_alloc.enabled)) ||
-		     READ_ONCE(zone->free_pages) <
-			     min_wmark_pages(zone) + (1UL << order)))
-		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
 	pcp = this_cpu_pcp(zone);
 	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
@@ -883,25 +1044,87 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	OPTIMIZER_HIDE_VAR(l);
 	if (unlikely(!l->count || pcp->drain_pending)) {
 		arch_irq_restore(flags);
-		return alloc_pages_slow(gfp, order);
+		return NULL;
 	}
 	page = list_first_entry(&l->list, struct page, lru);
 	list_del(&page->lru);
 	l->count--;
 	pcp->count -= 1 << order;
 	pcp->touched = true;
+	pcp->fast_hits++;
 	arch_irq_restore(flags);
 	set_page_count(page, 1);
 	page->alloc_order = order;
+	return page;
+}
+
+/*
+ * Where alloc_pages() cannot use the zone all CPUs share: the fast path
+ * on this CPU's own zone when the CPUs' zones differ (several memory
+ * nodes), else (or if that cannot serve) the slow path.
+ */
+static __noinline struct page *alloc_pages_cpu_zone(gfp_t gfp,
+						    unsigned int order)
+{
+	struct zone *zone = pcp_fast_zone[arch_cpu_id()];
+	struct page *page = NULL;
+
+	if (READ_ONCE(pcp_fast_zone_all) == &no_zone &&
+	    pcp_fast_ok(zone, gfp, order))
+		page = rmqueue_pcp_fast(zone, order);
+	if (!page)
+		return alloc_pages_slow(gfp, order, numa_mem_id());
+	if (gfp & __GFP_ZERO)
+		return zero_new_page(page, order);
+	return page;
+}
+
+/*
+ * The fast path (section 6): pop this CPU's list for the order in the
+ * first zone of its memory node, with interrupts off and no other check
+ * than the zone's min watermark; everything else, and an empty list,
+ * takes the slow path on that node. No calls but the zeroing, a tail
+ * call, so no stack frame. With one memory node every CPU has the same
+ * zone, read from one variable (pcp_fast_zone_all); with several each
+ * CPU's is found out of line (alloc_pages_cpu_zone()), so that the
+ * one-node path does not wait on the CPU's number to find its zone.
+ */
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct zone *zone = READ_ONCE(pcp_fast_zone_all);
+	struct page *page;
+
+	if (unlikely(!pcp_fast_ok(zone, gfp, order)))
+		return alloc_pages_cpu_zone(gfp, order);
+	page = rmqueue_pcp_fast(zone, order);
+	if (unlikely(!page))
+		return alloc_pages_slow(gfp, order, numa_mem_id());
 	if (unlikely(gfp & __GFP_ZERO))
 		return zero_new_page(page, order);
 	return page;
 }
 
+/* A node id __alloc_pages() takes: online, with a pg_data_t. */
+static bool alloc_nid_ok(int nid)
+{
+	return nid >= 0 && nid < MAX_NUMNODES && node_online(nid) &&
+	       NODE_DATA(nid);
+}
+
+struct page *__alloc_pages(gfp_t gfp, unsigned int order, int preferred_nid)
+{
+	if (WARN_ON(!alloc_nid_ok(preferred_nid)))
+		return NULL;
+	if (preferred_nid == numa_mem_id() && !(gfp & __GFP_THISNODE))
+		return alloc_pages(gfp, order);
+	return alloc_pages_slow(gfp, order, preferred_nid);
+}
+
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 {
-	(void)nid;	/* one node */
-	return alloc_pages(gfp, order);
+	if (nid == NUMA_NO_NODE)
+		nid = numa_mem_id();
+	return __alloc_pages(gfp, order, nid);
 }
 
 static __noinline void free_pages_slow(struct page *page, unsigned int order,
@@ -964,7 +1187,9 @@ void __free_pages(struct page *page, unsigned int order)
 	set_page_count(page, 0);
 	page->alloc_order = 0;
 	page->mapping = NULL;
-	zone = page_zone(page);
+	zone = READ_ONCE(pcp_fast_zone_all);
+	if (unlikely(page_zone_id(page) != READ_ONCE(pcp_fast_zone_all_id)))
+		zone = page_zone(page);
 	flags = arch_irq_save();
 	pcp = this_cpu_pcp(zone);
 	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
@@ -1134,6 +1359,8 @@ static void setup_pcp_lists(struct zone *zone)
 	unsigned long pages = zone->managed_pages + zone_deferred_pages(zone);
 	int batch = (int)clamp_val(pages / 4096, 1UL, 63UL);
 
+	/* the fast paths' fields share a line (mm/internal.h) */
+	BUILD_BUG_ON(offsetof(struct per_cpu_pages, lists[2]) > 64);
 	for_each_possible_cpu(cpu) {
 		struct per_cpu_pages *pcp = &zone->pcp[cpu];
 
@@ -1149,31 +1376,135 @@ static void setup_pcp_lists(struct zone *zone)
 	}
 }
 
-/* The first zone GFP_KERNEL may use: the highest one with memory. */
-static void setup_pcp_fast_zone(void)
-{
-	int z = ZONE_NORMAL;
+/* --- zonelists (Linux's build_all_zonelists) ---------------------------- */
 
-	while (z > 0 && !NODE_DATA(0)->node_zones[z].managed_pages)
-		z--;
-	pcp_fast_zone = &NODE_DATA(0)->node_zones[z];
+/*
+ * Linux's find_next_best_node(): node itself first, then the nearest
+ * node not yet used (node_distance() from node), ties to the lower id;
+ * NUMA_NO_NODE when all are used. (Linux also steers ties away from
+ * nodes with CPUs and spreads them; not here.)
+ */
+static int find_next_best_node(int node, unsigned long *used)
+{
+	int best = NUMA_NO_NODE, best_dist = 0;
+
+	if (!(*used & (1UL << node))) {
+		*used |= 1UL << node;
+		return node;
+	}
+	for (int n = 0; n < MAX_NUMNODES; n++) {
+		int dist;
+
+		if (!NODE_DATA(n) || (*used & (1UL << n)))
+			continue;
+		dist = node_distance(node, n);
+		if (best == NUMA_NO_NODE || dist < best_dist) {
+			best = n;
+			best_dist = dist;
+		}
+	}
+	if (best != NUMA_NO_NODE)
+		*used |= 1UL << best;
+	return best;
+}
+
+/* pgdat's populated zones, highest first, at *zp on; the next free slot. */
+static struct zone **build_zonerefs_node(struct pglist_data *pgdat,
+					 struct zone **zp)
+{
+	for (int z = MAX_NR_ZONES - 1; z >= 0; z--) {
+		if (populated_zone(&pgdat->node_zones[z]))
+			*zp++ = &pgdat->node_zones[z];
+	}
+	return zp;
+}
+
+static void build_zonelists(struct pglist_data *pgdat)
+{
+	struct zone **zp = pgdat->node_zonelists[ZONELIST_FALLBACK].zones;
+	unsigned long used = 0;
+	int n;
+
+	while ((n = find_next_best_node(pgdat->node_id, &used)) != NUMA_NO_NODE)
+		zp = build_zonerefs_node(NODE_DATA(n), zp);
+	*zp = NULL;
+	zp = build_zonerefs_node(pgdat,
+				 pgdat->node_zonelists[ZONELIST_NOFALLBACK].zones);
+	*zp = NULL;
+}
+
+/* Linux's local_memory_node(): the node of nid's first zonelist zone. */
+static int local_memory_node(int nid)
+{
+	struct zone *zone = NODE_DATA(nid)->node_zonelists[ZONELIST_FALLBACK].zones[0];
+
+	return zone ? zone_to_nid(zone) : nid;
+}
+
+void build_all_zonelists(void)
+{
+	struct pglist_data *pgdat;
+	unsigned int cpu;
+
+	for_each_online_pgdat(pgdat)
+		build_zonelists(pgdat);
+	for_each_possible_cpu(cpu) {
+		int nid = cpu_to_node(cpu);
+
+		WRITE_ONCE(cpu_mem_node[cpu],
+			   NODE_DATA(nid) ? local_memory_node(nid) : 0);
+	}
+}
+
+/*
+ * Each CPU's fast-path zone: the first zone of its memory node's
+ * zonelist that GFP_KERNEL may use and that has pages.
+ */
+static void setup_pcp_fast_zones(void)
+{
+	struct zone *all = &no_zone;
+	bool first = true;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct alloc_context ac;
+		struct zone **zp, *zone;
+
+		prepare_alloc_context(GFP_KERNEL, cpu_mem_node[cpu], &ac);
+		for_each_zone_zonelist(zone, zp, &ac) {
+			if (zone->managed_pages) {
+				pcp_fast_zone[cpu] = zone;
+				break;
+			}
+		}
+		if (first)
+			all = pcp_fast_zone[cpu];
+		else if (pcp_fast_zone[cpu] != all)
+			all = &no_zone;
+		first = false;
+	}
+	WRITE_ONCE(pcp_fast_zone_all_id, all == &no_zone ? ~0UL : zone_id(all));
+	WRITE_ONCE(pcp_fast_zone_all, all);
 }
 
 void memblock_free_all(void)
 {
 	phys_addr_t start, end;
 	struct zone *zone;
+	int nid;
 	u64 i;
 
 	for_each_zone(zone)
 		spin_lock_init(&zone->lock);
-	for_each_free_mem_range(&memblock, i, NUMA_NO_NODE, &start, &end, NULL)
+	for_each_free_mem_range(&memblock, i, NUMA_NO_NODE, &start, &end, &nid) {
+		BUG_ON(nid < 0 || nid >= MAX_NUMNODES || !NODE_DATA(nid));
 		free_pfn_range(PFN_UP(start),
-			       min(PFN_DOWN(end), NODE_DATA(0)->first_deferred_pfn));
+			       min(PFN_DOWN(end), NODE_DATA(nid)->first_deferred_pfn));
+	}
 	for_each_zone(zone)
 		setup_pcp_lists(zone);
 	setup_per_zone_wmarks();
-	setup_pcp_fast_zone();
+	setup_pcp_fast_zones();
 }
 
 /* --- counters ---------------------------------------------------------- */

@@ -4,6 +4,7 @@
 #include "lib/prandom.h"
 #include "lib/string.h"
 #include "mm/internal.h"
+#include "mm/memblock.h"
 #include "mm/page_debug.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
@@ -66,11 +67,32 @@ unsigned long pages_baseline(void)
 	return pages_free();
 }
 
+int memblock_pfn_to_nid(unsigned long pfn)
+{
+	long r = memblock_search(&memblock.memory, PFN_PHYS(pfn));
+
+	return r < 0 ? NUMA_NO_NODE :
+		       memblock_get_region_node(&memblock.memory.regions[r]);
+}
+
+unsigned long all_nodes_present_pages(void)
+{
+	struct pglist_data *pgdat;
+	unsigned long sum = 0;
+
+	for_each_online_pgdat(pgdat)
+		sum += pgdat->node_present_pages;
+	return sum;
+}
+
+/* A deferred page has no flags yet: its node comes from memblock. */
 bool deferred_page(unsigned long pfn)
 {
 	const struct page *page = pfn_to_page(pfn);
+	int nid = memblock_pfn_to_nid(pfn);
 
-	return pfn >= READ_ONCE(NODE_DATA(0)->first_deferred_pfn) &&
+	return nid >= 0 && NODE_DATA(nid) &&
+	       pfn >= READ_ONCE(NODE_DATA(nid)->first_deferred_pfn) &&
 	       !page->flags && !page_ref_count(page);
 }
 

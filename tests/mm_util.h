@@ -32,6 +32,10 @@ unsigned long pages_baseline(void);
  * zero: no zone, no flags, no reference).
  */
 bool deferred_page(unsigned long pfn);
+/* The node memblock gives a RAM pfn (NUMA_NO_NODE: not RAM). */
+int memblock_pfn_to_nid(unsigned long pfn);
+/* RAM pages of every online node (their node_present_pages). */
+unsigned long all_nodes_present_pages(void);
 /* The zone a pfn belongs to, from the zone limits alone. */
 enum zone_type expected_zone(unsigned long pfn);
 

@@ -47,13 +47,13 @@ static void test_every_ram_pfn(struct ktest *t)
 			}
 			bad += !pfn_valid(pfn) || page_to_pfn(page) != pfn ||
 			       page_zonenum(page) != expected_zone(pfn) ||
-			       page_to_nid(page) != 0 ||
+			       page_to_nid(page) != memblock_get_region_node(&mem->regions[i]) ||
 			       page_address(page) != __va(PFN_PHYS(pfn)) ||
 			       virt_to_page(page_address(page)) != page;
 		}
 	}
 	KTEST_EXPECT_EQ(t, bad, 0UL);
-	KTEST_EXPECT_EQ(t, checked, NODE_DATA(0)->node_present_pages);
+	KTEST_EXPECT_EQ(t, checked, all_nodes_present_pages());
 	KTEST_EXPECT_EQ(t, deferred, nr_deferred_pages());
 }
 
@@ -91,6 +91,7 @@ static void test_zone_counts(struct ktest *t)
 {
 	unsigned long present = 0, managed = 0;
 	struct zone *zone;
+	int low_nid;
 
 	for_each_zone(zone) {
 		KTEST_EXPECT_GE(t, zone->spanned_pages, zone->present_pages);
@@ -98,22 +99,24 @@ static void test_zone_counts(struct ktest *t)
 		if (!populated_zone(zone))
 			continue;
 		KTEST_EXPECT_EQ(t, expected_zone(zone->zone_start_pfn),
-				(enum zone_type)(zone - NODE_DATA(0)->node_zones));
+				zone_idx(zone));
 		KTEST_EXPECT_EQ(t, expected_zone(zone_end_pfn(zone) - 1),
-				(enum zone_type)(zone - NODE_DATA(0)->node_zones));
+				zone_idx(zone));
 		present += zone->present_pages;
 		managed += zone->managed_pages;
 	}
-	KTEST_EXPECT_EQ(t, present, NODE_DATA(0)->node_present_pages);
+	KTEST_EXPECT_EQ(t, present, all_nodes_present_pages());
 	KTEST_EXPECT_EQ(t, managed, totalram_pages);
 	KTEST_EXPECT_EQ(t, present, PHYS_PFN(memblock_phys_mem_size()));
-	KTEST_EXPECT_TRUE(t, populated_zone(&NODE_DATA(0)->node_zones[ZONE_DMA]));
+	/* the node of the lowest RAM has the DMA zone */
+	low_nid = memblock_pfn_to_nid(PFN_UP(memblock_start_of_DRAM()));
+	KTEST_EXPECT_TRUE(t, populated_zone(&NODE_DATA(low_nid)->node_zones[ZONE_DMA]));
 }
 
 /* mem_map costs 64 bytes per RAM page, plus at most a page per region. */
 static void test_mem_map_cost(struct ktest *t)
 {
-	unsigned long present = NODE_DATA(0)->node_present_pages;
+	unsigned long present = all_nodes_present_pages();
 	unsigned long bound = present * sizeof(struct page) +
 			      memblock.memory.cnt * 2 * PAGE_SIZE;
 
@@ -155,7 +158,7 @@ static void test_reserved_pages(struct ktest *t)
 
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++)
 		reserved += pfn_valid(pfn) && PageReserved(pfn_to_page(pfn));
-	KTEST_EXPECT_EQ(t, reserved, NODE_DATA(0)->node_present_pages -
+	KTEST_EXPECT_EQ(t, reserved, all_nodes_present_pages() -
 				     totalram_pages - nr_deferred_pages());
 	KTEST_EXPECT_GE(t, reserved * PAGE_SIZE, vmemmap_bytes + SZ_64K);
 	KTEST_EXPECT_EQ(t, reserved, ledger_pages());

@@ -278,9 +278,16 @@ array (avail/limit) and the shared array under every cache."""
 
 
 def zones():
-    pgdat = lookup('contig_page_data')
-    node_zones = pgdat['node_zones']
-    return [node_zones[i] for i in range(array_length(node_zones))]
+    """(node id, zone) for every zone of every online node (node_data[])."""
+    node_data = lookup('node_data')
+    result = []
+    for nid in range(array_length(node_data)):
+        pgdat = node_data[nid]
+        if not ulong(pgdat):
+            continue
+        node_zones = pgdat.dereference()['node_zones']
+        result += [(nid, node_zones[i]) for i in range(array_length(node_zones))]
+    return result
 
 
 class CramBuddyinfo(gdb.Command):
@@ -291,13 +298,13 @@ shell's buddyinfo (/proc/buddyinfo) does."""
         super().__init__('cram-buddyinfo', gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
-        for zone in zones():
+        for nid, zone in zones():
             if not ulong(zone['present_pages']):
                 continue
             free_area = zone['free_area']
             counts = ''.join('%6d ' % ulong(free_area[order]['nr_free'])
                              for order in range(array_length(free_area)))
-            gdb.write('Node 0, zone %8s %s\n' % (zone['name'].string(), counts))
+            gdb.write('Node %d, zone %8s %s\n' % (nid, zone['name'].string(), counts))
 
 
 # -- cram-vmallocinfo -------------------------------------------------------------
@@ -434,7 +441,7 @@ compound page's head or tail."""
     @staticmethod
     def show(page, pfn):
         flags = ulong(page['flags'])
-        zone_names = [z['name'].string() for z in zones()]
+        zone_names = [z['name'].string() for nid, z in zones() if nid == 0]
         zone = (flags >> ZONES_PGSHIFT) & ZONES_MASK
         names = page_flag_names(flags)
         gdb.write('page %#x pfn %#x phys %#x node %d zone %s\n'

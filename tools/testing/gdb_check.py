@@ -115,7 +115,7 @@ def gdb_argv(gdb, kernel, port, buddy):
     cmds += [
         'echo \\n%sdmesg\\n' % MARK, 'cram-dmesg',
         'echo \\n%sbuddy_page\\n' % MARK,
-        'cram-page (struct page *)((char *)contig_page_data.node_zones[%d]'
+        'cram-page (struct page *)((char *)node_data[0]->node_zones[%d]'
         '.free_area[%d].free_list.next - (unsigned long)&((struct page *)0)->lru)'
         % (zone, order),
         'echo \\n%sslab_page\\n' % MARK, "cram-page 'vmalloc.c'::busy_root",
