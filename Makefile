@@ -55,7 +55,11 @@ X86_SHARED_SRCS := arch/x86_64/e820.c arch/x86_64/multiboot2.c arch/x86_64/efi.c
 		   arch/x86_64/acpi.c arch/x86_64/srat.c
 ARCH_SRCS := $(wildcard arch/x86_64/*.c) $(wildcard arch/x86_64/*.S) \
 	     $(wildcard boot/*.S)
-HOST_ARCH_SRCS := $(wildcard arch/host/*.c)
+# arch/host/libfuzzer.c: only in the libFuzzer build (make fuzz-lf), which
+# sets HOST_LIBFUZZER to clang's libFuzzer runtime for the link.
+HOST_LIBFUZZER ?=
+HOST_ARCH_SRCS := $(filter-out arch/host/libfuzzer.c,$(wildcard arch/host/*.c)) \
+		  $(if $(HOST_LIBFUZZER),arch/host/libfuzzer.c)
 
 # --- kernel flags -------------------------------------------------------
 IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo y)
@@ -197,7 +201,7 @@ $(HB)/%.o: %.c $(HB)/lockdep.conf
 	$(OBJCOPY) --redefine-syms=arch/host/renamed.syms $@
 
 $(HB)/cram.pass1: $(HOBJS) $(HARCH_OBJS) $(HB)/hobjs.list
-	$(HOSTCC) $(SANITIZE) -pthread -o $@ $(HOBJS) $(HARCH_OBJS)
+	$(HOSTCC) $(SANITIZE) -pthread -o $@ $(HOBJS) $(HARCH_OBJS) $(HOST_LIBFUZZER)
 
 $(HB)/kallsyms.c: $(HB)/cram.pass1 tools/kallsyms.py
 	$(NM) -n -S --defined-only $< | $(PYTHON) tools/kallsyms.py > $@
@@ -207,7 +211,8 @@ $(HB)/kallsyms.o: $(HB)/kallsyms.c
 	$(HOSTCC) -std=gnu11 -O1 -I. -Iarch/host/include -c $< -o $@
 
 $(HB)/cram: $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o $(HB)/hobjs.list
-	$(HOSTCC) $(SANITIZE) -pthread -o $@ $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o
+	$(HOSTCC) $(SANITIZE) -pthread -o $@ $(HOBJS) $(HARCH_OBJS) $(HB)/kallsyms.o \
+		$(HOST_LIBFUZZER)
 	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/kallsyms.py | cmp -s - $(HB)/kallsyms.c || \
 		{ echo "kallsyms: host text moved between link passes" >&2; rm -f $@; exit 1; }
 
@@ -374,7 +379,9 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,128M,ktest=$(NUMA_SUITES),,,,,4,$(NUMA_4NODES)) \
 	       $(if $(shell [ $(NR_CPUS) -ge 32 ] && echo y),$(call boot,128M,ktest=$(MANY_CPU_BOOT_SUITES) torture_ms=300,,,,,32))
 # The fuzzer (host): replay the corpus, then FUZZ_SECONDS of random inputs,
-# each written to build/fuzz/test-input.bin before it runs.
+# each written to build/fuzz/test-input.bin before it runs; then 5 s of
+# libFuzzer (LF_STAGES, below: the libFuzzer build, skipped with a message
+# when clang's runtime is missing).
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -400,11 +407,11 @@ $(KUNIT_PY):
 	fi
 
 test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check \
-      $(B)/kernel-notest.elf $(B)/kernel-notest.elf-gdb.py
+      $(B)/kernel-notest.elf $(B)/kernel-notest.elf-gdb.py $(if $(KTEST),,fuzz-lf-test-build)
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
-		$(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS) $(FUZZ_STAGES)) \
+		$(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS) $(FUZZ_STAGES) $(LF_STAGES)) \
 		$(call boot,$(MEM),$(TEST_CMDLINE),,,,,$(SMP),$(NUMA)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) \
@@ -438,6 +445,56 @@ fuzz: $(HB)/cram
 		echo "fuzz: replay it:  $(HB)/cram fuzzfile=$(FUZZ_SAVE)"; \
 		echo "fuzz: keep it:    cp $(FUZZ_SAVE) fuzz/corpus/NAME.bin"; \
 		exit 1; }
+
+# The same target under libFuzzer (coverage-guided): the host build with
+# clang, -fsanitize=fuzzer-no-link,address,undefined, and
+# arch/host/libfuzzer.c with clang's libFuzzer runtime (no main(): the
+# kernel boots first, then "libfuzzer" hands CPU 0 to libFuzzer), in
+# build/fuzz-lf. It fuzzes for SECONDS over the tree's minimised corpus
+# fuzz/corpus-lf and fuzz/corpus, new inputs going to LF_CORPUS;
+# tools/testing/fuzz_lf.py sums up coverage and executions and fails with
+# the saved input on a finding. fuzz-lf-merge minimises fuzz/corpus-lf
+# (libFuzzer's -merge=1) with what LF_CORPUS found.
+LFB := $(B)/fuzz-lf
+LF_CLANG ?= clang
+LF_RUNTIME := $(shell $(LF_CLANG) --print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer_no_main-x86_64.a
+LF_MAKE = $(MAKE) --no-print-directory HB=$(LFB) HOSTCC=$(LF_CLANG) \
+	SANITIZE='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all' \
+	HOST_LIBFUZZER='$(LF_RUNTIME) -lstdc++'
+LF_CORPUS := $(LFB)/corpus
+LF_SEEDS := fuzz/corpus-lf $(LFB)/seeds
+SECONDS ?= 60
+LF_RUN = $(PYTHON) tools/testing/fuzz_lf.py --out $(LFB) --
+LF_TEST_CMD := $(LFB)/cram libfuzzer -- -max_total_time=5 -runs=100000 \
+	-artifact_prefix=$(LFB)/test- $(LFB)/test-corpus $(LF_SEEDS)
+
+.PHONY: fuzz-lf fuzz-lf-build fuzz-lf-merge fuzz-lf-test-build
+fuzz-lf-build:
+	@[ -f '$(LF_RUNTIME)' ] || { echo "fuzz-lf: clang's libFuzzer runtime not found ($(LF_RUNTIME)): apt-get install clang"; exit 1; }
+	$(LF_MAKE) $(LFB)/cram
+	@rm -rf $(LFB)/seeds && mkdir -p $(LFB)/seeds && cp $(FUZZ_CORPUS) $(LFB)/seeds/
+
+fuzz-lf: fuzz-lf-build
+	@mkdir -p $(LF_CORPUS)
+	$(LF_RUN) $(LFB)/cram libfuzzer -- -max_total_time=$(SECONDS) \
+		-artifact_prefix=$(LFB)/ -print_final_stats=1 $(LF_CORPUS) $(LF_SEEDS)
+
+fuzz-lf-merge: fuzz-lf-build
+	rm -rf $(LFB)/merged && mkdir -p $(LFB)/merged $(LF_CORPUS)
+	$(LFB)/cram libfuzzer -- -merge=1 $(LFB)/merged $(LF_SEEDS) $(LF_CORPUS)
+	rm -f fuzz/corpus-lf/* && cp $(LFB)/merged/* fuzz/corpus-lf/
+	@echo "fuzz-lf-merge: fuzz/corpus-lf holds $$(ls fuzz/corpus-lf | wc -l) inputs"
+
+# make test's libFuzzer stage: built when clang's runtime is there.
+fuzz-lf-test-build:
+	@if [ -f '$(LF_RUNTIME)' ]; then \
+		$(LF_MAKE) $(LFB)/cram && rm -rf $(LFB)/test-corpus $(LFB)/seeds && \
+		mkdir -p $(LFB)/test-corpus $(LFB)/seeds && \
+		cp $(FUZZ_CORPUS) $(LFB)/seeds/; \
+	else \
+		echo "fuzz-lf: skipped in make test, clang's libFuzzer runtime not found ($(LF_RUNTIME)): apt-get install clang"; \
+	fi
+LF_STAGES = $(if $(wildcard $(LF_RUNTIME)),--host '$(LF_TEST_CMD)')
 
 # Benchmarks: the host build at -O2 without sanitizers or frame pointers
 # (as a production kernel built with Linux's ORC unwinder would run),
@@ -583,7 +640,8 @@ format-check:
 DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 \
 	grub-efi-amd64-bin ovmf linux-source-6.1 sqlite3 valgrind time \
-	python3-matplotlib gdb python3-docutils python3-markdown clang-format
+	python3-matplotlib gdb python3-docutils python3-markdown clang-format \
+	clang
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -602,7 +660,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) kernel-notest run debug test check compile-checks docs matrix soak fuzz bench bench-ab bench-icount bench-icount-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
-	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) NUMA= CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS) MINUTES=$(MINUTES) (soak)"
+	@echo "targets: all (default) kernel-notest run debug test check compile-checks docs matrix soak fuzz fuzz-lf fuzz-lf-merge bench bench-ab bench-icount bench-icount-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
+	@echo "variables: MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) NUMA= CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= SECONDS=$(SECONDS) (fuzz-lf) LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS) MINUTES=$(MINUTES) (soak)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d) $(SHIM_OBJS:.o=.d)

@@ -3,7 +3,9 @@
  * The arch interface for an ordinary Linux process (like Linux's arch/um).
  *
  * main() joins its arguments into the kernel command line and calls
- * start_kernel(). The console is stdin/stdout, time is CLOCK_MONOTONIC,
+ * start_kernel(). Arguments after a "--" are not the kernel's: they stay
+ * in host_argv for the host code that wants them (arch/host/libfuzzer.c
+ * passes them to libFuzzer). The console is stdin/stdout, time is CLOCK_MONOTONIC,
  * arch_exit() is exit(). This file is the only one of the host build that
  * includes libc headers: the kernel's own string functions are renamed in
  * the host objects (see the Makefile), so both live side by side.
@@ -47,6 +49,8 @@
 const char arch_name[] = "host";
 
 static char cmdline[2048];
+const char *host_prog;
+char **host_argv;
 
 static void host_cpus_start(unsigned int nr);
 static u64 boot_ns;
@@ -65,7 +69,7 @@ static unsigned int host_nr_cpus(int argc, char **argv)
 {
 	unsigned int nr = HOST_DEFAULT_CPUS;
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		char *end;
 		unsigned long n;
 
@@ -82,14 +86,22 @@ static unsigned int host_nr_cpus(int argc, char **argv)
 	return nr;
 }
 
+/* The arguments before "--" make the command line; host_argv: the rest. */
 static void join_args(int argc, char **argv)
 {
 	size_t len = 0;
 
+	host_prog = argv[0];
+	host_argv = argv + argc;
 	for (int i = 1; i < argc; i++) {
-		int n = snprintf(cmdline + len, sizeof(cmdline) - len, "%s%s",
-				 i > 1 ? " " : "", argv[i]);
+		int n;
 
+		if (!strcmp(argv[i], "--")) {
+			host_argv = argv + i + 1;
+			break;
+		}
+		n = snprintf(cmdline + len, sizeof(cmdline) - len, "%s%s",
+			     i > 1 ? " " : "", argv[i]);
 		if (n < 0 || (size_t)n >= sizeof(cmdline) - len) {
 			fprintf(stderr, "host: command line too long\n");
 			exit(2);

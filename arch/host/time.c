@@ -3,8 +3,9 @@
  * The tick on the host: one POSIX timer per CPU thread.
  *
  * host_tick_init(), from arch_irq_init(), and arch_tick_start() on each
- * other CPU (time_init()) create for that CPU a CLOCK_MONOTONIC timer of period TICK_NSEC whose signal (SIGALRM) goes
- * to that CPU's own thread (SIGEV_THREAD_ID). The signal's handler
+ * other CPU (time_init()) create for that CPU a CLOCK_MONOTONIC timer of
+ * period TICK_NSEC whose signal (SIGVTALRM, not SIGALRM: see asm/cpu.h)
+ * goes to that CPU's own thread (SIGEV_THREAD_ID). The signal's handler
  * raises LOCAL_TIMER_VECTOR on the thread it lands on, and from there it
  * is an interrupt like any other (arch/host/irq.c): held back while the
  * soft flag is set, run through handle_irq_vector() in hardirq context,
@@ -64,6 +65,7 @@ void host_tick_init(void)
 	struct sigaction sa = { .sa_handler = tick_signal,
 				.sa_flags = SA_RESTART };
 
+	BUILD_BUG_ON(HOST_TICK_SIGNAL != SIGVTALRM);
 	sigemptyset(&sa.sa_mask);
 	sigaddset(&sa.sa_mask, SIGUSR1);	/* the IPI signal: no nesting */
 	if (sigaction(HOST_TICK_SIGNAL, &sa, NULL)) {

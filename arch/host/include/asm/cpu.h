@@ -61,10 +61,17 @@ void host_irq_replay(void);
 void host_irq_cpu_online(unsigned int cpu);
 /* Interrupts on and wait for one: an idle CPU's "sti; hlt" (irq.c). */
 void host_safe_halt(void);
+/* argv[0], and the arguments after "--" (NULL-terminated; main.c). */
+extern const char *host_prog;
+extern char **host_argv;
 /* The console bypasses stdio from now on (a panic stopped the others). */
 void host_console_raw(void);
-/* The tick (arch/host/time.c): its signal, and its start in arch_irq_init(). */
-#define HOST_TICK_SIGNAL	14	/* SIGALRM */
+/*
+ * The tick (arch/host/time.c): its signal, and its start in
+ * arch_irq_init(). Not SIGALRM: that one stays free for the program
+ * around the kernel (libFuzzer's timer, arch/host/libfuzzer.c).
+ */
+#define HOST_TICK_SIGNAL	26	/* SIGVTALRM */
 void host_tick_init(void);
 void host_irq_raise_from_signal(unsigned int vector);
 int host_irq_cpu_tid(unsigned int cpu);
