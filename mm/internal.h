@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The page allocator's internals (Linux's mm/internal.h and the zone
+ * The page allocator's internals (Linux's internal.h and the zone
  * structures of <linux/mmzone.h>): struct zone with its free lists
  * (free_area), per-CPU page lists and watermarks, the node, and what
  * mm/page_alloc.c shares with mm/mm_init.c, mm/page_debug.c and

@@ -514,7 +514,7 @@ static void print_node_cpus(int nid)
 	for_each_online_cpu(cpu)
 		if (cpu_to_node(cpu) == nid && len < (int)sizeof(line))
 			len += snprintf(line + len, sizeof(line) - len, " %u", cpu);
-	printk(KERN_INFO "%s\n", line);
+	pr_info("%s\n", line);
 }
 
 static void print_distances(const struct numa_topology *topo)
@@ -522,17 +522,17 @@ static void print_distances(const struct numa_topology *topo)
 	char line[160];
 	int len, a, b;
 
-	printk(KERN_INFO "node distances:\n");
+	pr_info("node distances:\n");
 	len = snprintf(line, sizeof(line), "node");
 	for_each_node_in(b, topo)
 		len += snprintf(line + len, sizeof(line) - len, "%4d", b);
-	printk(KERN_INFO "%s\n", line);
+	pr_info("%s\n", line);
 	for_each_node_in(a, topo) {
 		len = snprintf(line, sizeof(line), "%3d:", a);
 		for_each_node_in(b, topo)
 			len += snprintf(line + len, sizeof(line) - len, "%4d",
 					numa_topology_distance(topo, a, b));
-		printk(KERN_INFO "%s\n", line);
+		pr_info("%s\n", line);
 	}
 }
 
@@ -542,11 +542,11 @@ static int cmd_numa(int argc, char **argv)
 	unsigned int n = num_online_nodes();
 	int nid;
 
-	printk(KERN_INFO "available: %u nodes (0-%u)\n", n, n - 1);
+	pr_info("available: %u nodes (0-%u)\n", n, n - 1);
 	for_each_node_in(nid, topo) {
 		print_node_cpus(nid);
-		printk(KERN_INFO "node %d size: %lu MB\n", nid,
-		       numa_node_ram(topo, &memblock.memory, nid) >> 20);
+		pr_info("node %d size: %lu MB\n", nid,
+			numa_node_ram(topo, &memblock.memory, nid) >> 20);
 	}
 	print_distances(topo);
 	return 0;

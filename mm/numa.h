@@ -121,8 +121,18 @@ void numa_set_node(unsigned int cpu, int node);
 u64 numa_node_ram(const struct numa_topology *topo,
 		  const struct memblock_type *ram, int nid);
 
+/* The first node of topo from nid on; MAX_NUMNODES if none. */
+static inline int next_node_in_topology(int nid,
+					const struct numa_topology *topo)
+{
+	while (nid < MAX_NUMNODES && !(topo->nodes_parsed & (1UL << nid)))
+		nid++;
+	return nid;
+}
+
 #define for_each_node_in(nid, topo)					\
-	for ((nid) = 0; (nid) < MAX_NUMNODES; (nid)++)			\
-		if ((topo)->nodes_parsed & (1UL << (nid)))
+	for ((nid) = next_node_in_topology(0, topo);			\
+	     (nid) < MAX_NUMNODES;					\
+	     (nid) = next_node_in_topology((nid) + 1, topo))
 
 #endif /* MM_NUMA_H */

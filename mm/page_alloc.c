@@ -503,7 +503,7 @@ static void free_pcp_block(struct zone *zone, struct per_cpu_pages *pcp,
 }
 
 /*
- * Move at least pages pages, and until the lists hold fewer than high,
+ * Move at least @pages pages, and until the lists hold fewer than high,
  * from the cold ends of the lists to the buddy lists, under one hold of
  * zone->lock: the lists in turn from the order after order, so that
  * order's own list, the one in use, goes last. Interrupts off, on the
@@ -797,7 +797,10 @@ unsigned long node_numa_event(int nid, enum numa_stat_item item)
 	unsigned long sum = 0;
 	unsigned int cpu;
 
-	if (nid < 0 || nid >= MAX_NUMNODES || !(pgdat = NODE_DATA(nid)))
+	if (nid < 0 || nid >= MAX_NUMNODES)
+		return 0;
+	pgdat = NODE_DATA(nid);
+	if (!pgdat)
 		return 0;
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		const struct zone *zone = &pgdat->node_zones[z];
@@ -848,9 +851,18 @@ struct alloc_context {
 	struct zone *preferred_zone;
 };
 
+/* The first entry from zp on whose zone ac may use (its end: NULL). */
+static struct zone **next_zone_allowed(struct zone **zp,
+				       const struct alloc_context *ac)
+{
+	while (*zp && zone_idx(*zp) > ac->highest_zoneidx)
+		zp++;
+	return zp;
+}
+
 #define for_each_zone_zonelist(zone, zp, ac)				\
-	for (zp = (ac)->zonelist->zones; (zone = *zp); zp++)		\
-		if (zone_idx(zone) <= (ac)->highest_zoneidx)
+	for (zp = next_zone_allowed((ac)->zonelist->zones, ac);	\
+	     ((zone) = *zp); zp = next_zone_allowed(zp + 1, ac))
 
 static void prepare_alloc_context(gfp_t gfp, int nid, struct alloc_context *ac)
 {
