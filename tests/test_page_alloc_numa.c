@@ -42,6 +42,8 @@
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/numa.h"
+#include "mm/util.h"
+#include "mm/vmalloc.h"
 #include "tests/mm_util.h"
 
 /* What the tests exhaust nodes with: no reclaim, no report, no reserve. */
@@ -865,7 +867,61 @@ static void test_shell_commands(struct ktest *t)
 	}
 }
 
-static struct ktest_case page_alloc_numa_cases[] = {
+/* Pages of the vmalloc area p of size bytes not on node nid. */
+static unsigned int pages_off_node(const void *p, unsigned long size, int nid)
+{
+	unsigned int off = 0;
+
+	for (unsigned long o = 0; o < size; o += PAGE_SIZE)
+		off += page_to_nid(vmalloc_to_page((const char *)p + o)) != nid;
+	return off;
+}
+
+static bool all_zero(const u8 *p, unsigned long size)
+{
+	for (unsigned long i = 0; i < size; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/*
+ * vmalloc_node(), vzalloc_node() and kvmalloc_node()'s vmalloc path put
+ * every page of the area on the node asked for.
+ */
+static void test_vmalloc_node_placement(struct ktest *t)
+{
+	const unsigned long size = 16 * PAGE_SIZE, big = SZ_4M + PAGE_SIZE;
+
+	need_nodes(t, 2);
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		void *v, *z, *kv;
+
+		if (!node_has_memory(nid))
+			continue;
+		v = vmalloc_node(size, nid);
+		z = vzalloc_node(size, nid);
+		kv = kvmalloc_node(big, GFP_KERNEL, nid);	/* above 4 MiB: vmalloc */
+		KTEST_EXPECT_NOT_NULL(t, v);
+		KTEST_EXPECT_NOT_NULL(t, z);
+		KTEST_EXPECT_NOT_NULL(t, kv);
+		if (v)
+			KTEST_EXPECT_EQ(t, pages_off_node(v, size, nid), 0U);
+		if (z) {
+			KTEST_EXPECT_EQ(t, pages_off_node(z, size, nid), 0U);
+			KTEST_EXPECT_TRUE(t, all_zero(z, size));
+		}
+		if (kv) {
+			KTEST_EXPECT_TRUE(t, is_vmalloc_addr(kv));
+			KTEST_EXPECT_EQ(t, pages_off_node(kv, big, nid), 0U);
+		}
+		vfree(v);
+		vfree(z);
+		kvfree(kv);
+	}
+}
+
+static const struct ktest_case page_alloc_numa_cases[] = {
 	KTEST_CASE(test_node_data),
 	KTEST_CASE(test_zonelists),
 	KTEST_CASE(test_zonelists_4node_slit),
@@ -878,6 +934,7 @@ static struct ktest_case page_alloc_numa_cases[] = {
 	KTEST_CASE(test_memoryless_node_cpu),
 	KTEST_CASE(test_bad_nid),
 	KTEST_CASE(test_drain_home_nodes),
+	KTEST_CASE(test_vmalloc_node_placement),
 	KTEST_CASE(test_shell_commands),
 	{}
 };
