@@ -87,6 +87,16 @@ void arch_unmap_kernel_range(unsigned long addr, unsigned long size);
 int arch_protect_kernel_range(unsigned long addr, unsigned long size,
 			      pgprot_t prot);
 
+/*
+ * For the arches (mm/pgtable_generic.c): arch_protect_kernel_range()'s
+ * walk over [addr, addr + size), under the arch's lock. -ENOENT, nothing
+ * changed, if mapped_pte() finds a page unmapped (NULL); else set_prot()
+ * rewrites each PTE, and 0.
+ */
+int protect_kernel_ptes(unsigned long addr, unsigned long size,
+			pgprot_t prot, u64 *(*mapped_pte)(unsigned long addr),
+			void (*set_prot)(u64 *pte, pgprot_t prot));
+
 /* The walk: true and the pfn and protection if addr (any) is mapped. */
 bool arch_lookup_kernel_page(unsigned long addr, unsigned long *pfn,
 			     pgprot_t *prot);

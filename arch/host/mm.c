@@ -750,28 +750,30 @@ void arch_unmap_kernel_range(unsigned long addr, unsigned long size)
 	spin_unlock_irqrestore(&pgtable_lock, flags);
 }
 
+/* A mapped software PTE at addr, or NULL. pgtable_lock held. */
+static u64 *mapped_sw_pte(unsigned long addr)
+{
+	u64 *pte = sw_pte(addr, false);
+
+	return pte && *pte ? pte : NULL;
+}
+
+static void set_sw_pte_prot(u64 *pte, pgprot_t prot)
+{
+	*pte = (*pte & PAGE_MASK) | (u64)pgprot_val(prot) << 1 | SWPTE_PRESENT;
+}
+
 int arch_protect_kernel_range(unsigned long addr, unsigned long size,
 			      pgprot_t prot)
 {
-	unsigned long flags, a;
-	int ret = 0;
+	unsigned long flags;
+	int ret;
 
 	if (!in_window(addr, size) || pgprot_val(prot) & ~_PAGE_KERNEL_MASK)
 		return -EINVAL;
 	spin_lock_irqsave(&pgtable_lock, flags);
-	for (a = addr; a < addr + size; a += PAGE_SIZE) {
-		u64 *pte = sw_pte(a, false);
-
-		if (!pte || !*pte) {
-			ret = -ENOENT;
-			break;
-		}
-	}
-	for (a = addr; !ret && a < addr + size; a += PAGE_SIZE) {
-		u64 *pte = sw_pte(a, false);
-
-		*pte = (*pte & PAGE_MASK) | (u64)pgprot_val(prot) << 1 | SWPTE_PRESENT;
-	}
+	ret = protect_kernel_ptes(addr, size, prot, mapped_sw_pte,
+				  set_sw_pte_prot);
 	if (!ret && mprotect((void *)addr, size, host_prot(prot)))
 		panic("host: mprotect of %#lx (+%#lx) failed: errno %d",
 		      addr, size, errno);

@@ -404,28 +404,30 @@ static u64 *window_pte(unsigned long addr)
 	return level ? NULL : entry;
 }
 
+/* A present PTE of the window at addr, or NULL. pgtable_lock held. */
+static u64 *mapped_window_pte(unsigned long addr)
+{
+	u64 *pte = window_pte(addr);
+
+	return pte && (*pte & PTE_PRESENT) ? pte : NULL;
+}
+
+static void set_pte_prot(u64 *pte, pgprot_t prot)
+{
+	*pte = (*pte & PTE_ADDR_MASK) | prot_bits(prot);
+}
+
 int arch_protect_kernel_range(unsigned long addr, unsigned long size,
 			      pgprot_t prot)
 {
-	unsigned long flags, a;
-	int ret = 0;
+	unsigned long flags;
+	int ret;
 
 	if (!in_window(addr, size) || pgprot_val(prot) & ~_PAGE_KERNEL_MASK)
 		return -EINVAL;
 	spin_lock_irqsave(&pgtable_lock, flags);
-	for (a = addr; a < addr + size; a += PAGE_SIZE) {
-		u64 *pte = window_pte(a);
-
-		if (!pte || !(*pte & PTE_PRESENT)) {
-			ret = -ENOENT;
-			break;
-		}
-	}
-	for (a = addr; !ret && a < addr + size; a += PAGE_SIZE) {
-		u64 *pte = window_pte(a);
-
-		*pte = (*pte & PTE_ADDR_MASK) | prot_bits(prot);
-	}
+	ret = protect_kernel_ptes(addr, size, prot, mapped_window_pte,
+				  set_pte_prot);
 	spin_unlock_irqrestore(&pgtable_lock, flags);
 	if (!ret)
 		arch_flush_tlb_kernel_range(addr, addr + size);
