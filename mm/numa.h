@@ -117,6 +117,13 @@ int numa_topology_distance(const struct numa_topology *topo, int a, int b);
  */
 int cpu_to_node(unsigned int cpu);
 void numa_set_node(unsigned int cpu, int node);
+/*
+ * The online nodes from nid outwards into order[]: nid first (if
+ * online), then by node_distance(), ties by node id (the order of
+ * Linux's zonelists). Returns how many.
+ */
+int numa_nodes_by_distance(int nid, int order[MAX_NUMNODES]);
+
 /* Bytes of RAM in node nid. */
 u64 numa_node_ram(const struct numa_topology *topo,
 		  const struct memblock_type *ram, int nid);
