@@ -280,8 +280,14 @@ MANY_CPU_SUITES := cpumask,smp_call,smp_drain
 MANY_CPUS := $(shell [ $(NR_CPUS) -lt 64 ] && echo $(NR_CPUS) || echo 64)
 MANY_CPU_HOSTS := --host '$(HB)/cram nr_cpus=$(MANY_CPUS) ktest=$(MANY_CPU_SUITES)'
 
+# SLAB on several nodes (numa=fake=N splits the host's RAM): 2 nodes of
+# 2 CPUs and 4 nodes of 2, the NUMA suite and the allocator suites.
+NUMA_HOST_SUITES := slab_numa,slab,slab_contract,kmalloc,reap
+NUMA_HOSTS := --host '$(HB)/cram numa=fake=2 nr_cpus=4 ktest=$(NUMA_HOST_SUITES)' \
+	      --host '$(HB)/cram numa=fake=4 nr_cpus=8 ktest=$(NUMA_HOST_SUITES)'
+
 check: $(HB)/cram compile-checks
-	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS))
+	$(HARNESS) --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS))
 
 # Everything: host suites, kernel suites under QEMU, the harness's own tests.
 # Beside the main boot (MEM, every suite), more boots check the memory
@@ -300,8 +306,8 @@ SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Two NUMA boots (QEMU builds the SRAT and SLIT): 2 nodes of 2 CPUs, and 4
 # nodes of one CPU each, node 3 without memory, with an asymmetric,
 # non-uniform SLIT. The numa suite checks the topology against the
-# numa_expect= the harness adds.
-NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot
+# numa_expect= the harness adds; slab_numa SLAB's nodes and alien arrays.
+NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot,slab_numa
 NUMA_4NODES := 4:nomem=3:0-1=15:1-0=25:0-2=30:0-3=40:1-2=18:1-3=22:2-3=12
 
 # The 32-CPU boot (skipped when NR_CPUS is below 32): bring-up, masks,
@@ -373,7 +379,7 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check \
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
-		$(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(FUZZ_STAGES)) \
+		$(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS) $(FUZZ_STAGES)) \
 		$(call boot,$(MEM),$(TEST_CMDLINE),,,,,$(SMP),$(NUMA)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) \

@@ -855,8 +855,7 @@ static gfp_t gfp_exact_node(gfp_t flags)
  * An object from any node, nearest to this CPU's memory node first
  * (Linux's fallback_alloc() over the zonelist): a free object on some
  * node's lists, else a new slab wherever the page allocator finds the
- * pages. NULL with __GFP_THISNODE or one node (nowhere else to go).
- * Interrupts off.
+ * pages. NULL with __GFP_THISNODE. Interrupts off.
  */
 static void *fallback_alloc(struct kmem_cache *cachep, gfp_t flags)
 {
@@ -865,7 +864,7 @@ static void *fallback_alloc(struct kmem_cache *cachep, gfp_t flags)
 	struct slab *slab;
 	void *objp;
 
-	if ((flags & __GFP_THISNODE) || slab_nr_nodes == 1)
+	if (flags & __GFP_THISNODE)
 		return NULL;
 	nr = numa_nodes_by_distance(numa_mem_id(), order);
 	for (int i = 0; i < nr; i++) {
@@ -882,6 +881,18 @@ static void *fallback_alloc(struct kmem_cache *cachep, gfp_t flags)
 	objp = slab_get_obj(cachep, slab);
 	cache_grow_end(cachep, slab);
 	return objp;
+}
+
+/*
+ * A slab could not be grown on this CPU's or the asked node: another
+ * node's object, if there is another node (with one, the grow just
+ * failed with the same flags, and there is nowhere else to go).
+ */
+static void *fallback_after_grow(struct kmem_cache *cachep, gfp_t flags)
+{
+	if (slab_nr_nodes == 1)
+		return NULL;
+	return fallback_alloc(cachep, flags);
 }
 
 /*
@@ -906,7 +917,7 @@ static void *cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int nid)
 		cache_grow_end(cachep, slab);
 		return stats_node_alloc(cachep, objp);
 	}
-	return stats_node_alloc(cachep, fallback_alloc(cachep, flags));
+	return stats_node_alloc(cachep, fallback_after_grow(cachep, flags));
 }
 
 /*
@@ -939,7 +950,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 	 */
 	slab = cache_grow_begin(cachep, gfp_exact_node(flags), nid);
 	if (!slab)
-		return stats_node_alloc(cachep, fallback_alloc(cachep, flags));
+		return stats_node_alloc(cachep, fallback_after_grow(cachep, flags));
 	if (unlikely(slab_test_pfmemalloc(slab) || slab_nid(slab) != nid)) {
 		WARN_ON_ONCE(slab_test_pfmemalloc(slab) &&
 			     !gfp_pfmemalloc_allowed(flags));
@@ -1323,7 +1334,7 @@ void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags)
  */
 static int slab_node_checked(int nid)
 {
-	if (WARN_ONCE(nid < NUMA_NO_NODE || nid >= MAX_NUMNODES,
+	if (WARN(nid < NUMA_NO_NODE || nid >= MAX_NUMNODES,
 		      "slab: allocation on node %d, there are %d node ids; local node used\n",
 		      nid, MAX_NUMNODES))
 		return NUMA_NO_NODE;
