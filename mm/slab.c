@@ -28,7 +28,7 @@
  *
  * 3. Layers. Allocation pops from the per-CPU array_cache (a LIFO of
  *    hot objects); an empty one is refilled with batchcount objects from
- *    the node's shared array, then from partial slabs, then free slabs,
+ *    its node's shared array (section 8), then from partial slabs, then free slabs,
  *    then a new slab. Free pushes onto the per-CPU array; a full one
  *    moves batchcount objects to the shared array, or back to their
  *    slabs. Slabs move between the node's full, partial and free lists;
@@ -66,7 +66,8 @@
  *
  * 6. Locking. Per-CPU arrays are touched only by their CPU with
  *    interrupts off; node lists, counters and the shared array under
- *    n->list_lock; the cache list under slab_lock. Shrink, destroy and
+ *    that node's n->list_lock; an alien array under its own lock, then
+ *    its home node's list_lock; the cache list under slab_lock. Shrink, destroy and
  *    do_tune_cpucache reach other CPUs' arrays through on_each_cpu()
  *    (kernel/smp.h): each CPU drains or swaps its own array in its
  *    call-function interrupt, which cannot land inside its own fast
@@ -92,6 +93,26 @@
  *    there, and the slow paths count. Otherwise the fast paths run
  *    exactly as without them: one load and test of a mode word each
  *    (slab_slowpath_gfp, kfree_checks).
+ *
+ * 8. Nodes. A cache has lists on every online node (node[nid]: slabs,
+ *    shared array, free_limit, list_lock); a slab's node is its pages'
+ *    (slab_nid(), page_to_nid(): no node id in the slab, the seed's
+ *    "remove nodeid in struct slab"). A CPU's per-CPU array, and a
+ *    node's shared array, hold objects of that CPU's memory node
+ *    (numa_mem_id()) only: refills take from its lists, grow there with
+ *    __GFP_THISNODE (gfp_exact_node), and an object that comes from
+ *    elsewhere goes to the caller without entering the array
+ *    (free_block() checks every object's node). kmem_cache_alloc_node()
+ *    and kmalloc_node() for another node take from its lists, grow on
+ *    it, then fall back to the nearest node (fallback_alloc) unless
+ *    __GFP_THISNODE. A free of another node's object goes into this
+ *    node's alien array for its home node (Linux's alien caches; 12
+ *    objects), sent home in one batch when full (alienoverflow) and by
+ *    cache_reap, shrink, destroy and reclaim. With one node online none
+ *    of this is on the fast paths: kfree_checks gets KFREE_CHECK_NODE
+ *    only with several, and kfree_checked() then pushes a local object
+ *    as the fast path does (one node compare, Linux's cache_free_alien
+ *    early-out); kmem_cache_free takes its slow path then.
  */
 #include "lib/bitops.h"
 #include "kernel/rcupdate.h"
