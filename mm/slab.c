@@ -873,12 +873,15 @@ static gfp_t gfp_exact_node(gfp_t flags)
 }
 
 /*
- * An object from any node, nearest to this CPU's memory node first
- * (Linux's fallback_alloc() over the zonelist): a free object on some
- * node's lists, else a new slab wherever the page allocator finds the
- * pages. NULL with __GFP_THISNODE. Interrupts off.
+ * An object from any node, nearest to node nid first (Linux's
+ * fallback_alloc() over a zonelist; Linux's starts from this CPU's
+ * node, this one from the node asked for, as alloc_pages_node() falls
+ * back): a free object on some node's lists, else a new slab wherever
+ * the page allocator finds the pages. nid: an online node, or
+ * NUMA_NO_NODE for this CPU's memory node. NULL with __GFP_THISNODE.
+ * Interrupts off.
  */
-static void *fallback_alloc(struct kmem_cache *cachep, gfp_t flags)
+static void *fallback_alloc(struct kmem_cache *cachep, gfp_t flags, int nid)
 {
 	bool pfmemalloc = gfp_pfmemalloc_allowed(flags);
 	int order[MAX_NUMNODES], nr;
@@ -887,7 +890,9 @@ static void *fallback_alloc(struct kmem_cache *cachep, gfp_t flags)
 
 	if (flags & __GFP_THISNODE)
 		return NULL;
-	nr = numa_nodes_by_distance(numa_mem_id(), order);
+	if (nid == NUMA_NO_NODE || !get_node(cachep, nid))
+		nid = numa_mem_id();
+	nr = numa_nodes_by_distance(nid, order);
 	for (int i = 0; i < nr; i++) {
 		if (!get_node(cachep, order[i]))
 			continue;
@@ -895,7 +900,7 @@ static void *fallback_alloc(struct kmem_cache *cachep, gfp_t flags)
 		if (objp)
 			return objp;
 	}
-	slab = cache_grow_begin(cachep, flags, numa_mem_id());
+	slab = cache_grow_begin(cachep, flags, nid);
 	if (!slab)
 		return NULL;
 	WARN_ON_ONCE(slab_test_pfmemalloc(slab) && !pfmemalloc);
@@ -909,11 +914,12 @@ static void *fallback_alloc(struct kmem_cache *cachep, gfp_t flags)
  * node's object, if there is another node (with one, the grow just
  * failed with the same flags, and there is nowhere else to go).
  */
-static void *fallback_after_grow(struct kmem_cache *cachep, gfp_t flags)
+static void *fallback_after_grow(struct kmem_cache *cachep, gfp_t flags,
+				 int nid)
 {
 	if (slab_nr_nodes == 1)
 		return NULL;
-	return fallback_alloc(cachep, flags);
+	return fallback_alloc(cachep, flags, nid);
 }
 
 /*
@@ -938,7 +944,7 @@ static void *cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int nid)
 		cache_grow_end(cachep, slab);
 		return stats_node_alloc(cachep, objp);
 	}
-	return stats_node_alloc(cachep, fallback_after_grow(cachep, flags));
+	return stats_node_alloc(cachep, fallback_after_grow(cachep, flags, nid));
 }
 
 /*
@@ -971,7 +977,8 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 	 */
 	slab = cache_grow_begin(cachep, gfp_exact_node(flags), nid);
 	if (!slab)
-		return stats_node_alloc(cachep, fallback_after_grow(cachep, flags));
+		return stats_node_alloc(cachep,
+					fallback_after_grow(cachep, flags, nid));
 	if (unlikely(slab_test_pfmemalloc(slab) || slab_nid(slab) != nid)) {
 		WARN_ON_ONCE(slab_test_pfmemalloc(slab) &&
 			     !gfp_pfmemalloc_allowed(flags));
@@ -1184,7 +1191,7 @@ void *cache_alloc_one(struct kmem_cache *cachep, gfp_t flags, int nid)
 	if (get_node(cachep, nid))
 		objp = cache_alloc_node(cachep, flags, nid);
 	else
-		objp = stats_node_alloc(cachep, fallback_alloc(cachep, flags));
+		objp = stats_node_alloc(cachep, fallback_alloc(cachep, flags, nid));
 	arch_irq_restore(irqflags);
 	return objp;
 }
@@ -1239,7 +1246,7 @@ static void *cache_alloc_nid(struct kmem_cache *cachep, gfp_t flags, int nid)
 		return cpu_cache_alloc(cachep, flags);
 	}
 	if (!get_node(cachep, nid))
-		return stats_node_alloc(cachep, fallback_alloc(cachep, flags));
+		return stats_node_alloc(cachep, fallback_alloc(cachep, flags, nid));
 	return cache_alloc_node(cachep, flags, nid);
 }
 

@@ -32,6 +32,7 @@
 #include "lib/ktest/ktest.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/internal.h"	/* deferred_init_all() */
 #include "mm/numa.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: nodes, alien arrays */
@@ -186,16 +187,23 @@ static void test_kmalloc_node_every_class(struct ktest *t)
 
 /* --- fallback ------------------------------------------------------------- */
 
-/* Every page of node nid, held; the node is then exhausted. */
+/*
+ * Every page of node nid, held; the node is then exhausted. All of its
+ * RAM first (deferred init would grow it on demand), and twice over:
+ * what reclaim gave back during the first pass goes too.
+ */
 static struct hog *hog_node(int nid)
 {
 	struct hog *head = NULL;
 
+	deferred_init_all();
+	for (int pass = 0; pass < 2; pass++)
 	for (int order = MAX_ORDER - 1; order >= 0; order--) {
 		struct page *page;
 
+		/* Reclaiming as a slab's grow may (gfp_exact_node()). */
 		while ((page = alloc_pages_node(nid, __GFP_THISNODE |
-						__GFP_NOWARN | __GFP_NORETRY,
+						__GFP_NOWARN,
 						(unsigned int)order))) {
 			struct hog *h = page_address(page);
 
