@@ -79,7 +79,8 @@ struct pcp_list {
 
 /*
  * NUMA allocation events (Linux's numa_stat_item), counted per zone and
- * CPU by that CPU with interrupts off, summed per node when read:
+ * CPU by that CPU with interrupts off (zone->numa_events[cpu]), summed
+ * per node when read:
  * numa_hit/numa_miss on the zone that gave the pages (the preferred node
  * or not), numa_foreign on the preferred zone when another node gave
  * them, local_node/other_node on the zone that gave them (the node of
@@ -96,9 +97,10 @@ enum numa_stat_item {
 };
 
 /*
- * The header and the lists of orders 0 and 1 share one cache line. The
- * alloc fast path counts its allocations in fast_hits alone: each is a
- * numa_hit, and local_node or other_node as the zone's node is the
+ * The header and the lists of orders 0 and 1 share one cache line.
+ *
+ * The alloc fast path counts its allocations in fast_hits alone: each
+ * is a numa_hit, and local_node or other_node as the zone's node is the
  * CPU's or not, which the readers work out (node_numa_event()).
  */
 struct per_cpu_pages {
@@ -109,8 +111,13 @@ struct per_cpu_pages {
 	int batch;		/* pages per drain */
 	struct pcp_list lists[NR_PCP_ORDERS];
 	unsigned long fast_hits;	/* alloc fast path's allocations */
-	unsigned long numa_events[NR_VM_NUMA_EVENT_ITEMS];	/* the rest */
 } __aligned(64);
+
+/* The fast path's allocations from pcp; any CPU may ask, without a lock. */
+static inline unsigned long pcp_fast_hits(const struct per_cpu_pages *pcp)
+{
+	return READ_ONCE(pcp->fast_hits);
+}
 
 /* Pages (not blocks) on pcp's lists; any CPU may ask, without a lock. */
 static inline unsigned long pcp_pages(const struct per_cpu_pages *pcp)
@@ -132,6 +139,8 @@ struct zone {
 	struct free_area free_area[MAX_ORDER];
 	unsigned long free_pages;	/* sum over free_area, in pages */
 	struct per_cpu_pages pcp[NR_CPUS];
+	/* The slow paths' NUMA events, by CPU (the fast path's: fast_hits). */
+	unsigned long numa_events[NR_CPUS][NR_VM_NUMA_EVENT_ITEMS];
 };
 
 static inline unsigned long min_wmark_pages(const struct zone *z)

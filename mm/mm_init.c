@@ -12,13 +12,16 @@
  *    "Reserved at boot".
  * 4. setup_arch() (arch) reserves its own ranges and maps all RAM.
  * 5. mm_core_init(): vmemmap is backed for every RAM range (holes get
- *    nothing), the zones are laid out over the pfns, the struct pages of
- *    RAM are initialised (reserved, refcount 1, its zone and node in
- *    flags), and the free memblock ranges are handed to the buddy
- *    allocator (mm/page_alloc.c). Last, SLAB bootstraps its caches, and
+ *    nothing); each online node gets a pg_data_t from memblock on the
+ *    node (Linux's alloc_node_data; a memoryless node's lies elsewhere)
+ *    and its zones are laid out over the node's pfns; the struct pages
+ *    of RAM are initialised (reserved, refcount 1, its zone and node in
+ *    flags, node from memblock); the zonelists are built; and the free
+ *    memblock ranges are handed to the buddy allocator
+ *    (mm/page_alloc.c). Last, SLAB bootstraps its caches, and
  *    the fault injection the command line asked for is armed.
- * 6. Deferred struct page init (mm/internal.h says what it defers): in
- *    step 5 the node's last zone is initialised only up to
+ * 6. Deferred struct page init (mm/internal.h says what it defers), per
+ *    node: in step 5 each node's last zone is initialised only up to
  *    first_deferred_pfn (and its reserved ranges); deferred_grow_zone()
  *    does the rest a unit (a section, or deferred_init=) at a time when
  *    an allocation needs it.
@@ -423,15 +426,11 @@ static void node_pfn_span(int nid, unsigned long *start, unsigned long *end)
 }
 
 /* Linux's free_area_init_node(): the node's zones, span and mem_map. */
-static void free_area_init_node(int nid)
+static void free_area_init_node(struct pglist_data *pgdat, int nid)
 {
-	struct pglist_data *pgdat = alloc_node_data(nid);
 	unsigned long start, end;
 
 	node_pfn_span(nid, &start, &end);
-	pr_info("Initmem setup node %d [mem 0x%016llx-0x%016llx]\n", nid,
-		(unsigned long long)PFN_PHYS(start),
-		end ? (unsigned long long)PFN_PHYS(end) - 1 : 0ULL);
 	pgdat->node_id = nid;
 	pgdat->node_start_pfn = start;
 	pgdat->node_spanned_pages = end - start;
@@ -454,9 +453,15 @@ static void free_area_init_node(int nid)
  */
 static void free_area_init(void)
 {
+	struct pglist_data *pgdat[MAX_NUMNODES] = { NULL };
+
 	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
 		if (node_online(nid))
-			free_area_init_node(nid);
+			pgdat[nid] = alloc_node_data(nid);
+	}
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (pgdat[nid])
+			free_area_init_node(pgdat[nid], nid);
 	}
 	BUG_ON(!node_data[0]);
 	build_all_zonelists();
@@ -612,6 +617,7 @@ static void zone_type_span(enum zone_type z, unsigned long *start,
 static void print_zones(void)
 {
 	const struct memblock_type *mem = &memblock.memory;
+	struct pglist_data *pgdat;
 	unsigned long start, end;
 
 	pr_info("Zone ranges:\n");
@@ -632,6 +638,15 @@ static void print_zones(void)
 			(unsigned long long)mem->regions[i].base,
 			(unsigned long long)(mem->regions[i].base +
 					     mem->regions[i].size - 1));
+	for_each_online_pgdat(pgdat) {
+		unsigned long end = pgdat->node_start_pfn +
+				    pgdat->node_spanned_pages;
+
+		pr_info("Initmem setup node %d [mem 0x%016llx-0x%016llx]\n",
+			pgdat->node_id,
+			(unsigned long long)PFN_PHYS(pgdat->node_start_pfn),
+			end ? (unsigned long long)PFN_PHYS(end) - 1 : 0ULL);
+	}
 }
 
 /*

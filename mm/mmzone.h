@@ -2,9 +2,9 @@
 /*
  * Zones and nodes. Physical memory is split by address into the zones
  * Linux has on x86_64: DMA (below 16 MiB, for ISA devices), DMA32 (below
- * 4 GiB, for 32-bit devices) and NORMAL (the rest). The memory manager
- * runs one node for now; the per-node structure exists so that code is
- * written for NUMA. Up to MAX_NUMNODES nodes are found at boot (mm/numa.h).
+ * 4 GiB, for 32-bit devices) and NORMAL (the rest), in each NUMA node as
+ * its range allows. Up to MAX_NUMNODES nodes are found at boot
+ * (mm/numa.h); the page allocator has a pg_data_t for each.
  *
  * This header holds what a caller of the page allocator may name (the
  * zone types, MAX_ORDER); struct zone and the node are the allocator's

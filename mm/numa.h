@@ -8,8 +8,9 @@
  * arch/x86_64/srat.c) and hands them to numa_init(), which applies
  * numa=off and numa=fake=N, checks the result against RAM and the CPUs
  * and keeps it; anything wrong is reported and the kernel runs with one
- * node holding all RAM and every CPU. The memory manager still runs one
- * node whatever this says: this is the topology it is to use.
+ * node holding all RAM and every CPU. The page allocator runs these
+ * nodes (mm/internal.h: a pg_data_t each), and so does SLAB (its lists
+ * per node, mm/slab.c section 8).
  */
 #ifndef MM_NUMA_H
 #define MM_NUMA_H

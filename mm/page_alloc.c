@@ -107,6 +107,19 @@
  *    reclaim (memalloc_noreclaim_save) an allocation may use the reserve
  *    as __GFP_MEMALLOC does, unless __GFP_NOMEMALLOC. No lock of this
  *    file is held when reclaim runs.
+ *
+ * 9. Nodes. Each online node has its pg_data_t and zones (mm/mm_init.c
+ *    lays them out); a page's node and zone are in its flags, so a free
+ *    always goes to its own zone's lists. An allocation prefers a node
+ *    (alloc_pages(): numa_mem_id(), this CPU's node or, if that has no
+ *    memory, the nearest that has) and walks that node's zonelist
+ *    (build_zonelists: its own zones, then the other nodes by
+ *    node_distance(), each from Normal down), skipping zones above
+ *    gfp_zone(); __GFP_THISNODE walks the node's own zones only. The
+ *    alloc fast path serves the first zone of this CPU's memory node,
+ *    found at boot (pcp_fast_zone[cpu]). Each allocation counts Linux's
+ *    numa_hit/miss/foreign/local/other (zone_statistics) in the per-CPU
+ *    lists of the zones involved; the fast path counts in one word.
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
@@ -429,9 +442,43 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 #define PCP_SLOW_GFP	(GFP_ZONEMASK | __GFP_HIGH | __GFP_COMP)
 
 static struct zone no_zone;
+
+/* Each CPU's fast-path zone. */
 static struct zone *pcp_fast_zone[NR_CPUS] = {
 	[0 ... NR_CPUS - 1] = &no_zone,
 };
+
+/*
+ * The fast-path zone of every CPU when they all have the same one (one
+ * memory node), else no_zone (which no request passes) and each CPU
+ * reads its own above: one load that does not wait for this CPU's
+ * number, as the fast path was before it had nodes (a CPU's number is
+ * not a per-CPU variable here, so a per-CPU zone costs a dependent
+ * load, measurably). pcp_fast_zone_all_id is its node and zone as the
+ * top bits of page->flags give them (page_zone_id(); ~0 for no_zone),
+ * so that the free fast path knows a page of that zone without loading
+ * node_data[] for it.
+ */
+static struct zone *pcp_fast_zone_all = &no_zone;
+static unsigned long pcp_fast_zone_all_id = ~0UL;
+
+/*
+ * The node and zone of a page, as one number: the top bits of its
+ * flags, where nothing else is kept.
+ */
+static __always_inline unsigned long page_zone_id(const struct page *page)
+{
+	BUILD_BUG_ON(ZONES_PGSHIFT + 2 > BITS_PER_LONG ||
+		     NODES_PGSHIFT + 4 != ZONES_PGSHIFT ||
+		     __NR_PAGEFLAGS > NODES_PGSHIFT);
+	return page->flags >> NODES_PGSHIFT;
+}
+
+static unsigned long zone_id(const struct zone *zone)
+{
+	return ((unsigned long)zone_idx(zone) << (ZONES_PGSHIFT - NODES_PGSHIFT)) |
+	       (unsigned long)zone_to_nid(zone);
+}
 /* Linux's _numa_mem_: each CPU's nearest node with memory. */
 static int cpu_mem_node[NR_CPUS];
 
@@ -725,23 +772,22 @@ static bool zone_watermark_ok(const struct zone *zone, unsigned int order,
 
 /*
  * Linux's zone_statistics(): an allocation that zone z gave, preferring
- * preferred's node, counted on this CPU's pcp of each (interrupts off:
+ * preferred's node, counted in each zone's numa_events[cpu] (interrupts off:
  * only the owner writes them).
  */
 static void zone_statistics(struct zone *preferred, struct zone *z)
 {
 	unsigned int cpu = arch_cpu_id();
-	struct per_cpu_pages *pcp = &z->pcp[cpu];
+	unsigned long *events = z->numa_events[cpu];
 	unsigned long flags = arch_irq_save();
 
 	if (zone_to_nid(z) == zone_to_nid(preferred)) {
-		pcp->numa_events[NUMA_HIT]++;
+		events[NUMA_HIT]++;
 	} else {
-		pcp->numa_events[NUMA_MISS]++;
-		preferred->pcp[cpu].numa_events[NUMA_FOREIGN]++;
+		events[NUMA_MISS]++;
+		preferred->numa_events[cpu][NUMA_FOREIGN]++;
 	}
-	pcp->numa_events[zone_to_nid(z) == cpu_to_node(cpu) ? NUMA_LOCAL :
-							      NUMA_OTHER]++;
+	events[zone_to_nid(z) == cpu_to_node(cpu) ? NUMA_LOCAL : NUMA_OTHER]++;
 	arch_irq_restore(flags);
 }
 
@@ -759,9 +805,9 @@ unsigned long node_numa_event(int nid, enum numa_stat_item item)
 		for_each_possible_cpu(cpu) {
 			const struct per_cpu_pages *pcp = &zone->pcp[cpu];
 			bool local = cpu_to_node(cpu) == nid;
-			unsigned long fast = READ_ONCE(pcp->fast_hits);
+			unsigned long fast = pcp_fast_hits(pcp);
 
-			sum += READ_ONCE(pcp->numa_events[item]);
+			sum += READ_ONCE(zone->numa_events[cpu][item]);
 			if (item == NUMA_HIT ||
 			    item == (local ? NUMA_LOCAL : NUMA_OTHER))
 				sum += fast;
@@ -967,37 +1013,38 @@ int numa_mem_id(void)
 	return READ_ONCE(cpu_mem_node[arch_cpu_id()]);
 }
 
-/*
- * The fast path (section 6): pop this CPU's list for the order in the
- * first zone of its memory node, with interrupts off and no other
- * check than the zone's min watermark; everything else, and an empty
- * list, takes alloc_pages_slow() on that node. No calls but the
- * zeroing, a tail call, so no stack frame. Its allocations are numa_hit
- * on the zone's node, counted in fast_hits alone.
- */
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+/* May the fast path serve this request from zone? */
+static __always_inline bool pcp_fast_ok(const struct zone *zone, gfp_t gfp,
+					unsigned int order)
 {
-	unsigned int cpu = arch_cpu_id();
-	struct zone *zone = pcp_fast_zone[cpu];
+	return order < NR_PCP_ORDERS &&
+	       !((gfp & PCP_SLOW_GFP) | READ_ONCE(page_debug_flags) |
+		 READ_ONCE(fail_page_alloc.enabled)) &&
+	       READ_ONCE(zone->free_pages) >=
+		       min_wmark_pages(zone) + (1UL << order);
+}
+
+/*
+ * Pop this CPU's list for order in zone, interrupts off for the pop
+ * alone; NULL if it is empty or a drain is asked for (the caller takes
+ * the slow path). Counted in fast_hits.
+ */
+static __always_inline struct page *rmqueue_pcp_fast(struct zone *zone,
+						     unsigned int order)
+{
 	struct per_cpu_pages *pcp;
 	struct pcp_list *l;
 	struct page *page;
 	unsigned long flags;
 
-	if (unlikely(order >= NR_PCP_ORDERS ||
-		     ((gfp & PCP_SLOW_GFP) | READ_ONCE(page_debug_flags) |
-		      READ_ONCE(fail_page_alloc.enabled)) ||
-		     READ_ONCE(zone->free_pages) <
-			     min_wmark_pages(zone) + (1UL << order)))
-		return alloc_pages_slow(gfp, order, numa_mem_id());
 	flags = arch_irq_save();
-	pcp = &zone->pcp[cpu];
+	pcp = this_cpu_pcp(zone);
 	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
 	l = &pcp->lists[order];
 	OPTIMIZER_HIDE_VAR(l);
 	if (unlikely(!l->count || pcp->drain_pending)) {
 		arch_irq_restore(flags);
-		return alloc_pages_slow(gfp, order, numa_mem_id());
+		return NULL;
 	}
 	page = list_first_entry(&l->list, struct page, lru);
 	list_del(&page->lru);
@@ -1008,6 +1055,50 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	arch_irq_restore(flags);
 	set_page_count(page, 1);
 	page->alloc_order = order;
+	return page;
+}
+
+/*
+ * Where alloc_pages() cannot use the zone all CPUs share: the fast path
+ * on this CPU's own zone when the CPUs' zones differ (several memory
+ * nodes), else (or if that cannot serve) the slow path.
+ */
+static __noinline struct page *alloc_pages_cpu_zone(gfp_t gfp,
+						    unsigned int order)
+{
+	struct zone *zone = pcp_fast_zone[arch_cpu_id()];
+	struct page *page = NULL;
+
+	if (READ_ONCE(pcp_fast_zone_all) == &no_zone &&
+	    pcp_fast_ok(zone, gfp, order))
+		page = rmqueue_pcp_fast(zone, order);
+	if (!page)
+		return alloc_pages_slow(gfp, order, numa_mem_id());
+	if (gfp & __GFP_ZERO)
+		return zero_new_page(page, order);
+	return page;
+}
+
+/*
+ * The fast path (section 6): pop this CPU's list for the order in the
+ * first zone of its memory node, with interrupts off and no other check
+ * than the zone's min watermark; everything else, and an empty list,
+ * takes the slow path on that node. No calls but the zeroing, a tail
+ * call, so no stack frame. With one memory node every CPU has the same
+ * zone, read from one variable (pcp_fast_zone_all); with several each
+ * CPU's is found out of line (alloc_pages_cpu_zone()), so that the
+ * one-node path does not wait on the CPU's number to find its zone.
+ */
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct zone *zone = READ_ONCE(pcp_fast_zone_all);
+	struct page *page;
+
+	if (unlikely(!pcp_fast_ok(zone, gfp, order)))
+		return alloc_pages_cpu_zone(gfp, order);
+	page = rmqueue_pcp_fast(zone, order);
+	if (unlikely(!page))
+		return alloc_pages_slow(gfp, order, numa_mem_id());
 	if (unlikely(gfp & __GFP_ZERO))
 		return zero_new_page(page, order);
 	return page;
@@ -1096,7 +1187,9 @@ void __free_pages(struct page *page, unsigned int order)
 	set_page_count(page, 0);
 	page->alloc_order = 0;
 	page->mapping = NULL;
-	zone = page_zone(page);
+	zone = READ_ONCE(pcp_fast_zone_all);
+	if (unlikely(page_zone_id(page) != READ_ONCE(pcp_fast_zone_all_id)))
+		zone = page_zone(page);
 	flags = arch_irq_save();
 	pcp = this_cpu_pcp(zone);
 	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
@@ -1266,6 +1359,8 @@ static void setup_pcp_lists(struct zone *zone)
 	unsigned long pages = zone->managed_pages + zone_deferred_pages(zone);
 	int batch = (int)clamp_val(pages / 4096, 1UL, 63UL);
 
+	/* the fast paths' fields share a line (mm/internal.h) */
+	BUILD_BUG_ON(offsetof(struct per_cpu_pages, lists[2]) > 64);
 	for_each_possible_cpu(cpu) {
 		struct per_cpu_pages *pcp = &zone->pcp[cpu];
 
@@ -1367,6 +1462,8 @@ void build_all_zonelists(void)
  */
 static void setup_pcp_fast_zones(void)
 {
+	struct zone *all = &no_zone;
+	bool first = true;
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
@@ -1380,7 +1477,14 @@ static void setup_pcp_fast_zones(void)
 				break;
 			}
 		}
+		if (first)
+			all = pcp_fast_zone[cpu];
+		else if (pcp_fast_zone[cpu] != all)
+			all = &no_zone;
+		first = false;
 	}
+	WRITE_ONCE(pcp_fast_zone_all_id, all == &no_zone ? ~0UL : zone_id(all));
+	WRITE_ONCE(pcp_fast_zone_all, all);
 }
 
 void memblock_free_all(void)
