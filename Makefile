@@ -309,12 +309,17 @@ DEFERRED_HOSTS := --host 'env CRAM_HOST_MEM=1G $(HB)/cram ktest=memory_model,pag
 MANY_CPU_SUITES := cpumask,smp_call,smp_drain
 MANY_CPUS := $(shell [ $(NR_CPUS) -lt 64 ] && echo $(NR_CPUS) || echo 64)
 MANY_CPU_HOSTS := --host '$(HB)/cram nr_cpus=$(MANY_CPUS) ktest=$(MANY_CPU_SUITES)'
-# The page allocator per node on the host: 2 fake nodes of 2 CPUs, and 4
-# fake nodes of which 2 have no CPU, each with a deferred part
-# (deferred_init=4M).
+# The allocators per node on the host (numa=fake=N splits its RAM): the
+# page allocator on 2 fake nodes of 2 CPUs and 4 fake nodes of which 2
+# have no CPU, each with a deferred part (deferred_init=4M); SLAB on 2
+# nodes of 2 CPUs and 4 nodes of 2, its NUMA suite and the allocator
+# suites.
 NUMA_HOST_SUITES := page_alloc_numa,memory_model
+SLAB_NUMA_HOST_SUITES := slab_numa,slab,slab_contract,kmalloc,reap
 NUMA_HOSTS := --host '$(HB)/cram numa=fake=2 nr_cpus=4 ktest=$(NUMA_HOST_SUITES)' \
-	      --host '$(HB)/cram numa=fake=4 nr_cpus=2 deferred_init=4M ktest=$(NUMA_HOST_SUITES)'
+	      --host '$(HB)/cram numa=fake=4 nr_cpus=2 deferred_init=4M ktest=$(NUMA_HOST_SUITES)' \
+	      --host '$(HB)/cram numa=fake=2 nr_cpus=4 ktest=$(SLAB_NUMA_HOST_SUITES)' \
+	      --host '$(HB)/cram numa=fake=4 nr_cpus=8 ktest=$(SLAB_NUMA_HOST_SUITES)'
 
 check: $(HB)/cram compile-checks
 	$(HARNESS) --lock-order Documentation/locking/locking.md --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS))
@@ -336,8 +341,9 @@ SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Two NUMA boots (QEMU builds the SRAT and SLIT): 2 nodes of 2 CPUs, and 4
 # nodes of one CPU each, node 3 without memory, with an asymmetric,
 # non-uniform SLIT. The numa suite checks the topology against the
-# numa_expect= the harness adds; page_alloc_numa the page allocator on it.
-NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot,percpu,page_alloc_numa,memory_model
+# numa_expect= the harness adds; page_alloc_numa the page allocator on
+# it, slab_numa SLAB's nodes and alien arrays.
+NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot,percpu,page_alloc_numa,memory_model,slab_numa
 NUMA_4NODES := 4:nomem=3:0-1=15:1-0=25:0-2=30:0-3=40:1-2=18:1-3=22:2-3=12
 
 # The 32-CPU boot (skipped when NR_CPUS is below 32): bring-up, masks,

@@ -743,11 +743,18 @@ static void op_free(struct fuzz_state *s, unsigned int v)
 static long cache_in_use(struct kmem_cache *cachep)
 {
 	unsigned int cpu;
-	struct kmem_cache_node *n = cachep->node[0];
-	long in_use = (long)(n->total_slabs * cachep->num - n->free_objects);
+	struct kmem_cache_node *n;
+	long in_use = 0;
+	int nid;
 
-	if (n->shared)
-		in_use -= n->shared->avail;
+	for_each_kmem_cache_node(cachep, nid, n) {
+		in_use += (long)(n->total_slabs * cachep->num - n->free_objects);
+		if (n->shared)
+			in_use -= n->shared->avail;
+		for (int home = 0; home < MAX_NUMNODES; home++)
+			if (n->alien[home])
+				in_use -= n->alien[home]->ac.avail;
+	}
 	for_each_possible_cpu(cpu)
 		in_use -= cachep->cpu_cache[cpu]->avail;
 	return in_use;

@@ -502,6 +502,33 @@ int cpu_to_node(unsigned int cpu)
 	return cpu < NR_CPUS ? numa_cpu_node[cpu] : 0;
 }
 
+/* --- the nodes in order of distance --------------------------------------- */
+
+/* Does node a come before node b, seen from nid? */
+static bool nearer(int nid, int a, int b)
+{
+	int da = a == nid ? -1 : node_distance(nid, a);
+	int db = b == nid ? -1 : node_distance(nid, b);
+
+	return da < db || (da == db && a < b);
+}
+
+int numa_nodes_by_distance(int nid, int order[MAX_NUMNODES])
+{
+	int nr = 0, node;
+
+	for_each_node_in(node, &numa_kernel_topology) {
+		int i = nr++;
+
+		while (i > 0 && nearer(nid, node, order[i - 1])) {
+			order[i] = order[i - 1];
+			i--;
+		}
+		order[i] = node;
+	}
+	return nr;
+}
+
 /* --- numactl --hardware --------------------------------------------------- */
 
 static void print_node_cpus(int nid)

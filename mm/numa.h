@@ -9,7 +9,8 @@
  * numa=off and numa=fake=N, checks the result against RAM and the CPUs
  * and keeps it; anything wrong is reported and the kernel runs with one
  * node holding all RAM and every CPU. The page allocator runs these
- * nodes (mm/internal.h: a pg_data_t each); SLAB still runs one.
+ * nodes (mm/internal.h: a pg_data_t each), and so does SLAB (its lists
+ * per node, mm/slab.c section 8).
  */
 #ifndef MM_NUMA_H
 #define MM_NUMA_H
@@ -117,6 +118,13 @@ int numa_topology_distance(const struct numa_topology *topo, int a, int b);
  */
 int cpu_to_node(unsigned int cpu);
 void numa_set_node(unsigned int cpu, int node);
+/*
+ * The online nodes from nid outwards into order[]: nid first (if
+ * online), then by node_distance(), ties by node id (the order of
+ * Linux's zonelists). Returns how many.
+ */
+int numa_nodes_by_distance(int nid, int order[MAX_NUMNODES]);
+
 /* Bytes of RAM in node nid. */
 u64 numa_node_ram(const struct numa_topology *topo,
 		  const struct memblock_type *ram, int nid);

@@ -28,7 +28,7 @@
  *
  * 3. Layers. Allocation pops from the per-CPU array_cache (a LIFO of
  *    hot objects); an empty one is refilled with batchcount objects from
- *    the node's shared array, then from partial slabs, then free slabs,
+ *    its node's shared array (section 8), then from partial slabs, then free slabs,
  *    then a new slab. Free pushes onto the per-CPU array; a full one
  *    moves batchcount objects to the shared array, or back to their
  *    slabs. Slabs move between the node's full, partial and free lists;
@@ -66,7 +66,8 @@
  *
  * 6. Locking. Per-CPU arrays are touched only by their CPU with
  *    interrupts off; node lists, counters and the shared array under
- *    n->list_lock; the cache list under slab_lock. Shrink, destroy and
+ *    that node's n->list_lock; an alien array under its own lock, then
+ *    its home node's list_lock; the cache list under slab_lock. Shrink, destroy and
  *    do_tune_cpucache reach other CPUs' arrays through on_each_cpu()
  *    (kernel/smp.h): each CPU drains or swaps its own array in its
  *    call-function interrupt, which cannot land inside its own fast
@@ -92,6 +93,26 @@
  *    there, and the slow paths count. Otherwise the fast paths run
  *    exactly as without them: one load and test of a mode word each
  *    (slab_slowpath_gfp, kfree_checks).
+ *
+ * 8. Nodes. A cache has lists on every online node (node[nid]: slabs,
+ *    shared array, free_limit, list_lock); a slab's node is its pages'
+ *    (slab_nid(), page_to_nid(): no node id in the slab, the seed's
+ *    "remove nodeid in struct slab"). A CPU's per-CPU array, and a
+ *    node's shared array, hold objects of that CPU's memory node
+ *    (numa_mem_id()) only: refills take from its lists, grow there with
+ *    __GFP_THISNODE (gfp_exact_node), and an object that comes from
+ *    elsewhere goes to the caller without entering the array
+ *    (free_block() checks every object's node). kmem_cache_alloc_node()
+ *    and kmalloc_node() for another node take from its lists, grow on
+ *    it, then fall back to the nearest node (fallback_alloc) unless
+ *    __GFP_THISNODE. A free of another node's object goes into this
+ *    node's alien array for its home node (Linux's alien caches; 12
+ *    objects), sent home in one batch when full (alienoverflow) and by
+ *    cache_reap, shrink, destroy and reclaim. With one node online none
+ *    of this is on the fast paths: kfree_checks gets KFREE_CHECK_NODE
+ *    only with several, and kfree_checked() then pushes a local object
+ *    as the fast path does (one node compare, Linux's cache_free_alien
+ *    early-out); kmem_cache_free takes its slow path then.
  */
 #include "lib/bitops.h"
 #include "kernel/rcupdate.h"
@@ -102,6 +123,7 @@
 #include "kernel/time.h"
 #include "mm/fault_inject.h"
 #include "mm/internal.h"
+#include "mm/numa.h"
 #include "mm/shrinker.h"
 #include "mm/slab_internal.h"
 
@@ -139,10 +161,14 @@ static inline bool pfmemalloc_active(void)
  * the state they summarise by slab_fastpath_update():
  *
  * kfree_checks: nonzero while kfree must leave its fast path before it
- * looks at the pointer: some cache is debugged (the pointer is checked
- * first), pfmemalloc slabs exist (their objects go back to their slab,
- * not into an array), or statistics are on (frees are counted in the
- * slow path). kmem_cache_free's fast path tests it too.
+ * looks at the pointer. KFREE_CHECK_SLOW: some cache is debugged (the
+ * pointer is checked first), pfmemalloc slabs exist (their objects go
+ * back to their slab, not into an array), or statistics are on (frees
+ * are counted in the slow path). KFREE_CHECK_NODE: there are several
+ * nodes, and an object of another node goes home through an alien
+ * array, never into this CPU's (kfree_checked() compares the nodes and
+ * pushes a local object as the fast path does). kmem_cache_free's fast
+ * path tests it too (and leaves it for the slow path).
  *
  * slab_slowpath_gfp: the GFP bits that send an allocation to the slow
  * path. Zone modifiers always; every bit, SLAB_GFP_ANY
@@ -153,17 +179,24 @@ static inline bool pfmemalloc_active(void)
  * Both are read without READ_ONCE, so the compiler may fold the load
  * into the test: they change only when the configuration does.
  */
+#define KFREE_CHECK_SLOW	1u
+#define KFREE_CHECK_NODE	2u
 static unsigned int kfree_checks;
 static gfp_t slab_slowpath_gfp = SLAB_SLOWPATH_ALWAYS;
+
+/* Online nodes (set once at boot): one means no alien or node checks. */
+static unsigned int slab_nr_nodes = 1;
 
 /* fastpath_lock held. */
 static void __slab_fastpath_update(void)
 {
 	bool all_slow = READ_ONCE(failslab.enabled) || slab_stats_on();
+	bool slow = READ_ONCE(slab_nr_debug_caches) || pfmemalloc_active() ||
+		    slab_stats_on();
 
 	lockdep_assert_held(&fastpath_lock);
-	WRITE_ONCE(kfree_checks, READ_ONCE(slab_nr_debug_caches) |
-				 pfmemalloc_active() | slab_stats_on());
+	WRITE_ONCE(kfree_checks, (slow ? KFREE_CHECK_SLOW : 0) |
+				 (slab_nr_nodes > 1 ? KFREE_CHECK_NODE : 0));
 	WRITE_ONCE(slab_slowpath_gfp, all_slow ? ~0u : SLAB_SLOWPATH_ALWAYS);
 }
 
@@ -193,15 +226,22 @@ bool slab_pfmemalloc_active(void)
 	return pfmemalloc_active();
 }
 
+void slab_nodes_init(void)
+{
+	slab_nr_nodes = num_online_nodes();
+	slab_fastpath_update();
+}
+
 struct kmem_cache *kmalloc_caches[2][KMALLOC_ROW_SIZE];
 BUILD_BUG_ON(KMALLOC_NR_CACHES > KMALLOC_ROW_SIZE ||
 	     (KMALLOC_ROW_SIZE & (KMALLOC_ROW_SIZE - 1)));
 
 /* --- statistics (mm/slab_stats.c): only while on, only in slow paths ---- */
 
+/* This CPU's counters live with its memory node's lists. */
 static inline struct slab_cpu_stats *cpu_stats(struct kmem_cache *cachep)
 {
-	return &get_node(cachep)->stats.cpu[arch_cpu_id()];
+	return &get_node(cachep, numa_mem_id())->stats.cpu[arch_cpu_id()];
 }
 
 /* An allocation is about to pop the per-CPU array. Interrupts off. */
@@ -265,10 +305,10 @@ static inline void stats_freeable(struct kmem_cache_node *n)
 		n->stats.max_freeable = n->free_slabs;
 }
 
-/* A new slab could not be made. */
-static void stats_grow_failed(struct kmem_cache *cachep)
+/* A new slab could not be made on node nid. */
+static void stats_grow_failed(struct kmem_cache *cachep, int nid)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	struct kmem_cache_node *n = get_node(cachep, nid);
 
 	if (likely(!slab_stats_on()))
 		return;
@@ -338,9 +378,9 @@ static void slab_put_obj(struct kmem_cache *cachep, struct slab *slab,
  * random start (Linux's shuffle_freelist), so neighbours in memory are
  * not neighbours in time.
  */
-static unsigned int first_obj_pos(struct kmem_cache *cachep,
-				  struct kmem_cache_node *n)
+static unsigned int first_obj_pos(struct kmem_cache *cachep)
 {
+	struct kmem_cache_node *n = first_kmem_cache_node(cachep);
 	unsigned int pos;
 
 	if (!cachep->random_seq)
@@ -362,7 +402,7 @@ static unsigned int nth_obj(const struct kmem_cache *cachep, unsigned int pos,
 
 static void cache_init_objs(struct kmem_cache *cachep, struct slab *slab)
 {
-	unsigned int pos = first_obj_pos(cachep, get_node(cachep));
+	unsigned int pos = first_obj_pos(cachep);
 
 	/* The in-object array lives in the object handed out last. */
 	if (cachep->freelist_place == FREELIST_IN_OBJECT)
@@ -390,11 +430,13 @@ static void cache_init_objs(struct kmem_cache *cachep, struct slab *slab)
 		set_free_obj(cachep, slab, i, nth_obj(cachep, pos, i));
 }
 
-static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags)
+/* The slab's pages, from node nid (Linux's kmem_getpages()). */
+static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags,
+				  int nid)
 {
 	gfp_t gfp = (flags & ~(__GFP_ZERO | GFP_ZONEMASK)) | cachep->allocflags |
 		    __GFP_COMP;
-	struct page *page = alloc_pages(gfp, cachep->gfporder);
+	struct page *page = alloc_pages_node(nid, gfp, cachep->gfporder);
 
 	if (!page)
 		return NULL;
@@ -466,24 +508,32 @@ static unsigned int next_colour(struct kmem_cache_node *n,
 	return colour;
 }
 
-/* A new slab, not yet on any list; NULL if memory ran out. */
-static struct slab *cache_grow_begin(struct kmem_cache *cachep, gfp_t flags)
+/*
+ * A new slab of pages asked for on node nid, not yet on any list; NULL
+ * if memory ran out. Its node is its pages' (slab_nid()): with
+ * __GFP_THISNODE that is nid, without it the page allocator may have
+ * gone to another node.
+ */
+static struct slab *cache_grow_begin(struct kmem_cache *cachep, gfp_t flags,
+				     int nid)
 {
-	struct page *page = kmem_getpages(cachep, flags);
+	struct page *page = kmem_getpages(cachep, flags, nid);
+	struct kmem_cache_node *n;
 	struct slab *slab;
 
 	if (!page) {
-		stats_grow_failed(cachep);
+		stats_grow_failed(cachep, nid);
 		return NULL;
 	}
 	slab = page_slab(page);
+	n = get_node(cachep, slab_nid(slab));
+	BUG_ON(!n);	/* pages of a node that is not online */
 	slab->slab_cache = cachep;
 	slab->active = 0;
 	if (!alloc_slabmgmt(cachep, slab,
-			    next_colour(get_node(cachep), cachep) *
-			    cachep->colour_off, flags)) {
+			    next_colour(n, cachep) * cachep->colour_off, flags)) {
 		kmem_freepages(cachep, page);
-		stats_grow_failed(cachep);
+		stats_grow_failed(cachep, nid);
 		return NULL;
 	}
 	cache_init_objs(cachep, slab);
@@ -512,9 +562,10 @@ static void fixup_slab_list(struct kmem_cache *cachep,
 	}
 }
 
+/* The new slab goes on its own node's lists. */
 static void cache_grow_end(struct kmem_cache *cachep, struct slab *slab)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	struct kmem_cache_node *n = get_node(cachep, slab_nid(slab));
 
 	lockdep_assert_irqs_disabled();
 	spin_lock(&n->list_lock);
@@ -586,9 +637,9 @@ static void take_free_slab(struct kmem_cache *cachep, struct kmem_cache_node *n,
 }
 
 /*
- * Return nr objects to their slabs; free slabs beyond the node's limit
- * move to list, for release_slab_list() once the lock is dropped.
- * n->list_lock held.
+ * Return nr objects to their slabs, all of node nid; free slabs beyond
+ * the node's limit move to list, for release_slab_list() once the lock
+ * is dropped. n->list_lock held (nid's).
  *
  * A slab changes lists only when it changes state: a full one becomes
  * partial (to the tail, as Linux puts it), a partial one free. Linux
@@ -598,9 +649,9 @@ static void take_free_slab(struct kmem_cache *cachep, struct kmem_cache_node *n,
  * for nothing once the slab is partial already.
  */
 static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
-		       struct list_head *list)
+		       int nid, struct list_head *list)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	struct kmem_cache_node *n = get_node(cachep, nid);
 
 	lockdep_assert_held(&n->list_lock);
 	lockdep_assert_irqs_disabled();
@@ -609,6 +660,7 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 		void *objp = objpp[i];
 		struct slab *slab = virt_to_slab(objp);
 
+		BUG_ON(slab_nid(slab) != nid);	/* another node's object */
 		slab_put_obj(cachep, slab, objp);
 		n->free_objects++;
 		if (unlikely(slab->active == 0 && slab_test_pfmemalloc(slab))) {
@@ -635,7 +687,7 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
  */
 static bool slab_unreserve(struct kmem_cache *cachep, struct slab *slab)
 {
-	lockdep_assert_held(&get_node(cachep)->list_lock);
+	lockdep_assert_held(&get_node(cachep, slab_nid(slab))->list_lock);
 	lockdep_assert_irqs_disabled();
 	BUG_ON(!slab_test_pfmemalloc(slab));
 
@@ -651,9 +703,9 @@ static bool slab_unreserve(struct kmem_cache *cachep, struct slab *slab)
  * reserve slab only for a reserve user, or once it turned ordinary.
  * n->list_lock held.
  */
-static struct slab *get_first_slab(struct kmem_cache *cachep, bool pfmemalloc)
+static struct slab *get_first_slab(struct kmem_cache *cachep,
+				   struct kmem_cache_node *n, bool pfmemalloc)
 {
-	struct kmem_cache_node *n = get_node(cachep);
 	struct list_head *lists[] = { &n->slabs_partial, &n->slabs_free };
 
 	lockdep_assert_held(&n->list_lock);
@@ -745,9 +797,9 @@ static unsigned int refill_batch(const struct array_cache *ac)
  * Fill the empty per-CPU array from the shared array and from ordinary
  * slabs (never reserve ones: see section 4). True if it got any.
  */
-static bool cache_refill(struct kmem_cache *cachep, struct array_cache *ac)
+static bool cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
+			 struct kmem_cache_node *n)
 {
-	struct kmem_cache_node *n = get_node(cachep);
 	unsigned int batchcount = refill_batch(ac);
 	struct slab *slab;
 
@@ -768,7 +820,7 @@ static bool cache_refill(struct kmem_cache *cachep, struct array_cache *ac)
 		n->shared->used = 1;
 		batchcount = 0;	/* the shared array served it */
 	}
-	while (batchcount && (slab = get_first_slab(cachep, false))) {
+	while (batchcount && (slab = get_first_slab(cachep, n, false))) {
 		unsigned int before = ac->avail;
 
 		batchcount = alloc_block(cachep, ac, slab, batchcount);
@@ -781,19 +833,21 @@ static bool cache_refill(struct kmem_cache *cachep, struct array_cache *ac)
 }
 
 /*
- * One object from a slab on the node's lists that this caller may use
+ * One object from a slab on node nid's lists that this caller may use
  * (reserve slabs too if pfmemalloc), bypassing the arrays; NULL if none
  * has a free object.
  */
-static void *take_one_obj(struct kmem_cache *cachep, bool pfmemalloc)
+static void *take_one_obj(struct kmem_cache *cachep, int nid, bool pfmemalloc)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	struct kmem_cache_node *n = get_node(cachep, nid);
 	struct slab *slab;
 	void *objp = NULL;
 
 	lockdep_assert_irqs_disabled();
+	if (!READ_ONCE(n->free_objects))
+		return NULL;
 	spin_lock(&n->list_lock);
-	slab = get_first_slab(cachep, pfmemalloc);
+	slab = get_first_slab(cachep, n, pfmemalloc);
 	if (slab) {
 		objp = slab_get_obj(cachep, slab);
 		n->free_objects--;
@@ -804,23 +858,115 @@ static void *take_one_obj(struct kmem_cache *cachep, bool pfmemalloc)
 	return objp;
 }
 
+/* --- nodes ------------------------------------------------------------ */
+
 /*
- * The per-CPU array is empty: refill it and pop, or failing that serve
- * a reserve user from a reserve slab, or grow. A new slab of reserve
- * pages (only a reserve user gets those) hands out one object and keeps
- * the rest. NULL if memory ran out.
+ * The flags for pages of one node only (Linux's gfp_exact_node()): no
+ * reclaim, no warning, since another node may still have memory; with
+ * one node there is no other, and the flags stay as they are.
+ */
+static gfp_t gfp_exact_node(gfp_t flags)
+{
+	if (slab_nr_nodes == 1)
+		return flags;
+	return (flags | __GFP_THISNODE | __GFP_NOWARN) & ~__GFP_RECLAIM;
+}
+
+/*
+ * An object from any node, nearest to node nid first (Linux's
+ * fallback_alloc() over a zonelist; Linux's starts from this CPU's
+ * node, this one from the node asked for, as alloc_pages_node() falls
+ * back): a free object on some node's lists, else a new slab wherever
+ * the page allocator finds the pages. nid: an online node, or
+ * NUMA_NO_NODE for this CPU's memory node. NULL with __GFP_THISNODE.
+ * Interrupts off.
+ */
+static void *fallback_alloc(struct kmem_cache *cachep, gfp_t flags, int nid)
+{
+	bool pfmemalloc = gfp_pfmemalloc_allowed(flags);
+	int order[MAX_NUMNODES], nr;
+	struct slab *slab;
+	void *objp;
+
+	if (flags & __GFP_THISNODE)
+		return NULL;
+	if (nid == NUMA_NO_NODE || !get_node(cachep, nid))
+		nid = numa_mem_id();
+	nr = numa_nodes_by_distance(nid, order);
+	for (int i = 0; i < nr; i++) {
+		if (!get_node(cachep, order[i]))
+			continue;
+		objp = take_one_obj(cachep, order[i], pfmemalloc);
+		if (objp)
+			return objp;
+	}
+	slab = cache_grow_begin(cachep, flags, nid);
+	if (!slab)
+		return NULL;
+	WARN_ON_ONCE(slab_test_pfmemalloc(slab) && !pfmemalloc);
+	objp = slab_get_obj(cachep, slab);
+	cache_grow_end(cachep, slab);
+	return objp;
+}
+
+/*
+ * A slab could not be grown on this CPU's or the asked node: another
+ * node's object, if there is another node (with one, the grow just
+ * failed with the same flags, and there is nowhere else to go).
+ */
+static void *fallback_after_grow(struct kmem_cache *cachep, gfp_t flags,
+				 int nid)
+{
+	if (slab_nr_nodes == 1)
+		return NULL;
+	return fallback_alloc(cachep, flags, nid);
+}
+
+/*
+ * One object of node nid straight from its lists, no per-CPU array in
+ * between (Linux's ____cache_alloc_node()): a free object there, else a
+ * new slab of that node's pages, else (unless __GFP_THISNODE) the
+ * nearest other node's. Interrupts off.
+ */
+static void *cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int nid)
+{
+	struct slab *slab;
+	void *objp;
+
+	objp = take_one_obj(cachep, nid, gfp_pfmemalloc_allowed(flags));
+	if (objp)
+		return stats_node_alloc(cachep, objp);
+	slab = cache_grow_begin(cachep, gfp_exact_node(flags), nid);
+	if (slab) {
+		WARN_ON_ONCE(slab_test_pfmemalloc(slab) &&
+			     !gfp_pfmemalloc_allowed(flags));
+		objp = slab_get_obj(cachep, slab);
+		cache_grow_end(cachep, slab);
+		return stats_node_alloc(cachep, objp);
+	}
+	return stats_node_alloc(cachep, fallback_after_grow(cachep, flags, nid));
+}
+
+/*
+ * The per-CPU array is empty: refill it from this CPU's memory node and
+ * pop, or failing that serve a reserve user from a reserve slab, or
+ * grow on that node; if it has no memory left, an object from the
+ * nearest other node (never into the array: it holds its node's objects
+ * only). A new slab of reserve pages (only a reserve user gets those)
+ * hands out one object and keeps the rest. NULL if memory ran out.
  */
 static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 {
 	struct array_cache *ac = cpu_cache_get(cachep);
+	int nid = numa_mem_id();
 	struct slab *slab;
 	void *objp;
 
-	if (cache_refill(cachep, ac))
+	if (cache_refill(cachep, ac, get_node(cachep, nid)))
 		goto pop;
 	/* Asked only now: the memalloc flag is a load refills need not pay. */
 	if (unlikely(pfmemalloc_active()) && gfp_pfmemalloc_allowed(flags)) {
-		objp = take_one_obj(cachep, true);
+		objp = take_one_obj(cachep, nid, true);
 		if (objp)
 			return stats_node_alloc(cachep, objp);
 	}
@@ -829,11 +975,13 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 	 * CPU's array of this very cache: it is empty until the new slab
 	 * fills it below, and the new slab is on no list yet.
 	 */
-	slab = cache_grow_begin(cachep, flags);
+	slab = cache_grow_begin(cachep, gfp_exact_node(flags), nid);
 	if (!slab)
-		return NULL;
-	if (unlikely(slab_test_pfmemalloc(slab))) {
-		WARN_ON_ONCE(!gfp_pfmemalloc_allowed(flags));
+		return stats_node_alloc(cachep,
+					fallback_after_grow(cachep, flags, nid));
+	if (unlikely(slab_test_pfmemalloc(slab) || slab_nid(slab) != nid)) {
+		WARN_ON_ONCE(slab_test_pfmemalloc(slab) &&
+			     !gfp_pfmemalloc_allowed(flags));
 		objp = slab_get_obj(cachep, slab);
 		cache_grow_end(cachep, slab);
 		return stats_node_alloc(cachep, objp);
@@ -864,7 +1012,8 @@ static __always_inline void *cpu_cache_alloc(struct kmem_cache *cachep,
 /* The per-CPU array is full: move a batch to the shared array or slabs. */
 static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	int nid = numa_mem_id();
+	struct kmem_cache_node *n = get_node(cachep, nid);
 	unsigned int batchcount = ac->batchcount;
 	LIST_HEAD(list);
 
@@ -880,7 +1029,7 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 		       batchcount * sizeof(void *));
 		shared->avail += batchcount;
 	} else {
-		free_block(cachep, ac->entry, batchcount, &list);
+		free_block(cachep, ac->entry, batchcount, nid, &list);
 	}
 	stats_freeable(n);
 	spin_unlock(&n->list_lock);
@@ -897,8 +1046,8 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 static __noinline bool cache_free_pfmemalloc(struct kmem_cache *cachep,
 					     void *objp)
 {
-	struct kmem_cache_node *n = get_node(cachep);
 	struct slab *slab = virt_to_slab(objp);
+	struct kmem_cache_node *n = get_node(cachep, slab_nid(slab));
 	bool kept = true;
 	LIST_HEAD(list);
 
@@ -908,22 +1057,116 @@ static __noinline bool cache_free_pfmemalloc(struct kmem_cache *cachep,
 	if (!slab_test_pfmemalloc(slab) || slab_unreserve(cachep, slab))
 		kept = false;
 	else
-		free_block(cachep, &objp, 1, &list);
+		free_block(cachep, &objp, 1, slab_nid(slab), &list);
 	spin_unlock(&n->list_lock);
 	release_slab_list(cachep, &list);
 	return kept;
 }
 
+/* --- alien caches: other nodes' objects on their way home --------------- */
+
+/*
+ * Send the objects of node nid in ac home: topping up nid's shared
+ * array first, the rest to their slabs (Linux's __drain_alien_cache()).
+ * The alien array's lock held; takes nid's list_lock.
+ */
+static void __drain_alien_cache(struct kmem_cache *cachep,
+				struct array_cache *ac, int nid,
+				struct list_head *list)
+{
+	struct kmem_cache_node *n = get_node(cachep, nid);
+
+	lockdep_assert_irqs_disabled();
+	if (!ac->avail)
+		return;
+	spin_lock(&n->list_lock);
+	if (n->shared)
+		transfer_objects(n->shared, ac, ac->limit);
+	free_block(cachep, ac->entry, ac->avail, nid, list);
+	ac->avail = 0;
+	spin_unlock(&n->list_lock);
+}
+
+void drain_alien_caches(struct kmem_cache *cachep, struct kmem_cache_node *n)
+{
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct alien_cache *alien = n->alien[nid];
+		unsigned long flags;
+		LIST_HEAD(list);
+
+		if (!alien)
+			continue;
+		spin_lock_irqsave(&alien->lock, flags);
+		__drain_alien_cache(cachep, &alien->ac, nid, &list);
+		spin_unlock_irqrestore(&alien->lock, flags);
+		release_slab_list(cachep, &list);
+	}
+}
+
+/*
+ * objp, of node home, is freed on a CPU of node nid: into nid's alien
+ * array for home, which goes home in one batch when full (counted in
+ * alienoverflow); straight to home's lists while there is no such array
+ * (boot caches, before their arrays are made). Interrupts off.
+ */
+static __noinline void __cache_free_alien(struct kmem_cache *cachep,
+					  void *objp, int nid, int home)
+{
+	struct alien_cache *alien = get_node(cachep, nid)->alien[home];
+	struct kmem_cache_node *n;
+	LIST_HEAD(list);
+
+	if (unlikely(slab_stats_on()))
+		cpu_stats(cachep)->remote_frees++;
+	if (alien) {
+		struct array_cache *ac = &alien->ac;
+
+		spin_lock(&alien->lock);
+		if (unlikely(ac->avail >= ac->limit)) {
+			if (unlikely(slab_stats_on()))
+				cpu_stats(cachep)->alien_overflow++;
+			__drain_alien_cache(cachep, ac, home, &list);
+		}
+		ac->entry[ac->avail++] = objp;
+		spin_unlock(&alien->lock);
+	} else {
+		n = get_node(cachep, home);
+		spin_lock(&n->list_lock);
+		free_block(cachep, &objp, 1, home, &list);
+		spin_unlock(&n->list_lock);
+	}
+	release_slab_list(cachep, &list);
+}
+
+/*
+ * Is objp another node's (Linux's cache_free_alien())? Then it is on its
+ * way home and true; false for an object of this CPU's memory node,
+ * which the caller frees as on one node. Interrupts off.
+ */
+static inline bool cache_free_alien(struct kmem_cache *cachep, void *objp)
+{
+	int home = page_to_nid(virt_to_page(objp));
+	int nid = numa_mem_id();
+
+	if (likely(home == nid))
+		return false;
+	__cache_free_alien(cachep, objp, nid, home);
+	return true;
+}
+
 /*
  * Push onto the per-CPU array, flushing a batch when it is full, minding
- * reserve objects (the slow path and bulk free, which have marked the
+ * other nodes' objects and reserve objects (the slow path and bulk free, which have marked the
  * array in use: ac_in_use()). Interrupts off.
  */
 static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
 					   void *objp)
 {
-	struct array_cache *ac = cpu_cache_get(cachep);
+	struct array_cache *ac;
 
+	if (unlikely(slab_nr_nodes > 1) && cache_free_alien(cachep, objp))
+		return;
+	ac = cpu_cache_get(cachep);
 	if (unlikely(pfmemalloc_active()) &&
 	    slab_test_pfmemalloc(virt_to_slab(objp)) &&
 	    cache_free_pfmemalloc(cachep, objp))
@@ -934,36 +1177,35 @@ static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
 }
 
 /*
- * One object straight from the slabs, for caches that keep no per-CPU
- * arrays (slab_debug). NULL if memory ran out.
+ * One object straight from the slabs of node nid (NUMA_NO_NODE: this
+ * CPU's memory node), for caches that keep no per-CPU arrays
+ * (slab_debug). NULL if memory ran out.
  */
-void *cache_alloc_one(struct kmem_cache *cachep, gfp_t flags)
+void *cache_alloc_one(struct kmem_cache *cachep, gfp_t flags, int nid)
 {
 	unsigned long irqflags = arch_irq_save();
-	struct slab *slab;
 	void *objp;
 
-	objp = take_one_obj(cachep, gfp_pfmemalloc_allowed(flags));
-	if (!objp) {
-		slab = cache_grow_begin(cachep, flags);
-		if (slab) {
-			objp = slab_get_obj(cachep, slab);
-			cache_grow_end(cachep, slab);
-		}
-	}
-	stats_node_alloc(cachep, objp);
+	if (nid == NUMA_NO_NODE)
+		nid = numa_mem_id();
+	if (get_node(cachep, nid))
+		objp = cache_alloc_node(cachep, flags, nid);
+	else
+		objp = stats_node_alloc(cachep, fallback_alloc(cachep, flags, nid));
 	arch_irq_restore(irqflags);
 	return objp;
 }
 
+/* Straight back to its slab, on its own node's lists. */
 void cache_free_one(struct kmem_cache *cachep, void *objp)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	int nid = slab_nid(virt_to_slab(objp));
+	struct kmem_cache_node *n = get_node(cachep, nid);
 	unsigned long irqflags = arch_irq_save();
 	LIST_HEAD(list);
 
 	spin_lock(&n->list_lock);
-	free_block(cachep, &objp, 1, &list);
+	free_block(cachep, &objp, 1, nid, &list);
 	spin_unlock(&n->list_lock);
 	release_slab_list(cachep, &list);
 	arch_irq_restore(irqflags);
@@ -991,13 +1233,32 @@ static inline bool slab_zone_ok(const struct kmem_cache *cachep, gfp_t flags)
 }
 
 /*
- * Everything but the plain pop: refills, reserve objects, zone
- * modifiers, failslab, debugged caches, statistics (and the zeroing of
- * what comes this way). orig_size is what kmalloc was asked for (0: the
- * object size).
+ * The object for a node-less allocation, or one asked for on node nid:
+ * this CPU's array when nid is its memory node (as NUMA_NO_NODE), an
+ * offline node's objects from the nearest node (Linux's fallback_alloc
+ * for a node not bootstrapped), else the node's lists. Interrupts off.
+ */
+static void *cache_alloc_nid(struct kmem_cache *cachep, gfp_t flags, int nid)
+{
+	if (nid == NUMA_NO_NODE || nid == numa_mem_id()) {
+		if (unlikely(slab_stats_on()))
+			stats_alloc(cachep);
+		return cpu_cache_alloc(cachep, flags);
+	}
+	if (!get_node(cachep, nid))
+		return stats_node_alloc(cachep, fallback_alloc(cachep, flags, nid));
+	return cache_alloc_node(cachep, flags, nid);
+}
+
+/*
+ * Everything but the plain pop: refills, allocations on a node, reserve
+ * objects, zone modifiers, failslab, debugged caches, statistics (and
+ * the zeroing of what comes this way). orig_size is what kmalloc was
+ * asked for (0: the object size); nid a node or NUMA_NO_NODE.
  */
 static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
-					size_t orig_size, unsigned long caller)
+					int nid, size_t orig_size,
+					unsigned long caller)
 {
 	unsigned long irqflags;
 	void *objp;
@@ -1007,11 +1268,9 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
 	if (unlikely(failslab.enabled) && should_failslab(cachep, flags))
 		return NULL;
 	if (unlikely(cache_debug(cachep)))
-		return slab_debug_alloc(cachep, flags, orig_size, caller);
+		return slab_debug_alloc(cachep, flags, nid, orig_size, caller);
 	irqflags = arch_irq_save();
-	if (unlikely(slab_stats_on()))
-		stats_alloc(cachep);
-	objp = cpu_cache_alloc(cachep, flags);
+	objp = cache_alloc_nid(cachep, flags, nid);
 	arch_irq_restore(irqflags);
 	if (unlikely(flags & __GFP_ZERO) && objp)
 		memset(objp, 0, cachep->object_size);
@@ -1045,7 +1304,8 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 		return objp;
 	}
 	arch_irq_restore(irqflags);
-	return slab_alloc_slow(cachep, flags, orig_size, slab_caller(caller));
+	return slab_alloc_slow(cachep, flags, NUMA_NO_NODE, orig_size,
+			       slab_caller(caller));
 }
 
 static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
@@ -1094,10 +1354,36 @@ void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags)
 	return slab_alloc(cachep, flags, 0, 0);
 }
 
+/*
+ * A node id the allocation may use: NUMA_NO_NODE or below MAX_NUMNODES.
+ * Linux indexes its node array with anything; here anything else is a
+ * WARNING and the allocation goes to the local node (an offline node's
+ * id is valid: its allocations come from the nearest node).
+ */
+static int slab_node_checked(int nid)
+{
+	if (WARN(nid < NUMA_NO_NODE || nid >= MAX_NUMNODES,
+		      "slab: allocation on node %d, there are %d node ids; local node used\n",
+		      nid, MAX_NUMNODES))
+		return NUMA_NO_NODE;
+	return nid;
+}
+
+/* Linux's slab_alloc_node(): NUMA_NO_NODE is the plain fast path. */
+static __always_inline void *slab_alloc_node(struct kmem_cache *cachep,
+					     gfp_t flags, int nid,
+					     size_t orig_size,
+					     unsigned long caller)
+{
+	if (nid == NUMA_NO_NODE)
+		return slab_alloc(cachep, flags, orig_size, caller);
+	return slab_alloc_slow(cachep, flags, slab_node_checked(nid),
+			       orig_size, slab_caller(caller));
+}
+
 void *kmem_cache_alloc_node(struct kmem_cache *cachep, gfp_t flags, int node)
 {
-	(void)node;	/* one node */
-	return slab_alloc(cachep, flags, 0, 0);
+	return slab_alloc_node(cachep, flags, node, 0, 0);
 }
 
 void *kmem_cache_zalloc(struct kmem_cache *cachep, gfp_t flags)
@@ -1122,7 +1408,7 @@ static size_t alloc_bulk_checked(struct kmem_cache *cachep, gfp_t flags,
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		p[i] = slab_alloc_slow(cachep, flags, 0, caller);
+		p[i] = slab_alloc_slow(cachep, flags, NUMA_NO_NODE, 0, caller);
 		if (!p[i])
 			break;
 	}
@@ -1244,7 +1530,7 @@ struct kmem_cache *kmalloc_slab(size_t size, gfp_t flags)
 	return kmalloc_cache(size, flags);
 }
 
-static void *kmalloc_large(size_t size, gfp_t flags)
+static void *kmalloc_large(size_t size, gfp_t flags, int nid)
 {
 	struct page *page;
 
@@ -1252,20 +1538,23 @@ static void *kmalloc_large(size_t size, gfp_t flags)
 		WARN_ON_ONCE(!(flags & __GFP_NOWARN));
 		return NULL;
 	}
-	page = alloc_pages(flags | __GFP_COMP, get_order(size));
+	if (nid == NUMA_NO_NODE)
+		page = alloc_pages(flags | __GFP_COMP, get_order(size));
+	else
+		page = alloc_pages_node(nid, flags | __GFP_COMP, get_order(size));
 	return page ? page_address(page) : NULL;
 }
 
-static __noinline void *kmalloc_odd_size(size_t size, gfp_t flags)
+static __noinline void *kmalloc_odd_size(size_t size, gfp_t flags, int nid)
 {
-	return size ? kmalloc_large(size, flags) : ZERO_SIZE_PTR;
+	return size ? kmalloc_large(size, flags, nid) : ZERO_SIZE_PTR;
 }
 
 void *__kmalloc(size_t size, gfp_t flags)
 {
 	/* One test for both 0 and above 8 KiB: size - 1 wraps for 0. */
 	if (unlikely(size - 1 >= KMALLOC_MAX_CACHE_SIZE))
-		return kmalloc_odd_size(size, flags);
+		return kmalloc_odd_size(size, flags, NUMA_NO_NODE);
 	return slab_alloc(kmalloc_cache(size, flags), flags, size, 0);
 }
 
@@ -1277,8 +1566,12 @@ void *kmalloc_trace(struct kmem_cache *cachep, gfp_t flags, size_t size)
 
 void *kmalloc_node(size_t size, gfp_t flags, int node)
 {
-	(void)node;	/* one node */
-	return __kmalloc(size, flags);
+	if (node != NUMA_NO_NODE)
+		node = slab_node_checked(node);
+	if (unlikely(size - 1 >= KMALLOC_MAX_CACHE_SIZE))
+		return kmalloc_odd_size(size, flags, node);
+	return slab_alloc_node(kmalloc_cache(size, flags), flags, node, size,
+			       _RET_IP_);
 }
 
 static __noinline void free_large_kmalloc(struct page *page,
@@ -1330,11 +1623,23 @@ static __always_inline void kfree_slab_or_large(const void *objp,
 }
 
 /*
- * kfree_checks is set: while some cache is debugged, first check the
- * pointer is RAM at all; then free it minding pfmemalloc slabs.
+ * kfree_checks is set. Only KFREE_CHECK_NODE: an object of this CPU's
+ * memory node is pushed as the fast path does, another node's goes
+ * home (the slow path). Otherwise, while some cache is debugged, first
+ * check the pointer is RAM at all; then free it minding pfmemalloc
+ * slabs and nodes.
  */
 static __noinline void kfree_checked(const void *objp, unsigned long caller)
 {
+	if (kfree_checks == KFREE_CHECK_NODE) {
+		struct page *page = compound_head(virt_to_page(objp));
+
+		if (PageSlab(page) && page_to_nid(page) == numa_mem_id()) {
+			slab_free(page_slab(page)->slab_cache, (void *)objp,
+				  caller, false);
+			return;
+		}
+	}
 	if (ptr_checked_ok(objp, "kfree", caller))
 		kfree_slab_or_large(objp, caller, true);
 }
@@ -1457,10 +1762,10 @@ keep:
 	return (void *)p;
 }
 
-/* Give everything in ac back to the slabs. */
-void drain_array(struct kmem_cache *cachep, struct array_cache *ac)
+/* Give everything in ac (objects of node nid) back to the slabs. */
+void drain_array(struct kmem_cache *cachep, struct array_cache *ac, int nid)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	struct kmem_cache_node *n = get_node(cachep, nid);
 	LIST_HEAD(list);
 
 	unsigned long flags;
@@ -1468,7 +1773,7 @@ void drain_array(struct kmem_cache *cachep, struct array_cache *ac)
 	if (!ac || !ac->avail)
 		return;
 	spin_lock_irqsave(&n->list_lock, flags);
-	free_block(cachep, ac->entry, ac->avail, &list);
+	free_block(cachep, ac->entry, ac->avail, nid, &list);
 	ac->avail = 0;
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	release_slab_list(cachep, &list);
@@ -1493,13 +1798,13 @@ void slab_failslab_changed(void)
  * says it is in use. A per-CPU array only on its own CPU. n->list_lock
  * held.
  */
-static unsigned int reap_array(struct kmem_cache *cachep,
+static unsigned int reap_array(struct kmem_cache *cachep, int nid,
 			       struct array_cache *ac, bool arm,
 			       struct list_head *list)
 {
 	unsigned int limit, tofree;
 
-	lockdep_assert_held(&get_node(cachep)->list_lock);
+	lockdep_assert_held(&get_node(cachep, nid)->list_lock);
 	lockdep_assert_irqs_disabled();
 	if (!ac || !ac->avail)
 		return 0;
@@ -1517,7 +1822,7 @@ static unsigned int reap_array(struct kmem_cache *cachep,
 	if (tofree > ac->avail || ac->idle)
 		tofree = ac->avail;
 	ac->idle = 1;
-	free_block(cachep, ac->entry, tofree, list);
+	free_block(cachep, ac->entry, tofree, nid, list);
 	ac->avail -= tofree;
 	memmove(ac->entry, &ac->entry[tofree], ac->avail * sizeof(void *));
 	ac->touched = 0;	/* idle: its next refill is a small one */
@@ -1588,29 +1893,58 @@ static unsigned int reap_pfmemalloc(struct kmem_cache *cachep,
 }
 
 /*
- * One pass over cachep on this CPU (Linux's cache_reap() body for one
- * cache): this CPU's array; and, once per node_period jiffies whichever
- * CPU comes first, the shared array, the free slabs and the reserve
- * slabs. Interrupts on; the caller holds slab_lock (by trylock).
+ * Node nid's pass, if due (once per node_period, whichever CPU comes
+ * first): its alien arrays go home, then its shared array, free slabs
+ * and reserve slabs as above. Interrupts on.
  */
-void cache_reap_one(struct kmem_cache *cachep, struct cache_reap_result *r,
-		    unsigned long node_period)
+static void cache_reap_node(struct kmem_cache *cachep, int nid,
+			    struct cache_reap_result *r,
+			    unsigned long node_period)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	struct kmem_cache_node *n = get_node(cachep, nid);
 	unsigned long flags;
 	LIST_HEAD(list);
 
+	if (!time_after_eq(jiffies, READ_ONCE(n->next_reap)))
+		return;
+	drain_alien_caches(cachep, n);
 	spin_lock_irqsave(&n->list_lock, flags);
-	r->objects += reap_array(cachep, cpu_cache_get(cachep), true, &list);
 	if (time_after_eq(jiffies, n->next_reap)) {
 		n->next_reap = jiffies + node_period;
-		r->objects += reap_array(cachep, n->shared, false, &list);
+		r->objects += reap_array(cachep, nid, n->shared, false, &list);
 		r->slabs += reap_free_slabs(cachep, n, &list);
 		r->unreserved += reap_pfmemalloc(cachep, n);
 	}
 	stats_freeable(n);
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	release_slab_list(cachep, &list);
+}
+
+/*
+ * One pass over cachep on this CPU (Linux's cache_reap() body for one
+ * cache): this CPU's array, on its memory node's lists; then every
+ * node's pass that is due, nodes without CPUs included. Interrupts on;
+ * the caller holds slab_lock (by trylock).
+ */
+void cache_reap_one(struct kmem_cache *cachep, struct cache_reap_result *r,
+		    unsigned long node_period)
+{
+	unsigned long flags;
+	int nid;
+	struct kmem_cache_node *n;
+	LIST_HEAD(list);
+
+	flags = arch_irq_save();
+	nid = numa_mem_id();
+	n = get_node(cachep, nid);
+	spin_lock(&n->list_lock);
+	r->objects += reap_array(cachep, nid, cpu_cache_get(cachep), true,
+				 &list);
+	spin_unlock(&n->list_lock);
+	arch_irq_restore(flags);
+	release_slab_list(cachep, &list);
+	for_each_kmem_cache_node(cachep, nid, n)
+		cache_reap_node(cachep, nid, r, node_period);
 }
 
 /* --- lock assertions, proven by tests/test_lockdep.c ------------------- */
@@ -1641,13 +1975,15 @@ static __maybe_unused void free_block_unlocked(void)
 {
 	LIST_HEAD(list);
 
-	free_block(empty_test_cache(), NULL, 0, &list);
+	free_block(empty_test_cache(), NULL, 0, 0, &list);
 }
 LOCKDEP_ASSERT_TEST(free_block, "&n->list_lock", free_block_unlocked);
 
 static __maybe_unused void get_first_slab_unlocked(void)
 {
-	get_first_slab(empty_test_cache(), false);
+	struct kmem_cache *cachep = empty_test_cache();
+
+	get_first_slab(cachep, get_node(cachep, 0), false);
 }
 LOCKDEP_ASSERT_TEST(get_first_slab, "&n->list_lock", get_first_slab_unlocked);
 
@@ -1660,7 +1996,7 @@ static __maybe_unused void fixup_slab_list_unlocked(void)
 	INIT_LIST_HEAD(&slab.slab_list);
 	slab.active = 1;
 	cachep->num = 2;
-	fixup_slab_list(cachep, get_node(cachep), &slab);
+	fixup_slab_list(cachep, get_node(cachep, 0), &slab);
 }
 LOCKDEP_ASSERT_TEST(fixup_slab_list, "&n->list_lock", fixup_slab_list_unlocked);
 

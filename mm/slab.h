@@ -101,8 +101,9 @@ void kmem_cache_destroy(struct kmem_cache *cachep);
  * kmem_cache_shrink() - give a cache's free slabs back to the page allocator
  * @cachep: the cache
  *
- * Every CPU's array of the cache and the shared array are drained first,
- * each CPU its own in an IPI.
+ * Every CPU's array of the cache, then on every node the alien arrays
+ * (their objects go home) and the shared array, are drained first, each
+ * CPU its own array in an IPI.
  *
  * Context: interrupts on, not an interrupt handler; waits for the other
  * CPUs. With interrupts off it warns and drains only this CPU's array.
@@ -172,8 +173,17 @@ void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags) __malloc;
 /**
  * kmem_cache_alloc_node() - allocate an object from a cache on a node
  * @cachep: the cache
- * @flags: GFP flags, as for kmem_cache_alloc()
- * @node: ignored: there is one node
+ * @flags: GFP flags, as for kmem_cache_alloc(), and __GFP_THISNODE
+ * @node: the node whose memory the object is in, or NUMA_NO_NODE
+ *
+ * NUMA_NO_NODE, and this CPU's memory node (numa_mem_id()), is
+ * kmem_cache_alloc(). Another node's object comes from that node's
+ * slabs, grown with that node's pages; when it has none, from the
+ * nearest node that has (by node_distance()), unless __GFP_THISNODE,
+ * which makes it NULL. An offline node's allocations come from the
+ * nearest node (NULL with __GFP_THISNODE), as in Linux; a node id
+ * below NUMA_NO_NODE or from MAX_NUMNODES up is warned about and
+ * taken as NUMA_NO_NODE.
  *
  * Context: as kmem_cache_alloc().
  * Return: the object, or NULL on failure.
@@ -269,8 +279,11 @@ void *kmalloc_trace(struct kmem_cache *cachep, gfp_t flags, size_t size)
 /**
  * kmalloc_node() - kmalloc() on a node
  * @size: bytes wanted
- * @flags: GFP flags, as for kmalloc()
- * @node: ignored: there is one node
+ * @flags: GFP flags, as for kmalloc(), and __GFP_THISNODE
+ * @node: the node whose memory the object is in, or NUMA_NO_NODE
+ *
+ * As kmem_cache_alloc_node() on the size's kmalloc cache; above 8 KiB
+ * the pages come from alloc_pages_node() on @node.
  *
  * Context: as kmalloc().
  * Return: as kmalloc().

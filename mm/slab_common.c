@@ -41,6 +41,7 @@
 #include "lib/string.h"
 #include "mm/internal.h"
 #include "mm/memblock.h"
+#include "mm/numa.h"
 #include "mm/slab_internal.h"
 
 #define BOOT_CPUCACHE_ENTRIES	1
@@ -77,8 +78,9 @@ static union {
 static struct kmem_cache *kmem_cache;	/* the cache of struct kmem_cache */
 
 /*
- * Boot-time arrays and node statistics, until kmalloc can provide them:
- * NR_BOOT_CACHES x nr_cpu_ids of each, from memblock
+ * Boot-time arrays, nodes and node statistics, until kmalloc can provide
+ * them: NR_BOOT_CACHES x nr_cpu_ids arrays, NR_BOOT_CACHES x
+ * nr_node_ids nodes with nr_cpu_ids statistics each, from memblock
  * (kmem_cache_reserve_boot(), before memblock hands its memory over).
  */
 #define BOOT_ARRAY_WORDS \
@@ -88,8 +90,9 @@ static struct kmem_cache *kmem_cache;	/* the cache of struct kmem_cache */
 static void *boot_arrays;	/* [NR_BOOT_CACHES][nr_cpu_ids] arrays */
 static size_t boot_arrays_size;
 static struct slab_cpu_stats *boot_cpu_stats;
-static struct kmem_cache_node boot_nodes[NR_BOOT_CACHES];
+static struct kmem_cache_node *boot_nodes;
 static unsigned int nr_boot_caches;
+static unsigned int nr_node_ids = 1;	/* the highest online node + 1 */
 
 static size_t kmem_cache_struct_size(void)
 {
@@ -117,10 +120,15 @@ static void *boot_alloc(size_t size)
 /* mm_core_init(), first: before the boot reservations are counted. */
 void kmem_cache_reserve_boot(void)
 {
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		if (node_online(nid))
+			nr_node_ids = nid + 1;
 	boot_arrays_size = (size_t)NR_BOOT_CACHES * nr_cpu_ids * BOOT_ARRAY_SIZE;
 	boot_arrays = boot_alloc(boot_arrays_size);
-	boot_cpu_stats = boot_alloc((size_t)NR_BOOT_CACHES * nr_cpu_ids *
-				    sizeof(*boot_cpu_stats));
+	boot_nodes = boot_alloc((size_t)NR_BOOT_CACHES * nr_node_ids *
+				sizeof(*boot_nodes));
+	boot_cpu_stats = boot_alloc((size_t)NR_BOOT_CACHES * nr_node_ids *
+				    nr_cpu_ids * sizeof(*boot_cpu_stats));
 }
 
 /*
@@ -327,19 +335,89 @@ static void init_kmem_cache_node(struct kmem_cache_node *n)
 	n->free_idle = 0;
 	n->next_reap = 0;
 	n->shared = NULL;
+	memset(n->alien, 0, sizeof(n->alien));
 	memset(&n->stats, 0, sizeof(n->stats));
 }
 
-/* A node with its CPUs' statistics right after it, zeroed. */
-static struct kmem_cache_node *alloc_kmem_cache_node(void)
+/* Node nid's lists, in its memory, its CPUs' statistics right after. */
+static struct kmem_cache_node *alloc_kmem_cache_node(int nid)
 {
-	struct kmem_cache_node *n = kzalloc(kmem_cache_node_size(), GFP_KERNEL);
+	struct kmem_cache_node *n = kmalloc_node(kmem_cache_node_size(),
+						 GFP_KERNEL | __GFP_ZERO, nid);
 
 	if (n) {
 		init_kmem_cache_node(n);
 		n->stats.cpu = (struct slab_cpu_stats *)(n + 1);
 	}
 	return n;
+}
+
+static bool is_boot_node(const struct kmem_cache_node *n);
+
+/* Free the cache's nodes and what hangs off them (not the boot ones). */
+static void free_kmem_cache_nodes(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n;
+	int nid;
+
+	for_each_kmem_cache_node(cachep, nid, n) {
+		for (int home = 0; home < MAX_NUMNODES; home++)
+			kfree(n->alien[home]);
+		cachep->node[nid] = NULL;
+		if (!is_boot_node(n))
+			kfree(n);
+	}
+}
+
+/* Lists on every online node; -ENOMEM leaves none. */
+static int alloc_kmem_cache_nodes(struct kmem_cache *cachep)
+{
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (!node_online(nid))
+			continue;
+		cachep->node[nid] = alloc_kmem_cache_node(nid);
+		if (!cachep->node[nid]) {
+			free_kmem_cache_nodes(cachep);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The alien arrays of each node, one per other node, made once (at the
+ * first tune) and never resized: Linux's alloc_alien_cache(), 12
+ * entries (fewer only for a cache whose arrays hold fewer). None with
+ * one node or no arrays: a free of another node's object then goes
+ * straight home.
+ */
+#define ALIEN_LIMIT	12
+
+static int alloc_alien_caches(struct kmem_cache *cachep, unsigned int limit)
+{
+	struct kmem_cache_node *n;
+	int nid;
+
+	if (num_online_nodes() < 2 || !limit)
+		return 0;
+	limit = min(limit, (unsigned int)ALIEN_LIMIT);
+	for_each_kmem_cache_node(cachep, nid, n) {
+		for (int home = 0; home < MAX_NUMNODES; home++) {
+			struct alien_cache *alien;
+
+			if (home == nid || !node_online(home) || n->alien[home])
+				continue;
+			alien = kmalloc_node(sizeof(*alien) +
+					     limit * sizeof(void *),
+					     GFP_KERNEL, nid);
+			if (!alien)
+				return -ENOMEM;
+			spin_lock_init(&alien->lock);
+			init_array_cache(&alien->ac, limit, 0xbaadf00d);
+			n->alien[home] = alien;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -370,17 +448,26 @@ static void setup_boot_cpu_cache(struct kmem_cache *cachep)
 	}
 	cachep->limit = cache_array_limit(cachep, BOOT_CPUCACHE_ENTRIES);
 	cachep->batchcount = 1;
-	init_kmem_cache_node(&boot_nodes[i]);
-	boot_nodes[i].stats.cpu = &boot_cpu_stats[i * nr_cpu_ids];
-	boot_nodes[i].free_limit = 2 * cachep->num;
-	cachep->node[0] = &boot_nodes[i];
+	for (int nid = 0; nid < (int)nr_node_ids; nid++) {
+		unsigned int j = i * nr_node_ids + nid;
+		struct kmem_cache_node *n = &boot_nodes[j];
+
+		if (!node_online(nid))
+			continue;
+		init_kmem_cache_node(n);
+		n->stats.cpu = &boot_cpu_stats[j * nr_cpu_ids];
+		n->free_limit = 2 * cachep->num;
+		cachep->node[nid] = n;
+	}
 }
 
-static struct array_cache *alloc_arraycache(unsigned int limit,
+/* An array in node nid's memory (NUMA_NO_NODE: this CPU's). */
+static struct array_cache *alloc_arraycache(int nid, unsigned int limit,
 					    unsigned int batch)
 {
-	struct array_cache *ac = kmalloc(sizeof(*ac) + limit * sizeof(void *),
-					 GFP_KERNEL);
+	struct array_cache *ac = kmalloc_node(sizeof(*ac) +
+					      limit * sizeof(void *),
+					      GFP_KERNEL, nid);
 
 	if (ac)
 		init_array_cache(ac, limit, batch);
@@ -410,11 +497,12 @@ static struct array_cache *alloc_cpu_arraycache(struct kmem_cache *cachep,
 						unsigned int limit,
 						unsigned int batch)
 {
-	struct array_cache *ac = alloc_arraycache(limit, batch), *other;
+	int nid = cpu_to_mem(cpu);
+	struct array_cache *ac = alloc_arraycache(nid, limit, batch), *other;
 
 	if (!ac || !aliases_4k(&ac->avail, &cachep->cpu_cache[cpu]))
 		return ac;
-	other = alloc_arraycache(limit, batch);
+	other = alloc_arraycache(nid, limit, batch);
 	kfree(ac);
 	return other;
 }
@@ -427,7 +515,7 @@ static bool is_boot_array(const struct array_cache *ac)
 
 static bool is_boot_node(const struct kmem_cache_node *n)
 {
-	return n >= boot_nodes && n < boot_nodes + NR_BOOT_CACHES;
+	return n >= boot_nodes && n < boot_nodes + NR_BOOT_CACHES * nr_node_ids;
 }
 
 static void free_array(struct array_cache *ac)
@@ -493,67 +581,101 @@ static void swap_cpu_arrays(struct ccupdate_struct *update)
 }
 
 /*
+ * Each node's new shared array goes in under its lock, with the node's
+ * new free_limit; the old one comes back in old[nid].
+ */
+static void swap_shared_arrays(struct kmem_cache *cachep,
+			       struct array_cache **new_shared,
+			       struct array_cache **old, unsigned int batch)
+{
+	struct kmem_cache_node *n;
+	unsigned long irqflags;
+	int nid;
+
+	for_each_kmem_cache_node(cachep, nid, n) {
+		irqflags = arch_irq_save();
+		spin_lock(&n->list_lock);
+		old[nid] = n->shared;
+		n->shared = new_shared[nid];
+		n->free_limit = (1 + nr_cpu_ids) * batch + cachep->num;
+		spin_unlock(&n->list_lock);
+		arch_irq_restore(irqflags);
+	}
+}
+
+/*
  * Linux's do_tune_cpucache: new per-CPU arrays of limit entries moving
- * batch objects at a time, and a shared array of shared batches (none
- * for 0 or a cache without arrays), all allocated before anything
- * changes: -ENOMEM leaves the cache as it was. Each CPU swaps its own
- * array for the new one in an IPI (swap_cpu_arrays); the old ones,
- * which no CPU uses any more, are then drained and freed; boot arrays
- * stay. The old shared array is freed a grace period after it left
- * n->shared.
+ * batch objects at a time, and on each node a shared array of shared
+ * batches (none for 0 or a cache without arrays), all allocated before
+ * anything changes: -ENOMEM leaves the cache as it was (the alien
+ * arrays, made once, may stay). Each CPU swaps its own array for the
+ * new one in an IPI (swap_cpu_arrays); the old ones, which no CPU uses
+ * any more, are then drained and freed; boot arrays stay. The old
+ * shared arrays are freed a grace period after they left n->shared.
  */
 static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 			    unsigned int batch, unsigned int shared)
 {
 	struct ccupdate_struct update = { .cachep = cachep };
 	struct array_cache **new = update.new;
-	struct array_cache *new_shared = NULL, *old;
-	struct kmem_cache_node *n = get_node(cachep);
-	unsigned long irqflags;
+	struct array_cache *new_shared[MAX_NUMNODES] = { NULL };
+	struct array_cache *old[MAX_NUMNODES] = { NULL };
+	struct kmem_cache_node *n;
 	unsigned int cpu;
+	int nid;
 
 	for_each_possible_cpu(cpu) {
 		new[cpu] = alloc_cpu_arraycache(cachep, cpu, limit, batch);
 		if (!new[cpu])
 			goto fail;
 	}
-	if (shared && limit) {
-		new_shared = alloc_arraycache(shared * batch, 0xbaadf00d);
-		if (!new_shared)
+	for_each_kmem_cache_node(cachep, nid, n) {
+		if (!shared || !limit)
+			break;
+		new_shared[nid] = alloc_arraycache(nid, shared * batch,
+						   0xbaadf00d);
+		if (!new_shared[nid])
 			goto fail;
 	}
+	if (alloc_alien_caches(cachep, limit))
+		goto fail;
 	swap_cpu_arrays(&update);
 	for_each_possible_cpu(cpu) {
 		/* Each CPU swapped once: it has an array of the new size. */
 		BUG_ON(cachep->cpu_cache[cpu]->limit != limit);
-		drain_array(cachep, new[cpu]);	/* the old array now */
+		/* The old array now, of its CPU's node's objects. */
+		drain_array(cachep, new[cpu], cpu_to_mem(cpu));
 		free_array(new[cpu]);
 	}
-	irqflags = arch_irq_save();
-	spin_lock(&n->list_lock);
-	old = n->shared;
-	n->shared = new_shared;
-	n->free_limit = (1 + nr_cpu_ids) * batch + cachep->num;
-	spin_unlock(&n->list_lock);
-	arch_irq_restore(irqflags);
-	drain_array(cachep, old);
+	swap_shared_arrays(cachep, new_shared, old, batch);
+	for_each_kmem_cache_node(cachep, nid, n)
+		drain_array(cachep, old[nid], nid);
 	/*
 	 * cache_refill() reads n->shared->avail without the lock, with
-	 * interrupts off: a CPU may still look at the old array until its
+	 * interrupts off: a CPU may still look at an old array until its
 	 * interrupts are on again, which a grace period waits for (Linux's
 	 * setup_kmem_cache_node()). With interrupts off here (boot) no
 	 * other CPU runs kernel code yet.
 	 */
-	if (old && !irqs_disabled())
-		synchronize_rcu();
-	free_array(old);
+	if (!irqs_disabled()) {
+		for_each_kmem_cache_node(cachep, nid, n) {
+			if (old[nid]) {
+				synchronize_rcu();
+				break;
+			}
+		}
+	}
+	for_each_kmem_cache_node(cachep, nid, n)
+		free_array(old[nid]);
 	cachep->limit = limit;
 	cachep->batchcount = batch;
-	cachep->shared = new_shared ? shared : 0;
+	cachep->shared = shared && limit ? shared : 0;
 	return 0;
 fail:
 	for_each_possible_cpu(cpu)
 		kfree(new[cpu]);
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
+		kfree(new_shared[nid]);
 	return -ENOMEM;
 }
 
@@ -586,12 +708,10 @@ static int setup_cpu_cache(struct kmem_cache *cachep)
 		setup_boot_cpu_cache(cachep);
 		return 0;
 	}
-	cachep->node[0] = alloc_kmem_cache_node();
-	if (!cachep->node[0])
+	if (alloc_kmem_cache_nodes(cachep))
 		return -ENOMEM;
 	if (enable_cpucache(cachep)) {
-		kfree(cachep->node[0]);
-		cachep->node[0] = NULL;
+		free_kmem_cache_nodes(cachep);
 		return -ENOMEM;
 	}
 	return 0;
@@ -767,10 +887,10 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 	return cachep;
 }
 
-/* Give the cache's free slabs back to the page allocator. */
-void drain_free_slabs(struct kmem_cache *cachep)
+/* Give one node's free slabs back to the page allocator. */
+static void drain_node_free_slabs(struct kmem_cache *cachep,
+				  struct kmem_cache_node *n)
 {
-	struct kmem_cache_node *n = get_node(cachep);
 	unsigned long flags;
 	LIST_HEAD(list);
 
@@ -790,12 +910,22 @@ void drain_free_slabs(struct kmem_cache *cachep)
 	release_slab_list(cachep, &list);
 }
 
+/* Give the cache's free slabs, on every node, back to the page allocator. */
+void drain_free_slabs(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n;
+	int nid;
+
+	for_each_kmem_cache_node(cachep, nid, n)
+		drain_node_free_slabs(cachep, n);
+}
+
 /* Linux's do_drain: this CPU's own array, in its IPI (interrupts off). */
 static void do_drain(void *arg)
 {
 	struct kmem_cache *cachep = arg;
 
-	drain_array(cachep, cachep->cpu_cache[arch_cpu_id()]);
+	drain_array(cachep, cachep->cpu_cache[arch_cpu_id()], numa_mem_id());
 }
 
 /*
@@ -839,21 +969,44 @@ static void drain_cpu_arrays(struct kmem_cache *cachep)
 				      true));
 	for_each_possible_cpu(cpu)
 		if (!on_each_cpu_reaches(cpu))
-			drain_array(cachep, cachep->cpu_cache[cpu]);
+			drain_array(cachep, cachep->cpu_cache[cpu],
+				    cpu_to_mem(cpu));
 }
 
-/* Drain every array of the cache and free its free slabs. */
+/*
+ * Drain every array of the cache (per-CPU, then each node's alien
+ * arrays, which send their objects home, and shared arrays) and free
+ * its free slabs, on every node.
+ */
 static void drain_cache(struct kmem_cache *cachep)
 {
+	struct kmem_cache_node *n;
+	int nid;
+
 	drain_cpu_arrays(cachep);
-	drain_array(cachep, get_node(cachep)->shared);
+	for_each_kmem_cache_node(cachep, nid, n)
+		drain_alien_caches(cachep, n);
+	for_each_kmem_cache_node(cachep, nid, n)
+		drain_array(cachep, n->shared, nid);
 	drain_free_slabs(cachep);
+}
+
+/* Slabs on all the cache's nodes. */
+static unsigned long cache_total_slabs(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n;
+	unsigned long slabs = 0;
+	int nid;
+
+	for_each_kmem_cache_node(cachep, nid, n)
+		slabs += READ_ONCE(n->total_slabs);
+	return slabs;
 }
 
 int kmem_cache_shrink(struct kmem_cache *cachep)
 {
 	drain_cache(cachep);
-	return get_node(cachep)->total_slabs ? 1 : 0;
+	return cache_total_slabs(cachep) ? 1 : 0;
 }
 
 /*
@@ -917,34 +1070,55 @@ int kmem_cache_reclaim_walk(void (*fn)(struct kmem_cache *cachep, void *data),
 	return 0;
 }
 
-/* Name the first objects still allocated in a cache that is going away. */
-static void report_live_objects(struct kmem_cache *cachep)
+/* Objects of a node's slabs not free in them (arrays count as in use). */
+static unsigned long node_objects_out(struct kmem_cache *cachep,
+				      struct kmem_cache_node *n)
 {
-	struct kmem_cache_node *n = get_node(cachep);
-	unsigned long live = n->total_slabs * cachep->num - n->free_objects;
-	struct list_head *lists[] = { &n->slabs_full, &n->slabs_partial };
-	unsigned int shown = 0;
+	return n->total_slabs * cachep->num - n->free_objects;
+}
 
-	report_kind(REPORT_SLAB_CACHE_BUSY);
-	pr_err("BUG: kmem_cache_destroy %s: Slab cache still has objects: %lu in %lu slabs; cache kept\n",
-	       cachep->name, live, n->total_slabs);
+/* Name up to *shown < 8 live objects of node n's full and partial slabs. */
+static void report_node_live_objects(struct kmem_cache *cachep,
+				     struct kmem_cache_node *n,
+				     unsigned int *shown)
+{
+	struct list_head *lists[] = { &n->slabs_full, &n->slabs_partial };
+
 	for (int l = 0; l < 2; l++) {
 		struct slab *slab;
 
 		list_for_each_entry(slab, lists[l], slab_list) {
-			for (unsigned int i = 0; i < cachep->num && shown < 8; i++) {
+			for (unsigned int i = 0; i < cachep->num && *shown < 8; i++) {
 				void *obj = index_to_obj(cachep, slab, i);
 				bool free = false;
 
 				for (unsigned int j = slab->active; j < cachep->num; j++)
 					free |= get_free_obj(cachep, slab, j) == i;
 				if (!free) {
-					pr_err("  live object %px\n", obj);
-					shown++;
+					pr_err("  live object %px (node %d)\n",
+					       obj, slab_nid(slab));
+					(*shown)++;
 				}
 			}
 		}
 	}
+}
+
+/* Name the first objects still allocated in a cache that is going away. */
+static void report_live_objects(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n;
+	unsigned long live = 0;
+	unsigned int shown = 0;
+	int nid;
+
+	for_each_kmem_cache_node(cachep, nid, n)
+		live += node_objects_out(cachep, n);
+	report_kind(REPORT_SLAB_CACHE_BUSY);
+	pr_err("BUG: kmem_cache_destroy %s: Slab cache still has objects: %lu in %lu slabs; cache kept\n",
+	       cachep->name, live, cache_total_slabs(cachep));
+	for_each_kmem_cache_node(cachep, nid, n)
+		report_node_live_objects(cachep, n, &shown);
 }
 
 /*
@@ -955,7 +1129,9 @@ static void report_live_objects(struct kmem_cache *cachep)
  */
 void kmem_cache_destroy(struct kmem_cache *cachep)
 {
+	struct kmem_cache_node *n;
 	unsigned int cpu;
+	int nid;
 
 	if (!cachep)
 		return;
@@ -974,9 +1150,9 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 		rcu_barrier();	/* slabs waiting for a GP still name it */
 	for_each_possible_cpu(cpu)
 		free_array(cachep->cpu_cache[cpu]);
-	free_array(get_node(cachep)->shared);
-	if (!is_boot_node(get_node(cachep)))
-		kfree(get_node(cachep));
+	for_each_kmem_cache_node(cachep, nid, n)
+		free_array(n->shared);
+	free_kmem_cache_nodes(cachep);
 	kfree(cachep->random_seq);
 	kfree(cachep->name);
 	kmem_cache_free(kmem_cache, cachep);
@@ -1065,6 +1241,7 @@ void kmem_cache_init(void)
 
 	slab_max_order = totalram_pages > (SZ_32M >> PAGE_SHIFT) ?
 			 SLAB_MAX_ORDER_HI : 0;
+	slab_nodes_init();
 	kmem_cache = &kmem_cache_boot.cache;
 	create_boot_cache(kmem_cache, "kmem_cache", kmem_cache_struct_size(),
 			  0, SLAB_HWCACHE_ALIGN);
@@ -1091,16 +1268,32 @@ struct slab_counts {
 	unsigned long quarantined;	/* slab_debug: kept out of use */
 };
 
+/* Objects in node n's shared and alien arrays. */
+static unsigned long node_cached_objs(struct kmem_cache_node *n)
+{
+	unsigned long nr = n->shared ? READ_ONCE(n->shared->avail) : 0;
+
+	for (int home = 0; home < MAX_NUMNODES; home++)
+		if (n->alien[home])
+			nr += READ_ONCE(n->alien[home]->ac.avail);
+	return nr;
+}
+
+/* Summed over the nodes, as Linux's slabinfo does. */
 static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
 {
+	struct kmem_cache_node *n;
 	unsigned int cpu;
-	struct kmem_cache_node *n = get_node(cachep);
+	int nid;
 
-	c->slabs = n->total_slabs;
-	c->free_slabs = n->free_slabs;
-	c->total_objs = n->total_slabs * cachep->num;
-	c->free_objs = n->free_objects;
-	c->cached_objs = n->shared ? n->shared->avail : 0;
+	memset(c, 0, sizeof(*c));
+	for_each_kmem_cache_node(cachep, nid, n) {
+		c->slabs += n->total_slabs;
+		c->free_slabs += n->free_slabs;
+		c->total_objs += n->total_slabs * cachep->num;
+		c->free_objs += n->free_objects;
+		c->cached_objs += node_cached_objs(n);
+	}
 	c->quarantined = cachep->nr_quarantined;
 	for_each_possible_cpu(cpu)
 		c->cached_objs += cachep->cpu_cache[cpu]->avail;
@@ -1121,7 +1314,7 @@ static long sum_over_caches(long (*fn)(struct kmem_cache *cachep))
 
 static long cache_pages(struct kmem_cache *cachep)
 {
-	return (long)(get_node(cachep)->total_slabs << cachep->gfporder);
+	return (long)(cache_total_slabs(cachep) << cachep->gfporder);
 }
 
 unsigned long slab_pages(void)
@@ -1151,7 +1344,7 @@ static long cache_freelist_objects(const struct kmem_cache *cachep)
 	list_for_each_entry(c, &slab_caches, list) {
 		if (c->freelist_place == FREELIST_OFF_SLAB &&
 		    c->freelist_cache == cachep)
-			sum += (long)get_node(c)->total_slabs;
+			sum += (long)cache_total_slabs(c);
 	}
 	return sum;
 }
@@ -1245,17 +1438,20 @@ int slab_tune_cpucache(const char *name, int limit, int batch, int shared)
  */
 static void slabinfo_show_cache(struct kmem_cache *cachep, bool stats)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	unsigned long shared_avail = 0;
+	struct kmem_cache_node *n;
 	struct slab_counts c;
+	int nid;
 
 	cache_counts(cachep, &c);
-	console_printf("%-17s %6lu %6lu %6u %4u %4u : tunables %4u %4u %4u : slabdata %6lu %6lu %6u",
+	for_each_kmem_cache_node(cachep, nid, n)
+		shared_avail += n->shared ? n->shared->avail : 0;
+	console_printf("%-17s %6lu %6lu %6u %4u %4u : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
 		       cachep->name, c.total_objs - c.free_objs,
 		       c.total_objs, cachep->size, cachep->num,
 		       1U << cachep->gfporder, cachep->limit,
 		       cachep->batchcount, cachep->shared,
-		       c.slabs - c.free_slabs, c.slabs,
-		       n->shared ? n->shared->avail : 0);
+		       c.slabs - c.free_slabs, c.slabs, shared_avail);
 	if (stats)
 		slabinfo_show_stats(cachep);
 	console_printf("\n");

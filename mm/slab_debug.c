@@ -53,6 +53,7 @@
 #include "kernel/report.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
+#include "mm/numa.h"
 #include "mm/slab_internal.h"
 
 #define RED_INACTIVE	0xbb
@@ -483,9 +484,10 @@ static bool regions_intact(struct slab_problem *p, bool allocated,
 
 /* --- quarantine ---------------------------------------------------------- */
 
+/* The quarantine is the cache's, under its first node's lock. */
 static void quarantine(struct kmem_cache *cachep, void *objp)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	struct kmem_cache_node *n = first_kmem_cache_node(cachep);
 	unsigned long flags;
 
 	spin_lock_irqsave(&n->list_lock, flags);
@@ -505,7 +507,7 @@ static bool in_quarantine(const struct kmem_cache *cachep, const void *objp)
 
 bool slab_debug_quarantined(struct kmem_cache *cachep, const void *objp)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	struct kmem_cache_node *n = first_kmem_cache_node(cachep);
 	unsigned long flags;
 	bool found;
 
@@ -517,7 +519,7 @@ bool slab_debug_quarantined(struct kmem_cache *cachep, const void *objp)
 
 void kmem_cache_release_quarantine(struct kmem_cache *cachep)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	struct kmem_cache_node *n = first_kmem_cache_node(cachep);
 	unsigned long flags;
 
 	for (;;) {
@@ -563,7 +565,7 @@ static long obj_index(const struct kmem_cache *cachep, const struct slab *slab,
 static bool index_is_free(struct kmem_cache *cachep,
 			  const struct slab *slab, unsigned int idx)
 {
-	lockdep_assert_held(&get_node(cachep)->list_lock);
+	lockdep_assert_held(&get_node(cachep, slab_nid(slab))->list_lock);
 	for (unsigned int i = slab->active; i < cachep->num; i++)
 		if (get_free_obj(cachep, slab, i) == idx)
 			return true;
@@ -668,6 +670,23 @@ static void validate_slab(struct validation *v, struct slab *slab,
 		validate_objects(v, slab);
 }
 
+/* Every slab on node n's lists is of node nid's pages. n->list_lock held. */
+static void validate_node_slabs(struct validation *v,
+				struct kmem_cache_node *n, int nid)
+{
+	struct list_head *lists[] = { &n->slabs_full, &n->slabs_partial,
+				      &n->slabs_free };
+	struct slab *slab;
+
+	lockdep_assert_held(&n->list_lock);
+	for (int l = 0; l < 3; l++)
+		list_for_each_entry(slab, lists[l], slab_list)
+			if (slab_nid(slab) != nid)
+				problem(v, REPORT_SLAB_BAD_SLAB, NULL, NULL,
+					"slab %px of node %d on node %d's lists",
+					slab_address(slab), slab_nid(slab), nid);
+}
+
 static unsigned long validate_list(struct validation *v, struct list_head *head,
 				   unsigned int min_active,
 				   unsigned int max_active,
@@ -740,7 +759,7 @@ static bool cached_before(struct array_cache **acs, unsigned int a,
  * with n->list_lock held and interrupts off, so it cannot ask the other
  * CPUs by IPI as shrink does, mm/slab.c, "Locking".)
  */
-static void validate_arrays(struct validation *v)
+static void validate_arrays(struct validation *v, int nid)
 {
 	unsigned int cpu;
 	struct kmem_cache *cachep = v->cachep;
@@ -748,11 +767,13 @@ static void validate_arrays(struct validation *v)
 	unsigned long irqflags = arch_irq_save();
 	unsigned int nr = 0;
 
-	lockdep_assert_held(&get_node(cachep)->list_lock);
+	/* The arrays holding node nid's objects: its CPUs' and its shared. */
+	lockdep_assert_held(&get_node(cachep, nid)->list_lock);
 	own = cachep->cpu_cache[arch_cpu_id()];
-	shared = get_node(cachep)->shared;
+	shared = get_node(cachep, nid)->shared;
 	for_each_possible_cpu(cpu)
-		acs[nr++] = cachep->cpu_cache[cpu];
+		if (cpu_to_mem(cpu) == nid)
+			acs[nr++] = cachep->cpu_cache[cpu];
 	if (shared)
 		acs[nr++] = shared;
 	for (unsigned int a = 0; a < nr; a++) {
@@ -787,7 +808,7 @@ static void validate_arrays(struct validation *v)
 /* SLAB_CONSISTENCY_CHECKS on every alloc and free: the object's slab. */
 static void check_slab(struct kmem_cache *cachep, struct slab *slab)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	struct kmem_cache_node *n = get_node(cachep, slab_nid(slab));
 	unsigned long flags;
 	struct validation v = { .cachep = cachep };
 
@@ -803,35 +824,48 @@ static void check_slab(struct kmem_cache *cachep, struct slab *slab)
 	spin_unlock_irqrestore(&validate_lock, flags);
 }
 
-int kmem_cache_validate(struct kmem_cache *cachep)
+/* Node nid's lists, counters and arrays. validate_lock held. */
+static void validate_node(struct validation *v, int nid)
 {
-	struct kmem_cache_node *n = get_node(cachep);
-	unsigned long flags;
-	struct validation v = { .cachep = cachep };
+	struct kmem_cache *cachep = v->cachep;
+	struct kmem_cache_node *n = get_node(cachep, nid);
 	unsigned long free_objects = 0, full, partial, free;
 
-	spin_lock_irqsave(&validate_lock, flags);
+	lockdep_assert_held(&validate_lock);
 	spin_lock(&n->list_lock);
-	full = validate_list(&v, &n->slabs_full, cachep->num, cachep->num,
+	full = validate_list(v, &n->slabs_full, cachep->num, cachep->num,
 			     &free_objects);
-	partial = validate_list(&v, &n->slabs_partial, 1, cachep->num - 1,
+	partial = validate_list(v, &n->slabs_partial, 1, cachep->num - 1,
 				&free_objects);
-	free = validate_list(&v, &n->slabs_free, 0, 0, &free_objects);
+	free = validate_list(v, &n->slabs_free, 0, 0, &free_objects);
 	if (full + partial + free != n->total_slabs || free != n->free_slabs ||
 	    free_objects != n->free_objects)
-		problem(&v, REPORT_SLAB_BAD_COUNTERS, NULL, NULL,
-			"counters: %lu slabs, %lu free, %lu free objects; the lists hold %lu, %lu, %lu",
-			n->total_slabs, n->free_slabs, n->free_objects,
+		problem(v, REPORT_SLAB_BAD_COUNTERS, NULL, NULL,
+			"counters: node %d: %lu slabs, %lu free, %lu free objects; the lists hold %lu, %lu, %lu",
+			nid, n->total_slabs, n->free_slabs, n->free_objects,
 			full + partial + free, free, free_objects);
-	validate_arrays(&v);
+	validate_node_slabs(v, n, nid);
+	validate_arrays(v, nid);
 	spin_unlock(&n->list_lock);
+}
+
+int kmem_cache_validate(struct kmem_cache *cachep)
+{
+	struct validation v = { .cachep = cachep };
+	struct kmem_cache_node *n;
+	unsigned long flags;
+	int nid;
+
+	spin_lock_irqsave(&validate_lock, flags);
+	for_each_kmem_cache_node(cachep, nid, n)
+		validate_node(&v, nid);
 	spin_unlock_irqrestore(&validate_lock, flags);
 	return v.problems;
 }
 
 /* --- alloc and free ------------------------------------------------------ */
 
-void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags,
+void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags, int nid,
 		       size_t orig_size, unsigned long caller)
 {
 	struct slab_problem p = { .cachep = cachep, .caller = caller };
@@ -839,7 +873,7 @@ void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags,
 	if (!orig_size || orig_size > cachep->object_size)
 		orig_size = cachep->object_size;
 	for (;;) {
-		p.objp = cache_alloc_one(cachep, flags);
+		p.objp = cache_alloc_one(cachep, flags, nid);
 		if (!p.objp)
 			return NULL;
 		atomic_long_inc(&slab_debug_checks);
@@ -859,7 +893,7 @@ void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags,
 static bool free_in_slab(struct kmem_cache *cachep, struct slab *slab,
 			 unsigned int idx)
 {
-	struct kmem_cache_node *n = get_node(cachep);
+	struct kmem_cache_node *n = get_node(cachep, slab_nid(slab));
 	unsigned long flags;
 	bool found;
 
@@ -1012,7 +1046,7 @@ static __maybe_unused void validate_arrays_of(struct kmem_cache *cachep,
 {
 	struct validation v = { .cachep = cachep };
 
-	validate_arrays(&v);
+	validate_arrays(&v, slab_nid(slab));
 }
 
 static __maybe_unused void validate_arrays_unlocked(void)

@@ -49,6 +49,8 @@ struct array_cache {
 	void *entry[];
 };
 
+struct alien_cache;
+
 struct kmem_cache_node {
 	spinlock_t list_lock;
 	struct list_head slabs_partial;	/* some objects in use */
@@ -63,7 +65,21 @@ struct kmem_cache_node {
 	unsigned int free_idle;		/* none taken before the last pass */
 	unsigned long next_reap;	/* jiffies: cache_reap's next node pass */
 	struct array_cache *shared;
+	/*
+	 * Objects of node i freed by this node's CPUs, on their way home
+	 * in batches (alien[this node] stays NULL; all NULL on one node).
+	 */
+	struct alien_cache *alien[MAX_NUMNODES];
 	struct slab_node_stats stats;	/* slab_stats (mm/slab_stats.h) */
+};
+
+/*
+ * An alien array: shared by the CPUs of one node, so it has a lock of
+ * its own (taken before the home node's list_lock, never after).
+ */
+struct alien_cache {
+	spinlock_t lock;
+	struct array_cache ac;
 };
 
 /* Where a slab keeps its array of free object indices. */
@@ -207,6 +223,12 @@ static inline bool slab_test_pfmemalloc(const struct slab *slab)
 	return PageActive(slab_page(slab));
 }
 
+/*
+ * Boot: with several nodes online, frees go by the node checks
+ * (mm/slab.c, section 8).
+ */
+void slab_nodes_init(void);
+
 /* Does any slab of reserve pages exist (the fast paths then step aside)? */
 bool slab_pfmemalloc_active(void);
 
@@ -259,9 +281,34 @@ static inline struct array_cache *cpu_cache_get(struct kmem_cache *cachep)
 	return cachep->cpu_cache[arch_cpu_id()];
 }
 
-static inline struct kmem_cache_node *get_node(struct kmem_cache *cachep)
+/* The cache's lists on node nid (NULL for an offline node). */
+static inline struct kmem_cache_node *get_node(struct kmem_cache *cachep,
+					       int nid)
 {
-	return cachep->node[0];
+	return cachep->node[nid];
+}
+
+/* Every node the cache has lists on (every online node). */
+#define for_each_kmem_cache_node(cachep, nid, n)			\
+	for ((nid) = 0; (nid) < MAX_NUMNODES; (nid)++)			\
+		if (((n) = get_node(cachep, nid)) != NULL)
+
+/* The cache's lists on its lowest online node (locks per-cache state). */
+static inline struct kmem_cache_node *
+first_kmem_cache_node(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n;
+	int nid;
+
+	for_each_kmem_cache_node(cachep, nid, n)
+		return n;
+	return NULL;
+}
+
+/* A slab's node is its pages' (the seed's "remove nodeid in struct slab"). */
+static inline int slab_nid(const struct slab *slab)
+{
+	return page_to_nid(slab_page(slab));
 }
 
 /* Entry i of a slab's index array (1- or 2-byte indices). */
@@ -306,7 +353,7 @@ void slab_debug_layout(struct kmem_cache *cachep);
 /* A new slab's object: put it in the state of a free object. */
 void slab_debug_init_obj(struct kmem_cache *cachep, void *objp);
 /* The allocation and free paths of a debugged cache. */
-void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags,
+void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags, int nid,
 		       size_t orig_size, unsigned long caller);
 void slab_debug_free(struct kmem_cache *cachep, void *objp,
 		     unsigned long caller);
@@ -334,12 +381,20 @@ extern unsigned int slab_nr_debug_caches;
 /* slab_nr_debug_caches changed: kfree's fast path test follows it. */
 void slab_fastpath_update(void);
 
-/* One object straight from / back to the slabs (no per-CPU arrays). */
-void *cache_alloc_one(struct kmem_cache *cachep, gfp_t flags);
+/*
+ * One object straight from the slabs of node nid (NUMA_NO_NODE: this
+ * CPU's memory node) / back to its slab (no per-CPU arrays).
+ */
+void *cache_alloc_one(struct kmem_cache *cachep, gfp_t flags, int nid);
 void cache_free_one(struct kmem_cache *cachep, void *objp);
 
-/* Give every object in ac back to its slab. */
-void drain_array(struct kmem_cache *cachep, struct array_cache *ac);
+/*
+ * Give every object in ac back to its slab; they are all of node nid
+ * (an array holds only its CPU's or node's own objects).
+ */
+void drain_array(struct kmem_cache *cachep, struct array_cache *ac, int nid);
+/* Send every object in the node's alien arrays home. */
+void drain_alien_caches(struct kmem_cache *cachep, struct kmem_cache_node *n);
 /*
  * Give every slab on list back to the page allocator (taken off the
  * node's lists under its lock; called after dropping it).

@@ -19,17 +19,20 @@
  *                   and the leak checks' shrink_all) and by cache_reap
  *      error        slabs that could not be made (no memory)
  *      maxfreeable  most free slabs the node kept after a flush
- *      nodeallocs   objects taken straight from the node's slabs, with no
- *                   per-CPU array in between (debugged caches)
- *      remotefrees, alienoverflow   frees to another node, and alien
- *                   arrays overflowing: there is one node, so always 0
+ *      nodeallocs   objects taken straight from a node's slabs, with no
+ *                   per-CPU array in between (debugged caches, reserve
+ *                   objects, allocations on another node)
+ *      remotefrees  frees of another node's objects (into an alien
+ *                   array, or straight home while there is none)
+ *      alienoverflow  full alien arrays sent home in a batch
  *      allochit/allocmiss  allocations that found the per-CPU array
  *                   non-empty / empty (refilled first)
  *      freehit/freemiss    frees that found the per-CPU array with room /
  *                   full (a batch flushed first)
  *    Counted in mm/slab.c's slow paths and in mm/slab_common.c's shrink;
- *    kept in struct kmem_cache_node (mm/slab_stats.h), never in the
- *    fast paths' structures.
+ *    kept in each struct kmem_cache_node (mm/slab_stats.h; a CPU's in
+ *    its memory node's), never in the fast paths' structures, and
+ *    summed over the nodes for slabinfo, as Linux does.
  *
  * 3. Tuning. "slabinfo NAME LIMIT BATCHCOUNT SHAREDFACTOR" on the shell
  *    is Linux's "echo 'NAME LIMIT BATCHCOUNT SHAREDFACTOR' >
@@ -67,19 +70,19 @@ static int slab_stats_setup(char *val)
 }
 kernel_param("slab_stats", slab_stats_setup);
 
-void kmem_cache_get_stats(struct kmem_cache *cachep, struct slab_stats *st)
+/* Add one node's counters and its CPUs' to *st. */
+static void add_node_stats(const struct kmem_cache_node *n,
+			   struct slab_stats *st)
 {
+	const struct slab_node_stats *ns = &n->stats;
 	unsigned int cpu;
-	const struct slab_node_stats *ns = &get_node(cachep)->stats;
 
-	*st = (struct slab_stats){
-		.allocs = READ_ONCE(ns->allocs),
-		.high_mark = READ_ONCE(ns->high_mark),
-		.grown = READ_ONCE(ns->grown),
-		.reaped = READ_ONCE(ns->reaped),
-		.errors = READ_ONCE(ns->errors),
-		.max_freeable = READ_ONCE(ns->max_freeable),
-	};
+	st->allocs += READ_ONCE(ns->allocs);
+	st->high_mark += READ_ONCE(ns->high_mark);
+	st->grown += READ_ONCE(ns->grown);
+	st->reaped += READ_ONCE(ns->reaped);
+	st->errors += READ_ONCE(ns->errors);
+	st->max_freeable += READ_ONCE(ns->max_freeable);
 	for_each_possible_cpu(cpu) {
 		const struct slab_cpu_stats *cs = &ns->cpu[cpu];
 
@@ -88,7 +91,20 @@ void kmem_cache_get_stats(struct kmem_cache *cachep, struct slab_stats *st)
 		st->freehit += READ_ONCE(cs->freehit);
 		st->freemiss += READ_ONCE(cs->freemiss);
 		st->node_allocs += READ_ONCE(cs->node_allocs);
+		st->remote_frees += READ_ONCE(cs->remote_frees);
+		st->alien_overflow += READ_ONCE(cs->alien_overflow);
 	}
+}
+
+/* Summed over the nodes, as Linux's slabinfo does (maxobjs too). */
+void kmem_cache_get_stats(struct kmem_cache *cachep, struct slab_stats *st)
+{
+	struct kmem_cache_node *n;
+	int nid;
+
+	*st = (struct slab_stats){ 0 };
+	for_each_kmem_cache_node(cachep, nid, n)
+		add_node_stats(n, st);
 }
 
 /* Linux's column widths (slabinfo_show_stats). */

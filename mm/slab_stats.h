@@ -30,6 +30,8 @@ struct slab_cpu_stats {
 	unsigned long freehit;		/* free into an array with room */
 	unsigned long freemiss;		/* array full: a batch flushed first */
 	unsigned long node_allocs;	/* straight from the node's slabs */
+	unsigned long remote_frees;	/* frees of another node's objects */
+	unsigned long alien_overflow;	/* full alien arrays sent home */
 };
 
 /* A node's counters ("globalstat" in slabinfo). */

@@ -127,7 +127,7 @@ static inline void *krealloc_array(void *p, size_t new_n, size_t new_size,
  * kzalloc_node() - allocate zeroed memory on a node
  * @size: bytes wanted
  * @flags: GFP flags, as for kmalloc(); __GFP_ZERO is added
- * @node: ignored: there is one node
+ * @node: the node, or NUMA_NO_NODE, as for kmalloc_node()
  *
  * Context: as kmalloc().
  * Return: as kmalloc().
@@ -143,7 +143,7 @@ static inline __alloc_size(1) void *kzalloc_node(size_t size, gfp_t flags,
  * @n: the number of elements
  * @size: the size of one element
  * @flags: GFP flags, as for kmalloc()
- * @node: ignored: there is one node
+ * @node: the node, or NUMA_NO_NODE, as for kmalloc_node()
  *
  * Context: as kmalloc().
  * Return: as kmalloc_array().
@@ -165,7 +165,7 @@ static inline __alloc_size(1, 2) void *kmalloc_array_node(size_t n,
  * @n: the number of elements
  * @size: the size of one element
  * @flags: GFP flags, as for kmalloc(); __GFP_ZERO is added
- * @node: ignored: there is one node
+ * @node: the node, or NUMA_NO_NODE, as for kmalloc_node()
  *
  * Context: as kmalloc().
  * Return: as kmalloc_array().
@@ -181,7 +181,8 @@ static inline __alloc_size(1, 2) void *kcalloc_node(size_t n, size_t size,
  * @size: bytes wanted
  * @flags: GFP flags; only with all of GFP_KERNEL's bits may it fall
  *	back to vmalloc, else this is kmalloc_node() alone
- * @node: ignored: there is one node
+ * @node: the node for kmalloc_node(), or NUMA_NO_NODE (vmalloc ignores
+ *	it)
  *
  * Sizes above KMALLOC_MAX_SIZE go to vmalloc at once. Above a page the
  * kmalloc() try neither reclaims nor warns, since fragmented memory

@@ -77,6 +77,7 @@
 #include "lib/string.h"
 #include "mm/internal.h"
 #include "mm/shrinker.h"
+#include "mm/numa.h"
 #include "mm/slab_internal.h"
 
 /* drop_slab: rounds of shrinkers at most (Linux stops when they free little). */
@@ -269,15 +270,23 @@ static unsigned long shrink_slab(gfp_t gfp, int priority)
 
 /* --- the allocators' own caches ------------------------------------------ */
 
-/* This CPU's array, the shared array and the free slabs of one cache. */
+/*
+ * This CPU's array, and on every node the alien and shared arrays and
+ * the free slabs, of one cache.
+ */
 static void shrink_cache(struct kmem_cache *cachep, void *data)
 {
 	unsigned long flags = arch_irq_save();
+	struct kmem_cache_node *n;
+	int nid;
 
 	(void)data;
-	drain_array(cachep, cpu_cache_get(cachep));
+	drain_array(cachep, cpu_cache_get(cachep), numa_mem_id());
 	arch_irq_restore(flags);
-	drain_array(cachep, get_node(cachep)->shared);
+	for_each_kmem_cache_node(cachep, nid, n) {
+		drain_alien_caches(cachep, n);
+		drain_array(cachep, n->shared, nid);
+	}
 	drain_free_slabs(cachep);
 }
 

@@ -514,9 +514,9 @@ static void ts_replace_round(struct ts_cpu *sc, unsigned int cpu,
 	}
 	for (unsigned int i = 0; i < TS_SLOTS; i++)
 		kmem_cache_free(ts.cache, old[i]);
-	before = READ_ONCE(get_node(ts.cache)->total_slabs);
+	before = READ_ONCE(get_node(ts.cache, 0)->total_slabs);
 	kmem_cache_shrink(ts.cache);
-	after = READ_ONCE(get_node(ts.cache)->total_slabs);
+	after = READ_ONCE(get_node(ts.cache, 0)->total_slabs);
 	sc->shrunk += before > after ? before - after : 0;	/* roughly */
 	sc->rounds++;
 	WRITE_ONCE(sc->shrinks, sc->shrinks + 1);

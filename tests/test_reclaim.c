@@ -234,12 +234,12 @@ static void fill_and_free(struct ktest *t, struct kmem_cache *c,
 /* What a cache keeps: pages of its slabs (all free after fill_and_free). */
 static unsigned long cache_kept_pages(struct kmem_cache *c)
 {
-	return get_node(c)->total_slabs << c->gfporder;
+	return get_node(c, 0)->total_slabs << c->gfporder;
 }
 
 static unsigned long cache_kept_objects(struct kmem_cache *c)
 {
-	struct kmem_cache_node *n = get_node(c);
+	struct kmem_cache_node *n = get_node(c, 0);
 	unsigned long objs = n->free_objects + cpu_cache_get(c)->avail;
 
 	return objs + (n->shared ? n->shared->avail : 0);

@@ -216,7 +216,7 @@ static void test_reserve_mode_ends_when_freed(struct ktest *t)
 	}
 	/* No shrink: the empty reserve slab went back by itself. */
 	KTEST_EXPECT_GT(t, pages_free(), before);
-	KTEST_EXPECT_EQ(t, get_node(c)->total_slabs, 0UL);
+	KTEST_EXPECT_EQ(t, get_node(c, 0)->total_slabs, 0UL);
 	release_memory(hogs);
 	kmem_cache_destroy(c);
 }
@@ -288,7 +288,7 @@ static void test_reserve_objects_stay_out_of_arrays(struct ktest *t)
 	kmem_cache_free(c, obj[1]);
 	kmem_cache_free_bulk(c, 1, &obj[2]);
 	acs[0] = c->cpu_cache[arch_cpu_id()];
-	acs[1] = get_node(c)->shared;
+	acs[1] = get_node(c, 0)->shared;
 	for (int a = 0; a < 2; a++) {
 		for (unsigned int i = 0; acs[a] && i < acs[a]->avail; i++) {
 			void *entry = acs[a]->entry[i];

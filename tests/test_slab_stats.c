@@ -188,7 +188,7 @@ static void test_flush_keeps_free_slab(struct ktest *t)
 	kmem_cache_get_stats(c, &st);
 	/* B (its last object came back from the array); A went earlier. */
 	KTEST_EXPECT_GE(t, st.reaped, 1UL);
-	KTEST_EXPECT_EQ(t, get_node(c)->total_slabs, 0UL);
+	KTEST_EXPECT_EQ(t, get_node(c, 0)->total_slabs, 0UL);
 }
 
 /* kfree and the bulk calls take the slow paths too, and count. */
@@ -460,11 +460,11 @@ static void tune_state(struct kmem_cache *c, struct tune_state *s)
 	memset(s, 0, sizeof(*s));
 	for_each_possible_cpu(cpu)
 		s->ac[cpu] = c->cpu_cache[cpu];
-	s->shared = get_node(c)->shared;
+	s->shared = get_node(c, 0)->shared;
 	s->limit = c->limit;
 	s->batch = c->batchcount;
 	s->shared_factor = c->shared;
-	s->free_limit = get_node(c)->free_limit;
+	s->free_limit = get_node(c, 0)->free_limit;
 }
 
 static void expect_unchanged(struct ktest *t, struct kmem_cache *c,
@@ -485,7 +485,7 @@ static void test_tune_changes_arrays(struct ktest *t)
 {
 	unsigned int cpu;
 	struct kmem_cache *c = new_cache(t, "stats-tune", 0);
-	struct kmem_cache_node *n = get_node(c);
+	struct kmem_cache_node *n = get_node(c, 0);
 
 	/* Used first, so objects sit in the arrays the tuning replaces. */
 	alloc_n(t, c, 100);
@@ -535,7 +535,7 @@ static void test_tune_kmalloc_cache(struct ktest *t)
 	tune_state(k, &was);
 	KTEST_ASSERT_EQ(t, slab_tune_cpucache(k->name, 32, 16, 4), 0);
 	KTEST_EXPECT_EQ(t, cpu_cache_get(k)->limit, 32U);
-	KTEST_EXPECT_EQ(t, get_node(k)->shared->limit, 64U);
+	KTEST_EXPECT_EQ(t, get_node(k, 0)->shared->limit, 64U);
 	for (unsigned int i = 0; i < ARRAY_SIZE(p); i++) {
 		p[i] = kmalloc(OBJ_SIZE, GFP_KERNEL);
 		KTEST_EXPECT_NOT_NULL(t, p[i]);
@@ -663,7 +663,7 @@ static void test_tune_shell_command(struct ktest *t)
 	KTEST_EXPECT_EQ(t, c->limit, 8U);
 	KTEST_EXPECT_EQ(t, c->batchcount, 4U);
 	KTEST_EXPECT_EQ(t, c->shared, 2U);
-	KTEST_EXPECT_EQ(t, get_node(c)->shared->limit, 8U);
+	KTEST_EXPECT_EQ(t, get_node(c, 0)->shared->limit, 8U);
 
 	tune_state(c, &was);
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad_numbers); i++) {

@@ -437,7 +437,7 @@ static void test_per_cpu_stats_add_up(struct ktest *t)
 	if (!smp_run(t, nr))
 		ktest_skip(t, "this arch cannot run work on another CPU (arch_cpu_run)");
 	expect_clean(t, nr);
-	n = get_node(smp_cache);
+	n = get_node(smp_cache, 0);
 	for (unsigned int c = 0; c < nr; c++) {
 		const struct slab_cpu_stats *cs = &n->stats.cpu[c];
 		const struct smp_cpu *sc = &smp_cpus[c];
@@ -571,7 +571,7 @@ static void shared_hold(struct kmem_cache_node *n)
 
 static void shared_reader(void *unused)
 {
-	struct kmem_cache_node *n = get_node(tune.cache);
+	struct kmem_cache_node *n = get_node(tune.cache, 0);
 	u64 deadline = arch_clock_ns() + TUNE_WAIT_S * NSEC_PER_SEC;
 
 	while (!READ_ONCE(tune.stop) && arch_clock_ns() < deadline)

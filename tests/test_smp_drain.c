@@ -110,7 +110,7 @@ static void test_shrink_empties_every_cpu(struct ktest *t)
 			KTEST_EXPECT_EQ(t, array_avail(fill_cache, cpu), 0U);
 		KTEST_EXPECT_EQ(t, pcp_count(cpu), 0U);
 	}
-	n = get_node(fill_cache);
+	n = get_node(fill_cache, 0);
 	KTEST_EXPECT_EQ(t, n->total_slabs, 0UL);
 	KTEST_EXPECT_EQ(t, n->free_objects, 0UL);
 	/*
@@ -313,7 +313,7 @@ static void test_shrink_while_others_allocate(struct ktest *t)
 		KTEST_EXPECT_EQ(t, array_avail(dw.cachep, cpus[i]), 0U);
 		KTEST_EXPECT_EQ(t, pcp_count(cpus[i]), 0U);
 	}
-	n = get_node(dw.cachep);
+	n = get_node(dw.cachep, 0);
 	KTEST_EXPECT_EQ(t, n->total_slabs, 0UL);
 	KTEST_EXPECT_EQ(t, n->free_objects, 0UL);
 	KTEST_EXPECT_EQ(t, dw.failed, 0UL);
