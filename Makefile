@@ -248,7 +248,7 @@ $(KERNEL_DOC):
 # tools/testing/checkpatch.py, which leaves out the documented exceptions
 # (Documentation/process/coding-style.md).
 CHECKPATCH := $(B)/kdoc/scripts/checkpatch.pl
-CHECKPATCH_SRCS = $(sort $(wildcard kernel/*.[ch] lib/*.[ch] lib/*/*.[ch] \
+CHECKPATCH_SRCS = $(sort $(wildcard kernel/*.[ch] mm/*.[ch] lib/*.[ch] lib/*/*.[ch] \
 		  arch/*.[ch] arch/*/*.[ch] arch/*/include/asm/*.h))
 $(CHECKPATCH):
 	@if [ -f $(KUNIT_TARBALL) ]; then \

@@ -600,11 +600,10 @@ static void release_slab(struct kmem_cache *cachep, struct slab *slab)
 {
 	void *freelist = slab->freelist;
 
-	if (unlikely(cachep->flags & SLAB_TYPESAFE_BY_RCU)) {
+	if (unlikely(cachep->flags & SLAB_TYPESAFE_BY_RCU))
 		call_rcu(&slab->rcu_head, kmem_rcu_free);
-	} else {
+	else
 		kmem_freepages(cachep, slab_page(slab));
-	}
 	if (cachep->freelist_place == FREELIST_OFF_SLAB)
 		kmem_cache_free(cachep->freelist_cache, freelist);
 }
@@ -675,9 +674,8 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 			list_move_tail(&slab->slab_list, &n->slabs_partial);
 		}
 	}
-	while (n->free_objects > n->free_limit && !list_empty(&n->slabs_free)) {
+	while (n->free_objects > n->free_limit && !list_empty(&n->slabs_free))
 		take_free_slab(cachep, n, list);
-	}
 }
 
 /*

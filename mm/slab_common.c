@@ -400,7 +400,7 @@ static int alloc_alien_caches(struct kmem_cache *cachep, unsigned int limit)
 
 	if (num_online_nodes() < 2 || !limit)
 		return 0;
-	limit = min(limit, (unsigned int)ALIEN_LIMIT);
+	limit = min_t(unsigned int, limit, ALIEN_LIMIT);
 	for_each_kmem_cache_node(cachep, nid, n) {
 		for (int home = 0; home < MAX_NUMNODES; home++) {
 			struct alien_cache *alien;
@@ -785,7 +785,7 @@ static int __kmem_cache_create(struct kmem_cache *cachep)
 	cachep->size = ALIGN(cachep->object_size, cachep->align);
 	if (cache_debug(cachep))
 		slab_debug_layout(cachep);
-	cachep->colour_off = max((unsigned int)L1_CACHE_BYTES, cachep->align);
+	cachep->colour_off = max_t(unsigned int, L1_CACHE_BYTES, cachep->align);
 	if (cachep->flags & SLAB_CACHE_DMA)
 		cachep->allocflags |= GFP_DMA;
 	if (!size_slab(cachep)) {

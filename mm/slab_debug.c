@@ -87,11 +87,20 @@ static bool slab_debug_given;
 static int flag_letter(char c, slab_flags_t *flags)
 {
 	switch (c | 0x20) {	/* lower case */
-	case 'f': *flags |= SLAB_CONSISTENCY_CHECKS; return 0;
-	case 'z': *flags |= SLAB_RED_ZONE; return 0;
-	case 'p': *flags |= SLAB_POISON; return 0;
-	case 'u': *flags |= SLAB_STORE_USER; return 0;
-	default: return -EINVAL;
+	case 'f':
+		*flags |= SLAB_CONSISTENCY_CHECKS;
+		return 0;
+	case 'z':
+		*flags |= SLAB_RED_ZONE;
+		return 0;
+	case 'p':
+		*flags |= SLAB_POISON;
+		return 0;
+	case 'u':
+		*flags |= SLAB_STORE_USER;
+		return 0;
+	default:
+		return -EINVAL;
 	}
 }
 
@@ -114,7 +123,7 @@ static int parse_flags(const char *s, size_t len, slab_flags_t *flags)
 	return 0;
 }
 
-/* Does the comma-separated list of cache globs [s, end) name name? */
+/* Does the comma-separated list of cache globs [s, end) match name? */
 static bool list_matches(const char *s, const char *end, const char *name)
 {
 	char glob[64];

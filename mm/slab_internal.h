@@ -289,9 +289,19 @@ static inline struct kmem_cache_node *get_node(struct kmem_cache *cachep,
 }
 
 /* Every node the cache has lists on (every online node). */
+/* The first node from *nid on with lists (*nid = MAX_NUMNODES: none). */
+static inline struct kmem_cache_node *
+next_kmem_cache_node(struct kmem_cache *cachep, int *nid)
+{
+	for (; *nid < MAX_NUMNODES; (*nid)++)
+		if (get_node(cachep, *nid))
+			return get_node(cachep, *nid);
+	return NULL;
+}
+
 #define for_each_kmem_cache_node(cachep, nid, n)			\
-	for ((nid) = 0; (nid) < MAX_NUMNODES; (nid)++)			\
-		if (((n) = get_node(cachep, nid)) != NULL)
+	for ((nid) = 0; ((n) = next_kmem_cache_node(cachep, &(nid)));	\
+	     (nid)++)
 
 /* The cache's lists on its lowest online node (locks per-cache state). */
 static inline struct kmem_cache_node *

@@ -103,7 +103,7 @@ static void cache_reap(struct work_struct *work)
 /* CPU n's first pass: staggered by 3 jiffies a CPU. */
 static unsigned long first_delay(unsigned int cpu, unsigned long period)
 {
-	return min(period, (unsigned long)HZ) + 3 * cpu;
+	return min_t(unsigned long, period, HZ) + 3 * cpu;
 }
 
 static void start_cpu_reap(unsigned int cpu, unsigned long delay)

@@ -39,6 +39,9 @@ PER_FILE = {
     ("kernel/printk.h", "PREFER_PR_LEVEL"): "it defines pr_*()",
     ("kernel/printk.h", "PRINTK_WITHOUT_KERN_LEVEL"): "it declares printk()",
     ("kernel/printk.c", "PRINTK_WITHOUT_KERN_LEVEL"): "it defines printk()",
+    ("mm/slab.c", "COMPLEX_MACRO"): "the kmalloc size table's initialisers",
+    ("mm/slab.c", "CONSTANT_COMPARISON"): "build-time checks of two constants",
+    ("mm/slab_internal.h", "SPACING"): "_Generic()'s type labels",
     ("kernel/params.h", "COMPLEX_MACRO"): "boot_run() defines a variable",
     ("kernel/spinlock.h", "COMPLEX_MACRO"):
         "__spin_inline: always inline only with the validator",
