@@ -873,9 +873,16 @@ struct purge_race {
 	bool probe;		/* CPU 2 probes p at the end */
 	u64 hold_ns;		/* CPU 2's wait for CPU 0 (0: PURGE_HOLD_NS) */
 	void *q;		/* freed by the work item */
-	volatile bool blocking, freed, purged, returned, work_done;
+	volatile bool blocking, freed, returned, work_done;
+	unsigned long purges_before;	/* nr_purges when the race began */
 	bool early;		/* CPU 0 returned while CPU 2 had not flushed */
-	bool purged_first;	/* CPU 1's purge was over when CPU 0 returned */
+	/*
+	 * A purge had ended when CPU 0 returned: CPU 1's, which held the
+	 * purge lock first (purges are counted before the lock is dropped;
+	 * a flag CPU 1 set after its vm_unmap_aliases() returned could come
+	 * after CPU 0's return even when the purge was over).
+	 */
+	bool purged_first;
 	unsigned int work_cpu;
 	int probe_ret;
 };
@@ -934,7 +941,6 @@ static void purge_holder_fn(void *arg)
 		vfree(r->frees[i]);
 	r->freed = true;
 	vm_unmap_aliases();
-	r->purged = true;
 }
 
 /* Wait (bounded) until a purge has taken the purge list. */
@@ -956,10 +962,13 @@ static bool purge_list_taken(void)
  */
 static void purge_race_start(struct ktest *t, struct purge_race *r)
 {
+	struct vmalloc_stats s;
 	int err;
 
 	if (num_online_cpus() < 3)
 		ktest_skip(t, "fewer than 3 CPUs online");
+	vmalloc_get_stats(&s);
+	r->purges_before = s.nr_purges;
 	err = arch_cpu_run(2, purge_blocker_fn, r);
 	if (!err) {
 		err = arch_cpu_run(1, purge_holder_fn, r);
@@ -981,7 +990,10 @@ static void purge_race_start(struct ktest *t, struct purge_race *r)
 /* CPU 0 has returned: let CPU 2 go on, and wait for both. */
 static void purge_race_finish(struct purge_race *r)
 {
-	r->purged_first = r->purged;
+	struct vmalloc_stats s;
+
+	vmalloc_get_stats(&s);
+	r->purged_first = s.nr_purges > r->purges_before;
 	r->returned = true;
 	arch_cpu_join(1);
 	arch_cpu_join(2);
