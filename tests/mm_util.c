@@ -24,14 +24,17 @@ struct hog *hog_memory(void)
 
 struct hog *hog_memory_gfp(gfp_t gfp)
 {
-	struct hog *head = NULL;
-
 	deferred_init_all();	/* all of RAM, whatever the gfp may grow */
+	return hog_pages(NULL, gfp, NUMA_NO_NODE);
+}
+
+struct hog *hog_pages(struct hog *head, gfp_t gfp, int nid)
+{
 	for (int order = MAX_ORDER - 1; order >= 0; order--) {
 		struct page *page;
 
-		while ((page = alloc_pages(gfp | __GFP_NOWARN,
-					   (unsigned int)order))) {
+		while ((page = alloc_pages_node(nid, gfp | __GFP_NOWARN,
+						(unsigned int)order))) {
 			struct hog *h = page_address(page);
 
 			h->next = head;

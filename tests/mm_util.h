@@ -21,6 +21,11 @@ struct hog {
 struct hog *hog_memory(void);
 /* The same with the allocations' gfp given (e.g. with __GFP_NORETRY). */
 struct hog *hog_memory_gfp(gfp_t gfp);
+/*
+ * Every block alloc_pages_node(nid, gfp) gives, largest first, onto
+ * head (no deferred init first: the caller's choice).
+ */
+struct hog *hog_pages(struct hog *head, gfp_t gfp, int nid);
 void release_memory(struct hog *head);
 
 /* Free pages, wherever the page allocator keeps them. */

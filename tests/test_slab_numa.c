@@ -197,21 +197,9 @@ static struct hog *hog_node(int nid)
 	struct hog *head = NULL;
 
 	deferred_init_all();
+	/* Reclaiming as a slab's grow may (gfp_exact_node()). */
 	for (int pass = 0; pass < 2; pass++)
-	for (int order = MAX_ORDER - 1; order >= 0; order--) {
-		struct page *page;
-
-		/* Reclaiming as a slab's grow may (gfp_exact_node()). */
-		while ((page = alloc_pages_node(nid, __GFP_THISNODE |
-						__GFP_NOWARN,
-						(unsigned int)order))) {
-			struct hog *h = page_address(page);
-
-			h->next = head;
-			h->order = (unsigned int)order;
-			head = h;
-		}
-	}
+		head = hog_pages(head, __GFP_THISNODE, nid);
 	return head;
 }
 
