@@ -29,6 +29,7 @@
 #include "kernel/smp.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"
+#include "mm/numa.h"
 #include "mm/slab.h"
 
 #define SLOW_NS		1000000ULL	/* a slow run: 1 ms */
@@ -348,6 +349,72 @@ static void test_scale_run(struct ktest *t)
 	check_scale_case(t, "scale_larson");
 }
 
+/*
+ * The cross-node producer/consumer's threads: producers (even) on node
+ * 0's CPUs, consumers (odd) on node 1's, each CPU once; none where the
+ * nodes run out of CPUs, or with one node.
+ */
+static void test_xnode_cpus(struct ktest *t)
+{
+	static unsigned int cpus[NR_CPUS];
+	unsigned int nr, seen = 0, cpu;
+	struct cpumask used;
+
+	if (smp_processor_id() != 0)
+		ktest_skip(t, "runs on CPU %u, not 0", smp_processor_id());
+	for_each_online_cpu(cpu)
+		seen |= 1U << min(cpu_to_node(cpu), 1);
+	if (num_online_nodes() < 2 || seen != 3U) {
+		KTEST_EXPECT_FALSE(t, bench_xnode_cpus(2, cpus));
+		return;
+	}
+	for (nr = 1; nr <= nr_cpu_ids && bench_xnode_cpus(nr, cpus); nr++)
+		;
+	nr--;
+	KTEST_EXPECT_GE(t, nr, 2U);
+	cpumask_clear(&used);
+	KTEST_ASSERT_TRUE(t, bench_xnode_cpus(nr, cpus));
+	KTEST_EXPECT_EQ(t, cpus[0], 0U);
+	for (unsigned int i = 0; i < nr; i++) {
+		KTEST_EXPECT_EQ(t, cpu_to_node(cpus[i]), (int)(i % 2));
+		KTEST_EXPECT_FALSE(t, cpumask_test_cpu(cpus[i], &used));
+		cpumask_set_cpu(cpus[i], &used);
+	}
+}
+
+/*
+ * The cross-node scaling case: with two nodes as the other scaling
+ * cases, at every CPU count the nodes' CPUs allow (a comment for the
+ * others); with one node, skipped with a comment and no row.
+ */
+static void test_xnode_scale_run(struct ktest *t)
+{
+	static unsigned int cpus[NR_CPUS];
+	const unsigned int all = bench_scale_cpus();
+	const char *skipped = "# scale_xnode_producer_consumer: needs 2 NUMA nodes (numa=fake=2), skipped";
+	const char *out;
+	char line[96];
+
+	if (num_online_nodes() >= 2 && bench_xnode_cpus(all, cpus)) {
+		check_scale_case(t, "scale_xnode_producer_consumer");
+		return;
+	}
+	ktest_capture_start(t, NULL);
+	bench_run_scale("scale_xnode_producer_consumer", 1000);
+	ktest_capture_stop(t);
+	out = ktest_captured(t);
+	if (num_online_nodes() < 2) {
+		KTEST_EXPECT_TRUE(t, strstr(out, skipped) != NULL);
+		KTEST_EXPECT_TRUE(t, strstr(out, "BENCH ") == NULL);
+		return;
+	}
+	snprintf(line, sizeof(line),
+		 "# scale_xnode_producer_consumer_t%u: could not run on %u CPUs at once",
+		 all, all);
+	KTEST_EXPECT_TRUE(t, strstr(out, line) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "BENCH_SCALE scale_xnode_producer_consumer_t1 ") != NULL);
+}
+
 /* --- cross-CPU costs against the CPU count -------------------------------- */
 
 #define COST_REPS	20
@@ -464,6 +531,8 @@ static void test_cross_cpu_costs(struct ktest *t)
 }
 
 static const struct ktest_case bench_cases[] = {
+	KTEST_CASE(test_xnode_cpus),
+	KTEST_CASE(test_xnode_scale_run),
 	KTEST_CASE(test_cross_cpu_costs),
 	KTEST_CASE(test_measure_scale),
 	KTEST_CASE(test_cpus_param),
