@@ -437,10 +437,13 @@ soak: $(B)/kernel.elf $(KUNIT_PY)
 		$(if $(wildcard $(KUNIT_PY)),--kunit-parser $(KUNIT_PY))
 
 # The allocator suites on every platform: firmware {bios, uefi} x machine
-# {pc, q35} x RAM {32M, 128M, 1G, 4G, 16G} x CPUs {1}, and every suite at
-# 32M under the BIOS, two QEMUs at a time; a table, and build/matrix.json.
+# {pc, q35} x RAM {32M, 128M, 1G, 4G, 16G} on 1 CPU, at 128M on 4 and 16
+# CPUs, at 1G on the two NUMA boots' topologies (2 nodes of 2 CPUs, and
+# NUMA_4NODES), and every suite at 32M under the BIOS, two QEMUs at a
+# time; a table, and build/matrix.json.
 matrix: $(B)/kernel.elf
 	$(PYTHON) tools/testing/matrix.py --kernel $< --ktest '$(SIZE_SUITES)' \
+		--numa 2 '$(NUMA_4NODES)' \
 		--json $(B)/matrix.json --timeout $(TIMEOUT) \
 		$(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
 
