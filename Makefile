@@ -443,7 +443,7 @@ soak: $(B)/kernel.elf $(KUNIT_PY)
 # time; a table, and build/matrix.json.
 matrix: $(B)/kernel.elf
 	$(PYTHON) tools/testing/matrix.py --kernel $< --ktest '$(SIZE_SUITES)' \
-		--numa 2 '$(NUMA_4NODES)' \
+		--numa 2 '$(NUMA_4NODES)' --numa-ktest '$(NUMA_SUITES)' \
 		--json $(B)/matrix.json --timeout $(TIMEOUT) \
 		$(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
 

@@ -8,8 +8,9 @@ for each NUMA topology of --numa (the harness's spec: 2 nodes of 2 CPUs
 by default, make matrix adds the 4-node asymmetric one with a node
 without memory), the same firmware and machines on NUMA_CPUS CPUs at
 NUMA_MEM.  Every configuration without NUMA boots the same ISO (built
-once) with the same kernel command line; a NUMA one its own, which also
-runs NUMA_SUITES and gets numa_expect= (the harness's numa_cmdline), all
+once) with the same kernel command line; a NUMA one its own, which runs
+--numa-ktest (make test's NUMA boots' suites: the allocator suites above
+assume one node) with numa_expect= (the harness's numa_cmdline), all
 through the harness's own stages (harness.boot_stage, run_stage, judge),
 two QEMUs at a time by default.  Output: one table row per configuration
 (firmware, machine, RAM, CPUs, NUMA nodes, passed/failed/skipped,
@@ -52,7 +53,7 @@ SMP_MEMS = ('128M',)          # RAM of the rows on more than one CPU
 NUMAS = ('2',)                # harness --numa specs
 NUMA_MEM = '1G'
 NUMA_CPUS = '4'
-NUMA_SUITES = 'numa,page_alloc_numa,slab_numa'
+NUMA_SUITES = 'numa,numa_boot,acpi_boot,smpboot,percpu,page_alloc_numa,memory_model,slab_numa'
 SUITES = 'memory_model,page_alloc,slab,kmalloc'
 ALL_SUITES_CONFIG = ('bios', 'pc', '32M', '1', '')
 ALL_SUITES_CMDLINE = 'ktest'
@@ -105,10 +106,11 @@ def stage_name(config, suites='selected'):
 
 
 def make_stages(kernel, cmdline, iso, config_list, dirs, timeout,
-                qemu_args='', suites='selected'):
+                qemu_args='', suites='selected', numa_cmdline=None):
     """One harness stage per configuration, all booting the same ISO but
-    the NUMA ones (their own, with NUMA_SUITES and numa_expect=); suites
-    ('selected' or 'all') names the row's suites in the table."""
+    the NUMA ones (their own, with numa_cmdline, 'ktest=' NUMA_SUITES by
+    default, and numa_expect=); suites ('selected' or 'all') names the
+    row's suites in the table ('numa' for a NUMA row)."""
     log_dir, iso_dir = dirs
     stages = []
     for config in config_list:
@@ -116,14 +118,14 @@ def make_stages(kernel, cmdline, iso, config_list, dirs, timeout,
         boot = harness.Boot(kernel, cmdline, mem, cpus, timeout, qemu_args,
                             machine, firmware, numa=numa)
         if numa:
-            boot.cmdline = cmdline + ',' + NUMA_SUITES
+            boot.cmdline = numa_cmdline or 'ktest=' + NUMA_SUITES
         stage = harness.boot_stage(boot, stage_name(config, suites),
                                    (log_dir, iso_dir), 60.0)
         if not numa:
             stage.argv = harness.qemu_argv(iso, mem, cpus, qemu_args,
                                            machine, firmware)
             stage.prepare = None
-        stages.append((config, stage, suites))
+        stages.append((config, stage, 'numa' if numa else suites))
     return stages
 
 
@@ -214,6 +216,8 @@ def parse_args(argv):
     parser.add_argument('--machine', nargs='+', default=MACHINES,
                         choices=MACHINES)
     parser.add_argument('--mem', nargs='+', default=MEMS, metavar='SIZE')
+    parser.add_argument('--numa-ktest', default=NUMA_SUITES, metavar='GLOBS',
+                        help='suites of the NUMA rows (default: %s)' % NUMA_SUITES)
     parser.add_argument('--cpus', nargs='+', default=CPUS, metavar='N',
                         help='CPU counts (default: %s; above 1 only at %s)'
                         % (' '.join(CPUS), ' '.join(SMP_MEMS)))
@@ -249,7 +253,8 @@ def main(argv=None):
                           args.numa)
     stages = make_stages(args.kernel, cmdline, iso, config_list,
                          (args.log_dir, args.iso_dir), args.timeout,
-                         args.qemu_args)
+                         args.qemu_args,
+                         numa_cmdline='ktest=%s' % args.numa_ktest)
     if not args.no_all_suites:
         all_iso = os.path.join(args.iso_dir, 'matrix-all.iso')
         error = harness.build_iso(args.kernel, ALL_SUITES_CMDLINE, all_iso)

@@ -817,12 +817,13 @@ class PlatformTests(unittest.TestCase):
     def test_matrix_numa_stage_has_its_own_iso(self):
         stages = matrix.make_stages('k.elf', 'ktest=slab', '/b/m.iso',
                                     [('bios', 'pc', '1G', '4', '2')], ('/l', '/i'), 300.0)
-        _config, stage, _suites = stages[0]
+        _config, stage, suites = stages[0]
+        self.assertEqual(suites, 'numa')
         self.assertIsNotNone(stage.prepare)
         self.assertEqual(stage.argv[stage.argv.index('-cdrom') + 1],
                          '/i/matrix-bios-pc-1G-4cpu-numa2.iso')
         self.assertIn('-numa', stage.argv)
-        self.assertIn('ktest=slab,' + matrix.NUMA_SUITES, stage.title)
+        self.assertIn("'ktest=%s'" % matrix.NUMA_SUITES, stage.title)
 
     def test_matrix_stages_share_one_iso(self):
         stages = matrix.make_stages('k.elf', 'ktest=slab', '/b/m.iso',
