@@ -345,6 +345,9 @@ SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # it, slab_numa SLAB's nodes and alien arrays.
 NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot,percpu,page_alloc_numa,memory_model,slab_numa
 NUMA_4NODES := 4:nomem=3:0-1=15:1-0=25:0-2=30:0-3=40:1-2=18:1-3=22:2-3=12
+# The 4-node boot also measures kmalloc_node() per node, local and remote,
+# and the cross-node producer/consumer's CPUs and scaling rows (bench).
+NUMA_4NODE_SUITES := $(NUMA_SUITES),bench.test_*node*
 
 # The 32-CPU boot (skipped when NR_CPUS is below 32): bring-up, masks,
 # cross-CPU calls, drains and grace periods on 32 vCPUs, with a short
@@ -382,7 +385,7 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000) \
 	       $(call boot,128M,ktest=$(SMP_SUITES) smp_ops=10000000,,,,,4) \
 	       $(call boot,128M,ktest=$(NUMA_SUITES),,,,,4,2) \
-	       $(call boot,128M,ktest=$(NUMA_SUITES),,,,,4,$(NUMA_4NODES)) \
+	       $(call boot,128M,ktest=$(NUMA_4NODE_SUITES),,,,,4,$(NUMA_4NODES)) \
 	       $(if $(shell [ $(NR_CPUS) -ge 32 ] && echo y),$(call boot,128M,ktest=$(MANY_CPU_BOOT_SUITES) torture_ms=300,,,,,32))
 # The fuzzer (host): replay the corpus, then FUZZ_SECONDS of random inputs,
 # each written to build/fuzz/test-input.bin before it runs; then 5 s of
@@ -434,10 +437,13 @@ soak: $(B)/kernel.elf $(KUNIT_PY)
 		$(if $(wildcard $(KUNIT_PY)),--kunit-parser $(KUNIT_PY))
 
 # The allocator suites on every platform: firmware {bios, uefi} x machine
-# {pc, q35} x RAM {32M, 128M, 1G, 4G, 16G} x CPUs {1}, and every suite at
-# 32M under the BIOS, two QEMUs at a time; a table, and build/matrix.json.
+# {pc, q35} x RAM {32M, 128M, 1G, 4G, 16G} on 1 CPU, at 128M on 4 and 16
+# CPUs, at 1G on the two NUMA boots' topologies (2 nodes of 2 CPUs, and
+# NUMA_4NODES), and every suite at 32M under the BIOS, two QEMUs at a
+# time; a table, and build/matrix.json.
 matrix: $(B)/kernel.elf
 	$(PYTHON) tools/testing/matrix.py --kernel $< --ktest '$(SIZE_SUITES)' \
+		--numa 2 '$(NUMA_4NODES)' --numa-ktest '$(NUMA_SUITES)' \
 		--json $(B)/matrix.json --timeout $(TIMEOUT) \
 		$(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)')
 

@@ -5,7 +5,8 @@
  * Registered under the "bench" parameter and shell command; bench_reps=
  * sets the repetitions (1 by default). Then the scaling cases on 1, 2
  * and all CPUs (bench_cpus= caps "all"), and with bench_smp=1 the
- * all-CPU pass of the BENCH_ALL_CPUS() cases.
+ * all-CPU pass of the BENCH_ALL_CPUS() cases. A case that needs more
+ * NUMA nodes than are online is skipped with a comment line.
  */
 #include "bench/bench.h"
 #include "kernel/bug.h"
@@ -16,6 +17,7 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/numa.h"
 #include "arch/arch.h"
 #include "kernel/cpumask.h"
 
@@ -77,6 +79,15 @@ unsigned int bench_scale_cpus(void)
 	unsigned int online = nr_cpu_ids;
 
 	return bench_cpus && bench_cpus < online ? bench_cpus : online;
+}
+
+bool bench_can_run(const struct bench_case *b)
+{
+	if (num_online_nodes() >= b->min_nodes)
+		return true;
+	console_printf("# %s: needs %u NUMA nodes (numa=fake=%u), skipped\n",
+		       b->name, b->min_nodes, b->min_nodes);
+	return false;
 }
 
 static const struct bench_case *next_bench(const struct bench_case *prev)
@@ -333,7 +344,8 @@ void bench_run_scale(const char *glob, unsigned long work_div)
 		if (!header)
 			print_scale_header();
 		header = true;
-		run_scale(b, work_div);
+		if (bench_can_run(b))
+			run_scale(b, work_div);
 	}
 }
 
@@ -343,7 +355,8 @@ void bench_run(const char *glob)
 		       arch_name);
 	bench_base_kb = bench_mem_kb();
 	for (const struct bench_case *b = next_bench(NULL); b; b = next_bench(b)) {
-		if (!b->scale && (!glob || glob_match(glob, b->name)))
+		if (!b->scale && (!glob || glob_match(glob, b->name)) &&
+		    bench_can_run(b))
 			run_one(b);
 	}
 	bench_run_scale(glob, 1);

@@ -19,6 +19,11 @@
  *	BENCH_CPU <name> <cpu> <ops/s of that CPU, in its own time>
  *	BENCH_ALL <name> <cpus> <ops/s of all, over the wall time>
  *
+ * A case that needs NUMA nodes (BENCH_NODES(), BENCH_SCALE_NODES())
+ * prints instead, where there are fewer online nodes:
+ *
+ *	# <name>: needs <N> NUMA nodes (numa=fake=<N>), skipped
+ *
  * Scaling cases (BENCH_SCALE()) run on 1, 2 and all CPUs at once
  * (bench_cpus= lowers "all"), every CPU doing the same work, and print
  * per CPU count K the usual line (ns/op over the wall time, all CPUs'
@@ -48,6 +53,7 @@ struct bench_case {
 	void (*scale)(unsigned int nr, unsigned long work,
 		      struct bench_all_result *res);
 	unsigned long work;	/* the full run's work per CPU */
+	unsigned int min_nodes;	/* online NUMA nodes it needs (0: any) */
 };
 
 _Static_assert(offsetof(struct bench_case, name) == 0,
@@ -68,6 +74,26 @@ _Static_assert(offsetof(struct bench_case, name) == 0,
 /* A scaling case: fn(nr, work, res) runs work on CPUs 0..nr-1 at once. */
 #define BENCH_SCALE(bname, fn, fn_work)					\
 	__BENCH(fn, .name = bname, .scale = fn, .work = fn_work)
+/*
+ * The same, for a case that needs nodes online NUMA nodes (numa=fake=2):
+ * with fewer, the runner prints a comment that it skipped it.
+ */
+#define BENCH_NODES(bname, fn, nodes)					\
+	__BENCH(fn, .name = bname, .run = fn, .min_nodes = nodes)
+#define BENCH_SCALE_NODES(bname, fn, fn_work, nodes)			\
+	__BENCH(fn, .name = bname, .scale = fn, .work = fn_work,	\
+		.min_nodes = nodes)
+
+/*
+ * The CPUs of the cross-node producer/consumer's nr threads (the xnode_
+ * cases): thread 2p on node 0's p-th online CPU, thread 2p+1 on node 1's,
+ * into cpus[0 .. nr - 1]. False if the nodes have too few CPUs, or this
+ * CPU (thread 0's) is not node 0's first.
+ */
+bool bench_xnode_cpus(unsigned int nr, unsigned int *cpus);
+
+/* Whether b can run here (enough NUMA nodes); if not, a comment says so. */
+bool bench_can_run(const struct bench_case *b);
 
 /*
  * Set by a workload: KiB held at its peak above bench_base_kb, what was

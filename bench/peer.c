@@ -205,6 +205,8 @@ static const struct peer_bench benches[] = {
 	{ .name = "hot_pair_4096", .run = hot_4096 }, { .name = "hot_pair_8192", .run = hot_8192 },
 	{ .name = "batch_random_free", .run = batch_random }, { .name = "batch_fifo_free", .run = batch_fifo },
 	{ .name = "producer_consumer_2cpu", .run = producer_consumer },
+	/* No nodes here: the cross-node rows are the same work on 2 threads. */
+	{ .name = "xnode_producer_consumer", .run = producer_consumer },
 	{ .name = "larson_2cpu", .run = larson_2cpu },
 	{ .name = "lifo_stack", .run = lifo },
 	{ .name = "cache_256_single", .run = single_256 }, { .name = "cache_256_bulk_16", .run = burst_16 },
@@ -215,6 +217,8 @@ static const struct peer_bench benches[] = {
 	{ .name = "scale_producer_consumer", .scale = wl_scale_producer_consumer,
 	  .work = SCALE_PC_OBJECTS },
 	{ .name = "scale_larson", .scale = wl_scale_larson, .work = SCALE_LARSON_STEPS },
+	{ .name = "scale_xnode_producer_consumer", .scale = wl_scale_producer_consumer,
+	  .work = SCALE_PC_OBJECTS },
 };
 
 static int by_name(const void *a, const void *b)

@@ -17,7 +17,14 @@ machine, not pass/fail tests.
 The scaling rows (scale_<workload>_t<K>) run one workload on K threads
 at once, every thread doing the same work, for K = 1, 2 and the CPUs
 this process may use (once each: on a 2-CPU machine the all-CPU rows are
-the t2 rows). Their ns/op is the wall time over all threads' operations;
+the t2 rows).
+
+The xnode_ rows (marked *) are cram's producer/consumer across NUMA
+nodes: a second run of the host build with numa=fake=2 and only those
+cases, producers on node 0's CPUs, consumers on node 1's, so every object
+is freed on the other node (the alien caches). The other rows run
+without nodes, as before. The peers have no nodes: their xnode_ rows are
+the same workload on 2 (K) threads. Their ns/op is the wall time over all threads' operations;
 a second table shows the throughput and the scaling efficiency,
 ops/s(tK) / (K x ops/s(t1)): 100% is perfect, 1/K (50% at K = 2) is no
 gain from the extra CPUs.
@@ -39,6 +46,7 @@ PEER_LIBS = {
 LIB_DIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"]
 NR_CPUS = 8         # the host build's CPU threads by default (arch/host/main.c)
 SCALE_ROW = re.compile(r"^(scale_.+)_t(\d+)$")
+XNODE = "xnode_"    # the cross-node rows: cram on numa=fake=2
 
 
 def find_lib(name):
@@ -68,22 +76,32 @@ def scale_threads():
     return max(1, min(len(os.sched_getaffinity(0)), NR_CPUS))
 
 
-def run_impl(name, cram, peer, reps, threads):
-    env = dict(os.environ)
-    if name == "cram":
-        cmd = [cram, "bench", "bench_reps=%d" % reps, "bench_smp=0",
-               "bench_cpus=%d" % threads]
-        env["CRAM_HOST_MEM"] = "2G"
-    else:
-        cmd = [peer, "*", str(reps), str(threads)]
-        if name in PEER_LIBS:
-            env["LD_PRELOAD"] = find_lib(PEER_LIBS[name])
+def run_cmd(name, cmd, env):
     out = subprocess.run(cmd, env=env, capture_output=True, text=True,
                          timeout=600)
     if out.returncode != 0:
         sys.exit("bench: %s failed (%d):\n%s%s" %
                  (name, out.returncode, out.stdout[-2000:], out.stderr[-2000:]))
     return parse(out.stdout)
+
+
+def run_impl(name, cram, peer, reps, threads):
+    env = dict(os.environ)
+    if name != "cram":
+        if name in PEER_LIBS:
+            env["LD_PRELOAD"] = find_lib(PEER_LIBS[name])
+        return run_cmd(name, [peer, "*", str(reps), str(threads)], env)
+    env["CRAM_HOST_MEM"] = "2G"
+    cmd = [cram, "bench_reps=%d" % reps, "bench_smp=0",
+           "bench_cpus=%d" % threads]
+    # One node, as ever (the xnode cases skip themselves), then the xnode
+    # cases alone on two nodes: the other rows stay comparable.
+    results, per_cpu_s = run_cmd(name, cmd + ["bench"], env)
+    xresults, xper_cpu_s = run_cmd(name, cmd + ["bench=*%s*" % XNODE,
+                                                "numa=fake=2"], env)
+    results.update(xresults)
+    per_cpu_s.update(xper_cpu_s)
+    return results, per_cpu_s
 
 
 def add_scaling(table, cpu_samples, impls):
@@ -134,7 +152,8 @@ def print_scaling(table, cpu_samples, impls, threads):
             cells.append("%.1f %3.0f%% %s" % (
                 sc["ops_per_s"][i] / 1e6, sc["efficiency"][i] * 100,
                 "%3.0f%%" % (cpu_eff * 100) if cpu_eff else "-"))
-        print("%-28s" % b + "".join("%20s" % c for c in cells))
+        print("%-28s" % (b + ("*" if XNODE in b else "")) +
+              "".join("%20s" % c for c in cells))
     print("(Mops/s: all threads' operations over the wall time; eff = "
           "ops/s(tK) / (K x ops/s(t1)),")
     print(" 100% is perfect scaling, 50% at K = 2 no gain from the second CPU;"
@@ -197,7 +216,8 @@ def main():
         cells = "".join("%14s" % ("%.2f ±%.0f%%" % (row[i]["median_ns"],
                                                    row[i]["spread_pct"])
                                   if i in row else "-") for i in impls)
-        print("%-28s%s%14s%10s" % (b, cells, best or "-",
+        print("%-28s%s%14s%10s" % (b + ("*" if XNODE in b else ""),
+                                   cells, best or "-",
                                    "%.2fx" % ratio if ratio else "-"))
     peak_benches = [b for b in benches if any(b in peaks[i] for i in impls)]
     if peak_benches:
@@ -211,6 +231,16 @@ def main():
         print("(memory held at the workload's peak above what the program held at start:")
         print(" pages in use for cram, resident set size for the peers)")
     print_scaling(table, cpu_samples, impls, threads)
+    if any(XNODE in b for b in benches):
+        print()
+        print("*: xnode_ rows: cram booted with numa=fake=2, producers on CPUs "
+              "of node 0, consumers")
+        print(" on CPUs of node 1, every object freed on the other node (the "
+              "alien caches); the")
+        print(" t1 row is one thread alone on node 0. The peers have no nodes: "
+              "the same workload on")
+        print(" 2 (K) threads, as producer_consumer_2cpu and "
+              "scale_producer_consumer")
     if missing:
         print("not installed (make deps installs them): " + ", ".join(missing))
     os.makedirs(os.path.dirname(args.json), exist_ok=True)

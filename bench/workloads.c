@@ -6,11 +6,16 @@
  * order 3 through the buddy lists). `make bench` runs them natively
  * (arch/host at -O2, no sanitizers) beside the same workloads on other
  * allocators; the "bench" parameter or shell command runs them here.
+ * The xnode_ cases need two NUMA nodes (numa=fake=2): producer/consumer
+ * with the objects freed on the other node (the alien-cache path).
  */
 #include "bench/bench.h"
 #include "arch/arch.h"
 #include "lib/string.h"
+#include "kernel/cpumask.h"
+#include "kernel/smp.h"
 #include "mm/gfp.h"
+#include "mm/numa.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 
@@ -70,6 +75,44 @@ static unsigned long producer_consumer(void) { return wl_producer_consumer(); }
 static unsigned long larson_2cpu(void) { return wl_larson(); }
 BENCH("producer_consumer_2cpu", producer_consumer);
 BENCH("larson_2cpu", larson_2cpu);
+
+/*
+ * Cross-node producer/consumer (numa=fake=2 or more nodes): producers on
+ * CPUs of node 0, consumers on CPUs of node 1, so every object is freed
+ * on the other node, through the consumer's alien cache for node 0.
+ * Thread 2p runs on node 0's p-th online CPU, thread 2p+1 on node 1's;
+ * thread 0 is the caller, which must be node 0's first CPU.
+ */
+static unsigned int node_cpu(int nid, unsigned int n)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (cpu_to_node(cpu) == nid && !n--)
+			return cpu;
+	}
+	return NR_CPUS;
+}
+
+bool bench_xnode_cpus(unsigned int nr, unsigned int *cpus)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		cpus[i] = node_cpu(i % 2, i / 2);
+		if (cpus[i] >= NR_CPUS)
+			return false;
+	}
+	return cpus[0] == smp_processor_id();
+}
+
+static unsigned long xnode_producer_consumer(void)
+{
+	unsigned int cpus[2];
+
+	if (!bench_xnode_cpus(2, cpus))
+		return 0;
+	return wl_producer_consumer_on(cpus[1]);
+}
+BENCH_NODES("xnode_producer_consumer", xnode_producer_consumer, 2);
 
 static unsigned long lifo(void)
 {
@@ -224,3 +267,16 @@ BENCH_SCALE("scale_hot_pair_256", wl_scale_hot_pair_case, HOT_ITERS);
 BENCH_SCALE("scale_producer_consumer", wl_scale_producer_consumer_case,
 	    SCALE_PC_OBJECTS);
 BENCH_SCALE("scale_larson", wl_scale_larson_case, SCALE_LARSON_STEPS);
+
+static void xnode_producer_consumer_case(unsigned int nr, unsigned long work,
+					 struct bench_all_result *res)
+{
+	static unsigned int cpus[NR_CPUS];
+	struct scale_result sr = { 0 };
+
+	if (nr <= NR_CPUS && bench_xnode_cpus(nr, cpus))
+		wl_scale_producer_consumer_on(nr, work, cpus, &sr);
+	scale_report(&sr, res);
+}
+BENCH_SCALE_NODES("scale_xnode_producer_consumer",
+		  xnode_producer_consumer_case, SCALE_PC_OBJECTS, 2);

@@ -205,13 +205,16 @@ static void pc_consumer(void *arg)
 	}
 }
 
-/* Returns operations done (allocations + frees), 0 if no second CPU. */
-static inline unsigned long wl_producer_consumer(void)
+/*
+ * The consumer on CPU/thread cpu. Returns operations done (allocations +
+ * frees), 0 if it cannot run there.
+ */
+static inline unsigned long wl_producer_consumer_on(unsigned int cpu)
 {
 	struct pc_ring *r = &pc_ring;
 
 	r->head = r->tail = 0;
-	if (BENCH_SPAWN(1, pc_consumer, r))
+	if (BENCH_SPAWN(cpu, pc_consumer, r))
 		return 0;
 	for (unsigned long n = 0; n < PC_OBJECTS; n++) {
 		void *p = BENCH_ALLOC(64);
@@ -222,8 +225,14 @@ static inline unsigned long wl_producer_consumer(void)
 		r->slot[n % PC_RING] = p;
 		__atomic_store_n(&r->head, n + 1, __ATOMIC_RELEASE);
 	}
-	BENCH_JOIN(1);
+	BENCH_JOIN(cpu);
 	return 2 * PC_OBJECTS;
+}
+
+/* The consumer on CPU/thread 1. */
+static inline unsigned long wl_producer_consumer(void)
+{
+	return wl_producer_consumer_on(1);
 }
 
 /*
@@ -328,7 +337,8 @@ static inline unsigned long wl_larson(void)
  * records its operations, its own time and the CPU time it used; the
  * wall time runs from the go until the last thread ended. On a shared
  * machine the wall time also counts the time other work held the CPUs;
- * the CPU time leaves that out.
+ * the CPU time leaves that out. Thread i runs on CPU/thread i, or on
+ * cpus[i] where the caller gives the CPUs (cpus[0]: the caller's own).
  *
  *	hot pair	each thread: alloc/touch/free of 256 bytes, its own
  *	producer/	threads 2p and 2p+1 are a pair: 2p allocates, hands
@@ -387,10 +397,13 @@ static void scale_thread_main(void *arg)
 	t->cpu_ns = BENCH_CPU_NS() - cpu_ns;
 }
 
-/* Run fn on nr threads at once, each with work; res->nr = 0 if it could not. */
-static void wl_scale(unsigned int nr, unsigned long work,
-		     unsigned long (*fn)(struct scale_thread *t),
-		     struct scale_result *res)
+/*
+ * Run fn on nr threads at once, each with work, thread i on cpus[i]
+ * (NULL: on i); res->nr = 0 if it could not.
+ */
+static void wl_scale_on(unsigned int nr, unsigned long work,
+			unsigned long (*fn)(struct scale_thread *t),
+			const unsigned int *cpus, struct scale_result *res)
 {
 	unsigned int started = 1;
 	unsigned long long go_ns, end_ns;
@@ -405,14 +418,15 @@ static void wl_scale(unsigned int nr, unsigned long work,
 			.seed = 0x2545f4914f6cdd1dUL * (i + 1UL),
 		};
 	for (; started < nr; started++)
-		if (BENCH_SPAWN(started, scale_thread_main, &scale_threads[started]))
+		if (BENCH_SPAWN(cpus ? cpus[started] : started,
+				scale_thread_main, &scale_threads[started]))
 			break;
 	go_ns = BENCH_NOW_NS();
 	__atomic_store_n(&scale_go, started == nr ? 1 : 2, __ATOMIC_RELEASE);
 	if (started == nr)
 		scale_thread_main(&scale_threads[0]);
 	for (unsigned int i = 1; i < started; i++)
-		BENCH_JOIN(i);
+		BENCH_JOIN(cpus ? cpus[i] : i);
 	if (started < nr)
 		return;
 	end_ns = go_ns;
@@ -426,6 +440,13 @@ static void wl_scale(unsigned int nr, unsigned long work,
 	}
 	res->nr = nr;
 	res->wall_ns = end_ns - go_ns;
+}
+
+static void wl_scale(unsigned int nr, unsigned long work,
+		     unsigned long (*fn)(struct scale_thread *t),
+		     struct scale_result *res)
+{
+	wl_scale_on(nr, work, fn, NULL, res);
 }
 
 static unsigned long scale_hot_fn(struct scale_thread *t)
@@ -509,12 +530,20 @@ static void wl_scale_hot_pair(unsigned int nr, unsigned long work,
 	wl_scale(nr, work, scale_hot_fn, res);
 }
 
-static void wl_scale_producer_consumer(unsigned int nr, unsigned long work,
-				       struct scale_result *res)
+/* Thread i on cpus[i] (NULL: on i): a pair's producer and consumer. */
+static void wl_scale_producer_consumer_on(unsigned int nr, unsigned long work,
+					  const unsigned int *cpus,
+					  struct scale_result *res)
 {
 	for (unsigned int i = 0; i < nr / 2 && i < SCALE_MAX_THREADS / 2; i++)
 		scale_rings[i].head = scale_rings[i].tail = 0;
-	wl_scale(nr, work, scale_pc_fn, res);
+	wl_scale_on(nr, work, scale_pc_fn, cpus, res);
+}
+
+static void wl_scale_producer_consumer(unsigned int nr, unsigned long work,
+				       struct scale_result *res)
+{
+	wl_scale_producer_consumer_on(nr, work, NULL, res);
 }
 
 static void scale_larson_put(unsigned int nr)

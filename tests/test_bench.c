@@ -15,6 +15,9 @@
  * one of them runs it once per call), then on all of them
  * drain_all_pages(), a kmalloc cache's shrink and synchronize_rcu()
  * (a grace period waits for every online CPU), printed per run.
+ * With NUMA nodes: on each node's first CPU, kmalloc_node() throughput
+ * on its own node and on the farthest node with memory, and the ratio
+ * (printed; every object is checked to come from the node asked for).
  */
 #include "bench/bench.h"
 #include "kernel/errno.h"
@@ -29,6 +32,8 @@
 #include "kernel/smp.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"
+#include "mm/mm.h"
+#include "mm/numa.h"
 #include "mm/slab.h"
 
 #define SLOW_NS		1000000ULL	/* a slow run: 1 ms */
@@ -348,6 +353,72 @@ static void test_scale_run(struct ktest *t)
 	check_scale_case(t, "scale_larson");
 }
 
+/*
+ * The cross-node producer/consumer's threads: producers (even) on node
+ * 0's CPUs, consumers (odd) on node 1's, each CPU once; none where the
+ * nodes run out of CPUs, or with one node.
+ */
+static void test_xnode_cpus(struct ktest *t)
+{
+	static unsigned int cpus[NR_CPUS];
+	unsigned int nr, seen = 0, cpu;
+	struct cpumask used;
+
+	if (smp_processor_id() != 0)
+		ktest_skip(t, "runs on CPU %u, not 0", smp_processor_id());
+	for_each_online_cpu(cpu)
+		seen |= 1U << min(cpu_to_node(cpu), 1);
+	if (num_online_nodes() < 2 || seen != 3U) {
+		KTEST_EXPECT_FALSE(t, bench_xnode_cpus(2, cpus));
+		return;
+	}
+	for (nr = 1; nr <= nr_cpu_ids && bench_xnode_cpus(nr, cpus); nr++)
+		;
+	nr--;
+	KTEST_EXPECT_GE(t, nr, 2U);
+	cpumask_clear(&used);
+	KTEST_ASSERT_TRUE(t, bench_xnode_cpus(nr, cpus));
+	KTEST_EXPECT_EQ(t, cpus[0], 0U);
+	for (unsigned int i = 0; i < nr; i++) {
+		KTEST_EXPECT_EQ(t, cpu_to_node(cpus[i]), (int)(i % 2));
+		KTEST_EXPECT_FALSE(t, cpumask_test_cpu(cpus[i], &used));
+		cpumask_set_cpu(cpus[i], &used);
+	}
+}
+
+/*
+ * The cross-node scaling case: with two nodes as the other scaling
+ * cases, at every CPU count the nodes' CPUs allow (a comment for the
+ * others); with one node, skipped with a comment and no row.
+ */
+static void test_xnode_scale_run(struct ktest *t)
+{
+	static unsigned int cpus[NR_CPUS];
+	const unsigned int all = bench_scale_cpus();
+	const char *skipped = "# scale_xnode_producer_consumer: needs 2 NUMA nodes (numa=fake=2), skipped";
+	const char *out;
+	char line[96];
+
+	if (num_online_nodes() >= 2 && bench_xnode_cpus(all, cpus)) {
+		check_scale_case(t, "scale_xnode_producer_consumer");
+		return;
+	}
+	ktest_capture_start(t, NULL);
+	bench_run_scale("scale_xnode_producer_consumer", 1000);
+	ktest_capture_stop(t);
+	out = ktest_captured(t);
+	if (num_online_nodes() < 2) {
+		KTEST_EXPECT_TRUE(t, strstr(out, skipped) != NULL);
+		KTEST_EXPECT_TRUE(t, strstr(out, "BENCH ") == NULL);
+		return;
+	}
+	snprintf(line, sizeof(line),
+		 "# scale_xnode_producer_consumer_t%u: could not run on %u CPUs at once",
+		 all, all);
+	KTEST_EXPECT_TRUE(t, strstr(out, line) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "BENCH_SCALE scale_xnode_producer_consumer_t1 ") != NULL);
+}
+
 /* --- cross-CPU costs against the CPU count -------------------------------- */
 
 #define COST_REPS	20
@@ -463,7 +534,155 @@ static void test_cross_cpu_costs(struct ktest *t)
 		   (unsigned long long)(gp / 1000));
 }
 
+/* --- per-node throughput (NUMA boots) ------------------------------------ */
+
+#define NODE_ITERS	5000UL
+
+/* kmalloc_node(64) and kfree() pairs for one node, on one CPU. */
+struct node_run {
+	int node;		/* asked for */
+	int expect;		/* where the objects must be */
+	unsigned long ops;	/* allocations and frees */
+	unsigned long failed;	/* NULL from kmalloc_node() */
+	unsigned long wrong;	/* objects not on expect */
+	u64 ns;
+};
+
+static void node_run_fn(void *arg)
+{
+	struct node_run *r = arg;
+	u64 start = arch_clock_ns();
+
+	for (unsigned long i = 0; i < NODE_ITERS; i++) {
+		char *p = kmalloc_node(64, GFP_KERNEL, r->node);
+
+		if (!p) {
+			r->failed++;
+			continue;
+		}
+		WRITE_ONCE(*p, 1);
+		if (page_to_nid(virt_to_page(p)) != r->expect)
+			r->wrong++;
+		kfree(p);
+		r->ops += 2;
+	}
+	r->ns = arch_clock_ns() - start;
+}
+
+/* Run r on cpu (this one, or another through arch_cpu_run()). */
+static void node_run_on(struct ktest *t, unsigned int cpu, struct node_run *r)
+{
+	if (cpu == smp_processor_id()) {
+		node_run_fn(r);
+		return;
+	}
+	KTEST_ASSERT_EQ(t, arch_cpu_run(cpu, node_run_fn, r), 0);
+	arch_cpu_join(cpu);
+}
+
+static bool node_has_memory(int nid)
+{
+	return NODE_DATA(nid) && NODE_DATA(nid)->node_present_pages;
+}
+
+static unsigned int first_cpu_of(int nid)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (cpu_to_node(cpu) == nid)
+			return cpu;
+	}
+	return NR_CPUS;
+}
+
+/*
+ * The farthest online node from nid with memory, other than nid and
+ * local (its memory, if it has none); -1 if none.
+ */
+static int far_node(int nid, int local)
+{
+	int order[MAX_NUMNODES];
+	int n = numa_nodes_by_distance(nid, order);
+
+	while (--n >= 0) {
+		if (order[n] != nid && order[n] != local &&
+		    node_has_memory(order[n]))
+			return order[n];
+	}
+	return -1;
+}
+
+/* ops/s of a over those of b, in hundredths. */
+static u64 ratio_x100(const struct node_run *a, const struct node_run *b)
+{
+	u64 ra = bench_ops_per_sec(a->ops, a->ns);
+	u64 rb = bench_ops_per_sec(b->ops, b->ns);
+
+	return rb ? ra * 100 / rb : 0;
+}
+
+static void check_node_run(struct ktest *t, const struct node_run *r)
+{
+	KTEST_EXPECT_EQ(t, r->failed, 0UL);
+	KTEST_EXPECT_EQ(t, r->ops, 2 * NODE_ITERS);
+	KTEST_EXPECT_EQ(t, r->wrong, 0UL);
+	KTEST_EXPECT_GT(t, bench_ops_per_sec(r->ops, r->ns), 0ULL);
+}
+
+/*
+ * On each node's first CPU, kmalloc_node(64) + kfree() on its own node
+ * (a memoryless node's CPU: the nearest with memory, cpu_to_mem(), as
+ * numa_mem_id() is for kmalloc()) and on the
+ * farthest other node with memory: ops/s of both and their ratio, a
+ * measurement; the test asserts that every object came from the node
+ * asked for and was freed, and that at least two nodes ran.
+ */
+static void test_node_throughput(struct ktest *t)
+{
+	unsigned int nodes_run = 0;
+
+	if (num_online_nodes() < 2)
+		ktest_skip(t, "one NUMA node (boot with numa=fake=2 or make test NUMA=)");
+	if (smp_processor_id() != 0)
+		ktest_skip(t, "runs on CPU %u, not 0", smp_processor_id());
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		unsigned int cpu = first_cpu_of(nid);
+		struct node_run local = { 0 }, remote = { 0 };
+		u64 x100;
+
+		if (!node_online(nid))
+			continue;
+		if (cpu >= NR_CPUS) {
+			ktest_info(t, "bench: node %d has no CPU", nid);
+			continue;
+		}
+		local.node = node_has_memory(nid) ? nid : cpu_to_mem(cpu);
+		local.expect = local.node;
+		remote.node = remote.expect = far_node(nid, local.expect);
+		KTEST_ASSERT_GE(t, remote.node, 0);
+		node_run_on(t, cpu, &local);
+		node_run_on(t, cpu, &remote);
+		check_node_run(t, &local);
+		check_node_run(t, &remote);
+		x100 = ratio_x100(&local, &remote);
+		ktest_info(t, "bench: node %d CPU %u: own node %d%s %llu ops/s, node %d (distance %d) %llu ops/s, local/remote %llu.%02llu",
+			   nid, cpu, local.node,
+			   node_has_memory(nid) ? "" : " (nearest with memory)",
+			   (unsigned long long)bench_ops_per_sec(local.ops, local.ns),
+			   remote.node, node_distance(nid, remote.node),
+			   (unsigned long long)bench_ops_per_sec(remote.ops, remote.ns),
+			   (unsigned long long)(x100 / 100),
+			   (unsigned long long)(x100 % 100));
+		nodes_run++;
+	}
+	KTEST_EXPECT_GE(t, nodes_run, 2U);
+}
+
 static const struct ktest_case bench_cases[] = {
+	KTEST_CASE(test_node_throughput),
+	KTEST_CASE(test_xnode_cpus),
+	KTEST_CASE(test_xnode_scale_run),
 	KTEST_CASE(test_cross_cpu_costs),
 	KTEST_CASE(test_measure_scale),
 	KTEST_CASE(test_cpus_param),

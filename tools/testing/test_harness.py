@@ -800,15 +800,34 @@ class PlatformTests(unittest.TestCase):
 
     def test_matrix_configurations(self):
         configs = matrix.configs()
-        self.assertEqual(len(configs), 2 * 2 * 5 * 1)
+        # Every RAM on 1 CPU, 128M on 4 and 16, 2 NUMA nodes at 1G.
+        self.assertEqual(len(configs), 2 * 2 * (5 + 2) + 2 * 2)
         self.assertEqual(len({matrix.stage_name(c) for c in configs}), len(configs))
-        self.assertEqual(configs[0], ('bios', 'pc', '32M', '1'))
-        self.assertEqual(configs[-1], ('uefi', 'q35', '16G', '1'))
-        self.assertEqual(len(matrix.configs(cpus=('1', '2'))), 40)
+        self.assertEqual(configs[0], ('bios', 'pc', '32M', '1', ''))
+        self.assertIn(('uefi', 'q35', '128M', '16', ''), configs)
+        self.assertNotIn(('uefi', 'q35', '16G', '16', ''), configs)
+        self.assertEqual(configs[-1], ('uefi', 'q35', '1G', '4', '2'))
+        self.assertEqual(len(matrix.configs(cpus=('1',), numas=())), 20)
+        asym = '4:nomem=3:0-1=15'
+        self.assertEqual(len(matrix.configs(cpus=('1',), numas=('2', asym))), 28)
+        self.assertEqual(matrix.numa_label(asym), '4 asym')
+        self.assertEqual(matrix.stage_name(('bios', 'pc', '1G', '4', asym)),
+                         'matrix-bios-pc-1G-4cpu-numa4asym')
+
+    def test_matrix_numa_stage_has_its_own_iso(self):
+        stages = matrix.make_stages('k.elf', 'ktest=slab', '/b/m.iso',
+                                    [('bios', 'pc', '1G', '4', '2')], ('/l', '/i'), 300.0)
+        _config, stage, suites = stages[0]
+        self.assertEqual(suites, 'numa')
+        self.assertIsNotNone(stage.prepare)
+        self.assertEqual(stage.argv[stage.argv.index('-cdrom') + 1],
+                         '/i/matrix-bios-pc-1G-4cpu-numa2.iso')
+        self.assertIn('-numa', stage.argv)
+        self.assertIn("'ktest=%s'" % matrix.NUMA_SUITES, stage.title)
 
     def test_matrix_stages_share_one_iso(self):
         stages = matrix.make_stages('k.elf', 'ktest=slab', '/b/m.iso',
-                                    [('uefi', 'q35', '4G', '1')], ('/l', '/i'), 300.0)
+                                    [('uefi', 'q35', '4G', '1', '')], ('/l', '/i'), 300.0)
         config, stage, suites = stages[0]
         self.assertEqual(suites, 'selected')
         self.assertEqual(stage.title, "kernel boot 'ktest=slab' (4G, 1 CPU, UEFI, q35)")
@@ -821,20 +840,20 @@ class PlatformTests(unittest.TestCase):
         stage = harness.boot_stage(boot, 'm', ('/l', '/i'), 60.0)
         obs = harness.Observation(elapsed=12.34, first_test=5.67)
         outcome = harness.Outcome(stage, 'pass', 'all tests passed', obs, 100, 0, 2)
-        row = matrix.row(('uefi', 'q35', '16G', '1'), outcome)
+        row = matrix.row(('uefi', 'q35', '16G', '1', ''), outcome)
         self.assertEqual((row['firmware'], row['machine'], row['mem'], row['cpus']),
                          ('UEFI', 'q35', '16G', 1))
         self.assertEqual((row['passed'], row['failed'], row['skipped']), (100, 0, 2))
         self.assertEqual(row['boot_to_first_test'], 5.67)
         lines = matrix.format_table([row])
         self.assertEqual(lines[0].split('  ')[0], 'firmware')
-        self.assertEqual(lines[1].split(), ['UEFI', 'q35', '16G', '1', 'selected',
+        self.assertEqual(lines[1].split(), ['UEFI', 'q35', '16G', '1', '-', 'selected',
                                             '100', '0', '2', '5.7', 's', '12.3', 's'])
         self.assertEqual(lines[0].index('boot to first test'), lines[1].index('5.7 s'))
 
     def test_matrix_row_of_every_suite(self):
         """One more row boots plain 'ktest' (every suite) at 32M, BIOS."""
-        self.assertEqual(matrix.ALL_SUITES_CONFIG, ('bios', 'pc', '32M', '1'))
+        self.assertEqual(matrix.ALL_SUITES_CONFIG, ('bios', 'pc', '32M', '1', ''))
         self.assertEqual(matrix.ALL_SUITES_CMDLINE, 'ktest')
         self.assertIsNone(matrix.unbootable(matrix.ALL_SUITES_CONFIG))
         stages = matrix.make_stages('k.elf', 'ktest', '/b/all.iso',
@@ -851,8 +870,8 @@ class PlatformTests(unittest.TestCase):
         outcome = harness.Outcome(stage, 'pass', 'all tests passed', obs, 700, 0, 50)
         row = matrix.row(config, outcome, suites)
         self.assertEqual(row['suites'], 'all')
-        self.assertEqual(matrix.format_table([row])[1].split()[:5],
-                         ['BIOS', 'pc', '32M', '1', 'all'])
+        self.assertEqual(matrix.format_table([row])[1].split()[:6],
+                         ['BIOS', 'pc', '32M', '1', '-', 'all'])
         args = matrix.parse_args(['--kernel', 'k.elf'])
         self.assertFalse(args.no_all_suites)
         self.assertTrue(matrix.parse_args(['--kernel', 'k', '--no-all-suites']).no_all_suites)
@@ -861,13 +880,13 @@ class PlatformTests(unittest.TestCase):
         self.assertEqual(matrix.mem_bytes('32M'), 32 << 20)
         self.assertEqual(matrix.mem_bytes('16G'), 16 << 30)
         self.assertEqual(matrix.mem_bytes('3583'), 3583 << 20)
-        self.assertEqual(matrix.unbootable(('uefi', 'pc', '32M', '1')),
+        self.assertEqual(matrix.unbootable(('uefi', 'pc', '32M', '1', '')),
                          'OVMF needs at least 64M')
-        self.assertIsNone(matrix.unbootable(('uefi', 'q35', '64M', '1')))
-        self.assertIsNone(matrix.unbootable(('bios', 'pc', '32M', '1')))
-        row = matrix.skipped_row(('uefi', 'q35', '32M', '1'), 'OVMF needs at least 64M')
+        self.assertIsNone(matrix.unbootable(('uefi', 'q35', '64M', '1', '')))
+        self.assertIsNone(matrix.unbootable(('bios', 'pc', '32M', '1', '')))
+        row = matrix.skipped_row(('uefi', 'q35', '32M', '1', ''), 'OVMF needs at least 64M')
         line = matrix.format_table([row])[1]
-        self.assertEqual(line.split()[:7], ['UEFI', 'q35', '32M', '1', 'selected', '-', '-'])
+        self.assertEqual(line.split()[:8], ['UEFI', 'q35', '32M', '1', '-', 'selected', '-', '-'])
         self.assertIn('all: OVMF needs at least 64M', line)
 
 
