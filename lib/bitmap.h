@@ -85,26 +85,38 @@ static inline bool test_bit_acquire(unsigned int nr, const unsigned long *addr)
 	       BIT_MASK(nr);
 }
 
-/* The first set bit at or after offset, or size if there is none. */
-static inline unsigned long find_next_bit(const unsigned long *addr,
-					  unsigned long size,
-					  unsigned long offset)
+/*
+ * The first bit at or after offset that differs from the bits of invert
+ * (0: a set bit, ~0UL: a clear one), or size if there is none.
+ */
+static inline unsigned long __find_next_bit(const unsigned long *addr,
+					    unsigned long size,
+					    unsigned long offset,
+					    unsigned long invert)
 {
 	unsigned long word;
 
 	if (offset >= size)
 		return size;
-	word = READ_ONCE(addr[BIT_WORD(offset)]) &
+	word = (READ_ONCE(addr[BIT_WORD(offset)]) ^ invert) &
 	       (~0UL << (offset % BITS_PER_LONG));
 	offset = ALIGN_DOWN(offset, BITS_PER_LONG);
 	while (!word) {
 		offset += BITS_PER_LONG;
 		if (offset >= size)
 			return size;
-		word = READ_ONCE(addr[BIT_WORD(offset)]);
+		word = READ_ONCE(addr[BIT_WORD(offset)]) ^ invert;
 	}
 	offset += (unsigned long)__builtin_ctzl(word);
 	return offset < size ? offset : size;
+}
+
+/* The first set bit at or after offset, or size if there is none. */
+static inline unsigned long find_next_bit(const unsigned long *addr,
+					  unsigned long size,
+					  unsigned long offset)
+{
+	return __find_next_bit(addr, size, offset, 0);
 }
 
 /* The first clear bit at or after offset, or size if none. */
@@ -112,21 +124,7 @@ static inline unsigned long find_next_zero_bit(const unsigned long *addr,
 					       unsigned long size,
 					       unsigned long offset)
 {
-	unsigned long word;
-
-	if (offset >= size)
-		return size;
-	word = ~READ_ONCE(addr[BIT_WORD(offset)]) &
-	       (~0UL << (offset % BITS_PER_LONG));
-	offset = ALIGN_DOWN(offset, BITS_PER_LONG);
-	while (!word) {
-		offset += BITS_PER_LONG;
-		if (offset >= size)
-			return size;
-		word = ~READ_ONCE(addr[BIT_WORD(offset)]);
-	}
-	offset += (unsigned long)__builtin_ctzl(word);
-	return offset < size ? offset : size;
+	return __find_next_bit(addr, size, offset, ~0UL);
 }
 
 /* Set bits [start, start + len), not atomically. */
