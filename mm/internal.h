@@ -173,8 +173,19 @@ enum {
 	MAX_ZONELISTS,
 };
 
+/*
+ * A zonelist entry (Linux's struct zoneref): the zone and its index in
+ * its node, so that a walk skipping zones above gfp's limit reads the
+ * index beside the pointer instead of working it out of the zone's
+ * address. The list ends at a NULL zone.
+ */
+struct zoneref {
+	struct zone *zone;
+	int zone_idx;
+};
+
 struct zonelist {
-	struct zone *zones[MAX_NUMNODES * MAX_NR_ZONES + 1];
+	struct zoneref _zonerefs[MAX_NUMNODES * MAX_NR_ZONES + 1];
 };
 
 /*

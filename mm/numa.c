@@ -43,8 +43,8 @@
 static char numa_option[NUMA_OPTION_LEN];
 static bool numa_option_given;
 
-/* Linux's x86_cpu_to_node_map: by CPU number. */
-static int numa_cpu_node[NR_CPUS];
+/* Linux's x86_cpu_to_node_map: by CPU number (read by cpu_to_node()). */
+int numa_cpu_node[NR_CPUS];
 
 /* The kernel's: one node with every CPU until numa_init(). */
 static struct numa_topology numa_kernel_topology = {
@@ -473,7 +473,7 @@ void numa_init(int (*init_func)(struct numa_topology *topo, void *ctx),
 void numa_set_node(unsigned int cpu, int node)
 {
 	if (cpu < NR_CPUS && node_online(node))
-		numa_cpu_node[cpu] = node;
+		WRITE_ONCE(numa_cpu_node[cpu], node);
 }
 
 const struct numa_topology *numa_topology(void)
@@ -495,11 +495,6 @@ bool node_online(int nid)
 int node_distance(int a, int b)
 {
 	return numa_topology_distance(&numa_kernel_topology, a, b);
-}
-
-int cpu_to_node(unsigned int cpu)
-{
-	return cpu < NR_CPUS ? numa_cpu_node[cpu] : 0;
 }
 
 /* --- the nodes in order of distance --------------------------------------- */

@@ -116,7 +116,13 @@ int numa_topology_distance(const struct numa_topology *topo, int a, int b);
  * the node of cpu_ids[i]; an arch whose CPU numbers come later (x86_64:
  * as the CPUs come up) sets them again then (init_cpu_to_node()).
  */
-int cpu_to_node(unsigned int cpu);
+extern int numa_cpu_node[NR_CPUS];	/* Linux's x86_cpu_to_node_map */
+
+static inline int cpu_to_node(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? READ_ONCE(numa_cpu_node[cpu]) : 0;
+}
+
 void numa_set_node(unsigned int cpu, int node);
 /*
  * The online nodes from nid outwards into order[]: nid first (if

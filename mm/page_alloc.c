@@ -434,12 +434,12 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 
 /*
  * The fast paths serve ordinary requests (no zone modifier, no
- * __GFP_HIGH, no __GFP_COMP) from the first zone GFP_KERNEL may use on
+ * __GFP_HIGH) from the first zone GFP_KERNEL may use on
  * the CPU's memory node (numa_mem_id()): the first zone of its zonelist
  * with memory, set at boot for each CPU. Until then an empty zone, which
  * sends every request to the slow path.
  */
-#define PCP_SLOW_GFP	(GFP_ZONEMASK | __GFP_HIGH | __GFP_COMP)
+#define PCP_SLOW_GFP	(GFP_ZONEMASK | __GFP_HIGH)
 
 static struct zone no_zone;
 
@@ -851,22 +851,23 @@ struct alloc_context {
 	struct zone *preferred_zone;
 };
 
-/* The first entry from zp on whose zone ac may use (its end: NULL). */
-static struct zone **next_zone_allowed(struct zone **zp,
-				       const struct alloc_context *ac)
+/* The first entry from z on whose zone ac may use (its end: NULL zone). */
+static struct zoneref *next_zone_allowed(struct zoneref *z,
+					 const struct alloc_context *ac)
 {
-	while (*zp && zone_idx(*zp) > ac->highest_zoneidx)
-		zp++;
-	return zp;
+	while (z->zone && z->zone_idx > (int)ac->highest_zoneidx)
+		z++;
+	return z;
 }
 
-#define for_each_zone_zonelist(zone, zp, ac)				\
-	for (zp = next_zone_allowed((ac)->zonelist->zones, ac);	\
-	     ((zone) = *zp); zp = next_zone_allowed(zp + 1, ac))
+#define for_each_zone_zonelist(zone, z, ac)				\
+	for (z = next_zone_allowed((ac)->zonelist->_zonerefs, ac);	\
+	     ((zone) = z->zone); z = next_zone_allowed(z + 1, ac))
 
 static void prepare_alloc_context(gfp_t gfp, int nid, struct alloc_context *ac)
 {
-	struct zone **zp, *zone;
+	struct zoneref *zp;
+	struct zone *zone;
 
 	ac->zonelist = node_zonelist(nid, gfp);
 	ac->highest_zoneidx = gfp_zone(gfp);
@@ -887,7 +888,8 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 					   unsigned int alloc_flags,
 					   const struct alloc_context *ac)
 {
-	struct zone **zp, *zone;
+	struct zoneref *zp;
+	struct zone *zone;
 
 	for_each_zone_zonelist(zone, zp, ac) {
 		struct page *page;
@@ -922,7 +924,8 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 bool pfmemalloc_needed(gfp_t gfp, unsigned int order)
 {
 	struct alloc_context ac;
-	struct zone **zp, *zone;
+	struct zoneref *zp;
+	struct zone *zone;
 
 	prepare_alloc_context(gfp, numa_mem_id(), &ac);
 	for_each_zone_zonelist(zone, zp, &ac) {
@@ -1001,10 +1004,14 @@ static __noinline struct page *alloc_pages_slow(gfp_t gfp, unsigned int order,
 	return page;
 }
 
-static __noinline struct page *zero_new_page(struct page *page,
-					     unsigned int order)
+/* A block from the fast path, made compound or zeroed as gfp asks. */
+static __noinline struct page *finish_new_page(struct page *page,
+					       unsigned int order, gfp_t gfp)
 {
-	memset(page_address(page), 0, PAGE_SIZE << order);
+	if (gfp & __GFP_ZERO)
+		memset(page_address(page), 0, PAGE_SIZE << order);
+	if (order && (gfp & __GFP_COMP))
+		prep_compound_page(page, order);
 	return page;
 }
 
@@ -1078,16 +1085,18 @@ static __always_inline struct page *rmqueue_pcp_fast(struct zone *zone,
 static __noinline struct page *alloc_pages_cpu_zone(gfp_t gfp,
 						    unsigned int order)
 {
-	struct zone *zone = pcp_fast_zone[arch_cpu_id()];
 	struct page *page = NULL;
+	struct zone *zone;
 
-	if (READ_ONCE(pcp_fast_zone_all) == &no_zone &&
-	    pcp_fast_ok(zone, gfp, order))
+	if (READ_ONCE(pcp_fast_zone_all) != &no_zone)	/* one memory node */
+		return alloc_pages_slow(gfp, order, numa_mem_id());
+	zone = pcp_fast_zone[arch_cpu_id()];
+	if (pcp_fast_ok(zone, gfp, order))
 		page = rmqueue_pcp_fast(zone, order);
 	if (!page)
 		return alloc_pages_slow(gfp, order, numa_mem_id());
-	if (gfp & __GFP_ZERO)
-		return zero_new_page(page, order);
+	if (gfp & (__GFP_ZERO | __GFP_COMP))
+		return finish_new_page(page, order, gfp);
 	return page;
 }
 
@@ -1095,8 +1104,8 @@ static __noinline struct page *alloc_pages_cpu_zone(gfp_t gfp,
  * The fast path (section 6): pop this CPU's list for the order in the
  * first zone of its memory node, with interrupts off and no other check
  * than the zone's min watermark; everything else, and an empty list,
- * takes the slow path on that node. No calls but the zeroing, a tail
- * call, so no stack frame. With one memory node every CPU has the same
+ * takes the slow path on that node. No calls but the finishing
+ * (zeroing, compound set-up), a tail call, so no stack frame. With one memory node every CPU has the same
  * zone, read from one variable (pcp_fast_zone_all); with several each
  * CPU's is found out of line (alloc_pages_cpu_zone()), so that the
  * one-node path does not wait on the CPU's number to find its zone.
@@ -1111,8 +1120,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	page = rmqueue_pcp_fast(zone, order);
 	if (unlikely(!page))
 		return alloc_pages_slow(gfp, order, numa_mem_id());
-	if (unlikely(gfp & __GFP_ZERO))
-		return zero_new_page(page, order);
+	if (unlikely(gfp & (__GFP_ZERO | __GFP_COMP)))
+		return finish_new_page(page, order, gfp);
 	return page;
 }
 
@@ -1125,10 +1134,11 @@ static bool alloc_nid_ok(int nid)
 
 struct page *__alloc_pages(gfp_t gfp, unsigned int order, int preferred_nid)
 {
-	if (WARN_ON(!alloc_nid_ok(preferred_nid)))
-		return NULL;
+	/* This CPU's memory node is online: only another needs checking. */
 	if (preferred_nid == numa_mem_id() && !(gfp & __GFP_THISNODE))
 		return alloc_pages(gfp, order);
+	if (WARN_ON(!alloc_nid_ok(preferred_nid)))
+		return NULL;
 	return alloc_pages_slow(gfp, order, preferred_nid);
 }
 
@@ -1421,34 +1431,40 @@ static int find_next_best_node(int node, unsigned long *used)
 }
 
 /* pgdat's populated zones, highest first, at *zp on; the next free slot. */
-static struct zone **build_zonerefs_node(struct pglist_data *pgdat,
-					 struct zone **zp)
+static struct zoneref *build_zonerefs_node(struct pglist_data *pgdat,
+					   struct zoneref *zp)
 {
 	for (int z = MAX_NR_ZONES - 1; z >= 0; z--) {
-		if (populated_zone(&pgdat->node_zones[z]))
-			*zp++ = &pgdat->node_zones[z];
+		struct zone *zone = &pgdat->node_zones[z];
+
+		if (!populated_zone(zone))
+			continue;
+		zp->zone = zone;
+		zp->zone_idx = zone_idx(zone);
+		zp++;
 	}
 	return zp;
 }
 
 static void build_zonelists(struct pglist_data *pgdat)
 {
-	struct zone **zp = pgdat->node_zonelists[ZONELIST_FALLBACK].zones;
+	struct zoneref *zp = pgdat->node_zonelists[ZONELIST_FALLBACK]._zonerefs;
 	unsigned long used = 0;
 	int n;
 
 	while ((n = find_next_best_node(pgdat->node_id, &used)) != NUMA_NO_NODE)
 		zp = build_zonerefs_node(NODE_DATA(n), zp);
-	*zp = NULL;
+	zp->zone = NULL;
 	zp = build_zonerefs_node(pgdat,
-				 pgdat->node_zonelists[ZONELIST_NOFALLBACK].zones);
-	*zp = NULL;
+			pgdat->node_zonelists[ZONELIST_NOFALLBACK]._zonerefs);
+	zp->zone = NULL;
 }
 
 /* Linux's local_memory_node(): the node of nid's first zonelist zone. */
 static int local_memory_node(int nid)
 {
-	struct zone *zone = NODE_DATA(nid)->node_zonelists[ZONELIST_FALLBACK].zones[0];
+	struct zone *zone =
+		NODE_DATA(nid)->node_zonelists[ZONELIST_FALLBACK]._zonerefs[0].zone;
 
 	return zone ? zone_to_nid(zone) : nid;
 }
@@ -1480,7 +1496,8 @@ static void setup_pcp_fast_zones(void)
 
 	for_each_possible_cpu(cpu) {
 		struct alloc_context ac;
-		struct zone **zp, *zone;
+		struct zoneref *zp;
+		struct zone *zone;
 
 		prepare_alloc_context(GFP_KERNEL, cpu_mem_node[cpu], &ac);
 		for_each_zone_zonelist(zone, zp, &ac) {

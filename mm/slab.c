@@ -430,12 +430,17 @@ static void cache_init_objs(struct kmem_cache *cachep, struct slab *slab)
 		set_free_obj(cachep, slab, i, nth_obj(cachep, pos, i));
 }
 
-/* The slab's pages, from node nid (Linux's kmem_getpages()). */
+/*
+ * The slab's pages, from node nid (Linux's kmem_getpages()). __GFP_COMP
+ * only for more than one page: it means nothing for one (Linux passes
+ * it anyway), and without it one page comes from the per-CPU lists'
+ * fast path, which leaves compound pages to the slow one.
+ */
 static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags,
 				  int nid)
 {
 	gfp_t gfp = (flags & ~(__GFP_ZERO | GFP_ZONEMASK)) | cachep->allocflags |
-		    __GFP_COMP;
+		    (cachep->gfporder ? __GFP_COMP : 0);
 	struct page *page = alloc_pages_node(nid, gfp, cachep->gfporder);
 
 	if (!page)
@@ -635,6 +640,13 @@ static void take_free_slab(struct kmem_cache *cachep, struct kmem_cache_node *n,
 	n->free_objects -= cachep->num;
 }
 
+/* Every object of objpp is node nid's (with one node, all are). */
+static __noinline void check_block_nid(void **objpp, unsigned int nr, int nid)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		BUG_ON(slab_nid(virt_to_slab(objpp[i])) != nid);
+}
+
 /*
  * Return nr objects to their slabs, all of node nid; free slabs beyond
  * the node's limit move to list, for release_slab_list() once the lock
@@ -655,11 +667,12 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 	lockdep_assert_held(&n->list_lock);
 	lockdep_assert_irqs_disabled();
 
+	if (unlikely(slab_nr_nodes > 1))
+		check_block_nid(objpp, nr, nid);
 	for (unsigned int i = 0; i < nr; i++) {
 		void *objp = objpp[i];
 		struct slab *slab = virt_to_slab(objp);
 
-		BUG_ON(slab_nid(slab) != nid);	/* another node's object */
 		slab_put_obj(cachep, slab, objp);
 		n->free_objects++;
 		if (unlikely(slab->active == 0 && slab_test_pfmemalloc(slab))) {
@@ -1154,15 +1167,16 @@ static inline bool cache_free_alien(struct kmem_cache *cachep, void *objp)
 
 /*
  * Push onto the per-CPU array, flushing a batch when it is full, minding
- * other nodes' objects and reserve objects (the slow path and bulk free, which have marked the
- * array in use: ac_in_use()). Interrupts off.
+ * other nodes' objects (if several_nodes) and reserve objects (the slow
+ * path and bulk free, which have marked the array in use: ac_in_use()).
+ * Interrupts off.
  */
-static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
-					   void *objp)
+static __always_inline void __cpu_cache_free(struct kmem_cache *cachep,
+					     void *objp, bool several_nodes)
 {
 	struct array_cache *ac;
 
-	if (unlikely(slab_nr_nodes > 1) && cache_free_alien(cachep, objp))
+	if (several_nodes && cache_free_alien(cachep, objp))
 		return;
 	ac = cpu_cache_get(cachep);
 	if (unlikely(pfmemalloc_active()) &&
@@ -1172,6 +1186,21 @@ static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
 	if (unlikely(ac->avail >= ac->limit))
 		cache_flusharray(cachep, ac);
 	ac->entry[ac->avail++] = objp;
+}
+
+static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
+					   void *objp)
+{
+	__cpu_cache_free(cachep, objp, slab_nr_nodes > 1);
+}
+
+/* kmem_cache_free_bulk()'s loop, with the node test out of it. */
+static __always_inline void cpu_cache_free_bulk(struct kmem_cache *cachep,
+						size_t nr, void **p,
+						bool several_nodes)
+{
+	for (size_t i = 0; i < nr; i++)
+		__cpu_cache_free(cachep, p[i], several_nodes);
 }
 
 /*
@@ -1461,8 +1490,10 @@ void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 	}
 	irqflags = arch_irq_save();
 	ac_in_use(cpu_cache_get(cachep));
-	for (size_t i = 0; i < nr; i++)
-		cpu_cache_free(cachep, p[i]);
+	if (unlikely(slab_nr_nodes > 1))
+		cpu_cache_free_bulk(cachep, nr, p, true);
+	else
+		cpu_cache_free_bulk(cachep, nr, p, false);
 	arch_irq_restore(irqflags);
 }
 

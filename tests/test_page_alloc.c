@@ -1225,6 +1225,48 @@ static void test_compound(struct ktest *t)
 	expect_counts(t, &before);
 }
 
+/* This CPU's fast-path allocations from the zone page belongs to. */
+static unsigned long my_fast_hits(struct page *page)
+{
+	return pcp_fast_hits(&page_zone(page)->pcp[arch_cpu_id()]);
+}
+
+/*
+ * __GFP_COMP of orders 1-3 comes from this CPU's lists on the fast path
+ * (SLAB's multi-page slabs are such requests), compound as from the
+ * slow one, and zeroed too with __GFP_ZERO. The first allocation of
+ * each order may take the slow path (it fills the list); the block then
+ * freed is on the list, and the second allocation pops it.
+ */
+static void test_compound_fast_path(struct ktest *t)
+{
+	unsigned long irqflags = arch_irq_save();	/* stay on this CPU's lists */
+
+	for (unsigned int order = 1; order < NR_PCP_ORDERS; order++) {
+		gfp_t gfp = GFP_KERNEL | __GFP_COMP | __GFP_ZERO;
+		struct page *page = alloc_pages(GFP_KERNEL, order);
+		unsigned long hits, bad = 0;
+
+		KTEST_ASSERT_NOT_NULL(t, page);
+		memset(page_address(page), 0x5a, PAGE_SIZE << order);
+		__free_pages(page, order);
+		hits = my_fast_hits(page);
+		page = alloc_pages(gfp, order);
+		KTEST_ASSERT_NOT_NULL(t, page);
+		KTEST_EXPECT_EQ(t, my_fast_hits(page), hits + 1);
+		KTEST_EXPECT_TRUE(t, PageHead(page));
+		KTEST_EXPECT_EQ(t, compound_order(page), order);
+		for (unsigned long i = 1; i < (1UL << order); i++)
+			bad += compound_head(page + i) != page;
+		KTEST_EXPECT_EQ(t, bad, 0UL);
+		KTEST_EXPECT_NULL(t, memchr_inv(page_address(page), 0,
+						PAGE_SIZE << order));
+		__free_pages(page, order);
+		KTEST_EXPECT_FALSE(t, PageHead(page));
+	}
+	arch_irq_restore(irqflags);
+}
+
 /* --- alloc_pages_exact --------------------------------------------------- */
 
 /*
@@ -2125,6 +2167,7 @@ static const struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_zone_fallback),
 	KTEST_CASE(test_watermarks_memalloc),
 	KTEST_CASE(test_compound),
+	KTEST_CASE(test_compound_fast_path),
 	KTEST_CASE(test_alloc_pages_exact),
 	KTEST_CASE(test_pcp_lists),
 	KTEST_CASE(test_random_stress),

@@ -272,7 +272,7 @@ static void test_zonelists(struct ktest *t)
 	for_each_online_pgdat(pgdat) {
 		int order[MAX_NUMNODES], n = expected_node_order(pgdat->node_id, order);
 		struct zone *want[MAX_NUMNODES * MAX_NR_ZONES + 1];
-		struct zone **zl;
+		struct zoneref *zl;
 		int w = 0, i;
 
 		for (i = 0; i < n; i++)
@@ -280,12 +280,16 @@ static void test_zonelists(struct ktest *t)
 				if (populated_zone(&NODE_DATA(order[i])->node_zones[z]))
 					want[w++] = &NODE_DATA(order[i])->node_zones[z];
 		want[w] = NULL;
-		zl = pgdat->node_zonelists[ZONELIST_FALLBACK].zones;
-		for (i = 0; i <= w; i++)
-			KTEST_EXPECT_PTR_EQ(t, zl[i], want[i]);
-		zl = pgdat->node_zonelists[ZONELIST_NOFALLBACK].zones;
-		for (i = 0; zl[i]; i++)
-			KTEST_EXPECT_EQ(t, zone_to_nid(zl[i]), pgdat->node_id);
+		zl = pgdat->node_zonelists[ZONELIST_FALLBACK]._zonerefs;
+		for (i = 0; i <= w; i++) {
+			KTEST_EXPECT_PTR_EQ(t, zl[i].zone, want[i]);
+			if (want[i])
+				KTEST_EXPECT_EQ(t, zl[i].zone_idx,
+						(int)zone_idx(want[i]));
+		}
+		zl = pgdat->node_zonelists[ZONELIST_NOFALLBACK]._zonerefs;
+		for (i = 0; zl[i].zone; i++)
+			KTEST_EXPECT_EQ(t, zone_to_nid(zl[i].zone), pgdat->node_id);
 		w = 0;
 		for (int z = 0; z < MAX_NR_ZONES; z++)
 			w += populated_zone(&pgdat->node_zones[z]);
@@ -309,13 +313,14 @@ static void test_zonelists_4node_slit(struct ktest *t)
 	    node_has_memory(3))
 		ktest_skip(t, "not the NUMA_4NODES topology");
 	for (int nid = 0; nid < 4; nid++) {
-		struct zone **zl = NODE_DATA(nid)->node_zonelists[ZONELIST_FALLBACK].zones;
+		struct zoneref *zl =
+			NODE_DATA(nid)->node_zonelists[ZONELIST_FALLBACK]._zonerefs;
 		int seen = 0, last = -1;
 
-		for (; *zl; zl++) {
-			if (zone_to_nid(*zl) == last)
+		for (; zl->zone; zl++) {
+			if (zone_to_nid(zl->zone) == last)
 				continue;
-			last = zone_to_nid(*zl);
+			last = zone_to_nid(zl->zone);
 			KTEST_ASSERT_LT(t, seen, 3);
 			KTEST_EXPECT_EQ(t, last, want[nid][seen]);
 			seen++;
