@@ -231,13 +231,16 @@ int arch_icr_write_irqs_on_test(void);
  * allocation limit to all of RAM.
  *
  * vmemmap_populate() backs the struct pages in [start, end) (virtual
- * addresses inside mem_map) with zeroed memory from memblock and returns
- * how many bytes it allocated (0 for parts already backed).
+ * addresses inside mem_map) with zeroed memory from memblock, of node
+ * nid where it has some (the node of the pages they describe, as
+ * Linux's), and returns how many bytes it allocated (0 for parts
+ * already backed).
  */
 void arch_memory_setup(void);
 void arch_memblock_setup(void);
 void setup_arch(void);
-unsigned long vmemmap_populate(unsigned long start, unsigned long end);
+unsigned long vmemmap_populate(unsigned long start, unsigned long end,
+			       int nid);
 
 /*
  * True if addr lies in the kernel's read-only data, which is never

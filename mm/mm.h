@@ -273,6 +273,20 @@ void memblock_reserve_named(phys_addr_t base, phys_addr_t size,
  */
 phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason);
 /**
+ * memblock_alloc_pages_nid_named() - allocate boot memory on a node under a reason
+ * @pages: how many pages
+ * @align: the alignment, a power of two of at least PAGE_SIZE
+ * @nid: the node to take them from if it has them (then any node, as
+ *	memblock_phys_alloc_try_nid()), or NUMA_NO_NODE for any
+ * @reason: the name to book them under, as for memblock_reserve_named()
+ *
+ * Context: as memblock_reserve_named().
+ * Return: the physical address of the first page, or 0 on failure.
+ */
+phys_addr_t memblock_alloc_pages_nid_named(unsigned long pages,
+					   phys_addr_t align, int nid,
+					   const char *reason);
+/**
  * memblock_alloc_pages_aligned_named() - allocate aligned boot memory under a reason
  * @pages: how many pages
  * @align: the alignment, a power of two of at least PAGE_SIZE

@@ -96,15 +96,25 @@ void memblock_reserve_named(phys_addr_t base, phys_addr_t size,
 	ledger_add(reason, fresh);
 }
 
-phys_addr_t memblock_alloc_pages_aligned_named(unsigned long pages,
-					       phys_addr_t align,
-					       const char *reason)
+phys_addr_t memblock_alloc_pages_nid_named(unsigned long pages,
+					   phys_addr_t align, int nid,
+					   const char *reason)
 {
-	phys_addr_t phys = memblock_phys_alloc(pages << PAGE_SHIFT, align);
+	phys_addr_t phys = nid == NUMA_NO_NODE ?
+		memblock_phys_alloc(pages << PAGE_SHIFT, align) :
+		memblock_phys_alloc_try_nid(pages << PAGE_SHIFT, align, nid);
 
 	if (phys)
 		ledger_add(reason, pages);
 	return phys;
+}
+
+phys_addr_t memblock_alloc_pages_aligned_named(unsigned long pages,
+					       phys_addr_t align,
+					       const char *reason)
+{
+	return memblock_alloc_pages_nid_named(pages, align, NUMA_NO_NODE,
+					      reason);
 }
 
 phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)
@@ -172,7 +182,7 @@ static void sparse_init(void)
 		if (start < end)
 			vmemmap_bytes += vmemmap_populate(
 				(unsigned long)pfn_to_page(start),
-				(unsigned long)pfn_to_page(end));
+				(unsigned long)pfn_to_page(end), r->nid);
 	}
 }
 

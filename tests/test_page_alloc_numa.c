@@ -26,6 +26,7 @@
  * node the cases that need two skip.
  */
 #include "arch/arch.h"
+#include "arch/pgtable.h"
 #include "kernel/bug.h"
 #include "kernel/cpumask.h"
 #include "kernel/irq.h"
@@ -262,6 +263,57 @@ static void test_node_data(struct ktest *t)
 	}
 	KTEST_EXPECT_EQ(t, online, num_online_nodes());
 	KTEST_EXPECT_EQ(t, present, PHYS_PFN(memblock_phys_mem_size()));
+}
+
+/*
+ * Node nid's pfns in the page of mem_map at va (PAGE_SIZE of struct
+ * pages): true if every RAM pfn there is nid's and there is one.
+ */
+static bool mem_map_page_of_node(unsigned long va, int nid)
+{
+	unsigned long first = (va - (unsigned long)vmemmap) / sizeof(struct page);
+	bool any = false;
+
+	for (unsigned long pfn = first;
+	     pfn < first + PAGE_SIZE / sizeof(struct page); pfn++) {
+		if (!pfn_valid(pfn))
+			continue;
+		if (memblock_pfn_to_nid(pfn) != nid)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * mem_map is backed by each node's own memory (Linux's vmemmap_populate
+ * on the node): every page of struct pages that describes RAM of one
+ * node only lies in that node's RAM (by the firmware's ranges, as
+ * memblock keeps them).
+ */
+static void test_mem_map_on_node(struct ktest *t)
+{
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct pglist_data *pgdat = NODE_DATA(nid);
+		unsigned long checked = 0, elsewhere = 0, end;
+
+		if (!pgdat || !pgdat->node_present_pages)
+			continue;
+		end = pgdat->node_start_pfn + pgdat->node_spanned_pages;
+		for (unsigned long va = (unsigned long)pfn_to_page(pgdat->node_start_pfn) & PAGE_MASK;
+		     va < (unsigned long)pfn_to_page(end); va += PAGE_SIZE) {
+			unsigned long pfn;
+			pgprot_t prot;
+
+			if (!mem_map_page_of_node(va, nid))
+				continue;
+			KTEST_ASSERT_TRUE(t, arch_lookup_kernel_page(va, &pfn, &prot));
+			checked++;
+			elsewhere += memblock_pfn_to_nid(pfn) != nid;
+		}
+		KTEST_EXPECT_GT(t, checked, 0UL);
+		KTEST_EXPECT_EQ(t, elsewhere, 0UL);
+	}
 }
 
 /* Zonelists: Linux's order, every populated zone once. */
@@ -928,6 +980,7 @@ static void test_vmalloc_node_placement(struct ktest *t)
 
 static const struct ktest_case page_alloc_numa_cases[] = {
 	KTEST_CASE(test_node_data),
+	KTEST_CASE(test_mem_map_on_node),
 	KTEST_CASE(test_zonelists),
 	KTEST_CASE(test_zonelists_4node_slit),
 	KTEST_CASE(test_deferred_per_node),

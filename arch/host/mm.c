@@ -434,7 +434,7 @@ static void vmemmap_map(unsigned long va, unsigned long size, phys_addr_t phys)
  * piece of as many pages: a 1 GiB arena takes a dozen mappings, not
  * 4096, and no more RAM than page by page.
  */
-unsigned long vmemmap_populate(unsigned long start, unsigned long end)
+unsigned long vmemmap_populate(unsigned long start, unsigned long end, int nid)
 {
 	unsigned long bytes = 0, va = ALIGN_DOWN(start, PAGE_SIZE);
 
@@ -447,8 +447,8 @@ unsigned long vmemmap_populate(unsigned long start, unsigned long end)
 			continue;
 		}
 		if (IS_ALIGNED(va, SZ_2M) && va + SZ_2M <= end) {
-			phys = memblock_alloc_pages_aligned_named(
-				SZ_2M >> PAGE_SHIFT, SZ_2M, "mem_map");
+			phys = memblock_alloc_pages_nid_named(
+				SZ_2M >> PAGE_SHIFT, SZ_2M, nid, "mem_map");
 			if (phys) {
 				vmemmap_map(va, SZ_2M, phys);
 				bytes += SZ_2M;
@@ -459,7 +459,8 @@ unsigned long vmemmap_populate(unsigned long start, unsigned long end)
 		limit = min(PAGE_ALIGN(end), ALIGN(va + 1, SZ_2M));
 		while (va + size < limit && !vmemmap_page_populated(va + size))
 			size += PAGE_SIZE;
-		phys = memblock_alloc_pages_named(size >> PAGE_SHIFT, "mem_map");
+		phys = memblock_alloc_pages_nid_named(size >> PAGE_SHIFT,
+						      PAGE_SIZE, nid, "mem_map");
 		if (!phys)
 			panic("host: out of memory for mem_map");
 		vmemmap_map(va, size, phys);
@@ -790,6 +791,16 @@ bool arch_lookup_kernel_page(unsigned long addr, unsigned long *pfn,
 		if (!arch_kernel_page_present(addr))
 			return false;
 		*pfn = PHYS_PFN(addr - page_offset_base);
+		*prot = PAGE_KERNEL;
+		return true;
+	}
+	if (vmemmap && addr >= (unsigned long)vmemmap &&
+	    addr - (unsigned long)vmemmap < MAX_VMEMMAP_PAGES * PAGE_SIZE) {
+		unsigned long i = (addr - (unsigned long)vmemmap) >> PAGE_SHIFT;
+
+		if (!vmemmap_backed(i))
+			return false;
+		*pfn = vmemmap_pfn[i];
 		*prot = PAGE_KERNEL;
 		return true;
 	}

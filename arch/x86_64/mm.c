@@ -505,7 +505,7 @@ bool arch_is_kernel_rodata(unsigned long addr)
 	return addr >= (unsigned long)_rodata && addr < (unsigned long)_erodata;
 }
 
-unsigned long vmemmap_populate(unsigned long start, unsigned long end)
+unsigned long vmemmap_populate(unsigned long start, unsigned long end, int nid)
 {
 	unsigned long bytes = 0;
 
@@ -516,7 +516,7 @@ unsigned long vmemmap_populate(unsigned long start, unsigned long end)
 
 		if (*entry & PTE_PRESENT)
 			continue;
-		phys = memblock_alloc_pages_named(1, "mem_map");
+		phys = memblock_alloc_pages_nid_named(1, PAGE_SIZE, nid, "mem_map");
 		if (!phys)
 			panic("x86_64: out of memory for mem_map");
 		memset(__va(phys), 0, PAGE_SIZE);
