@@ -529,9 +529,10 @@ rm -rf $(B)/baseline && git worktree prune && \
 $(subst HB=$(BB),HB=build/bench,$(BENCH_MAKE)) -C $(B)/baseline build/bench/cram
 endef
 
-bench: $(BB)/peer
+bench: $(BB)/peer shim
 	$(BENCH_MAKE) host
-	$(PYTHON) bench/run.py --cram $(BB)/cram --peer $(BB)/peer --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
+	$(PYTHON) bench/run.py --cram $(BB)/cram --peer $(BB)/peer \
+		--shim $(BB)/libcram-malloc.so --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
 	$(MAKE) --no-print-directory bench-plot
 
 # The picture of build/bench.json: build/bench.png (bench/plot.py needs

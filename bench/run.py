@@ -19,6 +19,14 @@ at once, every thread doing the same work, for K = 1, 2 and the CPUs
 this process may use (once each: on a 2-CPU machine the all-CPU rows are
 the t2 rows).
 
+The shim table runs scale_larson on SHIM_THREADS (16) threads through
+bench/peer.c under each peer and under cram's malloc shim
+(libcram-malloc.so: kmalloc and kfree, a CPU of the host build per
+thread up to NR_CPUS - 1): the same program, only the preloaded
+allocator differs. On a machine with fewer CPUs the threads take turns,
+which is part of what it measures (a lock held by a thread that is not
+running).
+
 The xnode_ rows (marked *) are cram's producer/consumer across NUMA
 nodes: a second run of the host build with numa=fake=2 and only those
 cases, producers on node 0's CPUs, consumers on node 1's, so every object
@@ -47,6 +55,7 @@ LIB_DIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"]
 NR_CPUS = 8         # the host build's CPU threads by default (arch/host/main.c)
 SCALE_ROW = re.compile(r"^(scale_.+)_t(\d+)$")
 XNODE = "xnode_"    # the cross-node rows: cram on numa=fake=2
+SHIM_THREADS = 16   # the malloc shim's Larson run
 
 
 def find_lib(name):
@@ -102,6 +111,49 @@ def run_impl(name, cram, peer, reps, threads):
     results.update(xresults)
     per_cpu_s.update(xper_cpu_s)
     return results, per_cpu_s
+
+
+def run_shim_larson(args, peers):
+    """{impl: [ns/op of scale_larson_t<SHIM_THREADS>, one per round]}, the
+    peers and cram's shim interleaved as the main table's rounds are."""
+    row = "scale_larson_t%d" % SHIM_THREADS
+    libs = {"cram": os.path.abspath(args.shim)}
+    libs.update({p: find_lib(PEER_LIBS[p]) for p in peers if p in PEER_LIBS})
+    impls = ["cram"] + peers
+    samples = {i: [] for i in impls}
+    for r in range(args.rounds):
+        for impl in impls[r % len(impls):] + impls[:r % len(impls)]:
+            env = dict(os.environ)
+            if impl in libs:
+                env["LD_PRELOAD"] = libs[impl]
+            results, _ = run_cmd(impl, [args.peer, "scale_larson",
+                                        str(args.reps), str(SHIM_THREADS)],
+                                 env)
+            if row not in results:
+                sys.exit("bench: %s printed no %s" % (impl, row))
+            samples[impl].append(results[row][0])
+    return samples
+
+
+def print_shim_larson(samples):
+    """The shim's table; returns it for the JSON."""
+    med = {i: statistics.median(v) for i, v in samples.items()}
+    peers = {i: v for i, v in med.items() if i != "cram"}
+    best = min(peers, key=peers.get)
+    print()
+    print("%-28s" % ("malloc shim, %d threads" % SHIM_THREADS) +
+          "".join("%14s" % i for i in med) + "%14s%10s%12s" %
+          ("best peer", "ratio", "/tcmalloc"))
+    tc = med.get("tcmalloc")
+    print("%-28s" % ("scale_larson_t%d (ns/op)" % SHIM_THREADS) +
+          "".join("%14.2f" % med[i] for i in med) +
+          "%14s%10s%12s" % (best, "%.2fx" % (med["cram"] / peers[best]),
+                            "%.2fx" % (med["cram"] / tc) if tc else "-"))
+    print("(bench/peer.c under each allocator preloaded; cram: "
+          "libcram-malloc.so)")
+    return {"threads": SHIM_THREADS, "samples": samples, "median_ns": med,
+            "best_peer": best, "ratio": med["cram"] / peers[best],
+            "ratio_tcmalloc": med["cram"] / tc if tc else None}
 
 
 def add_scaling(table, cpu_samples, impls):
@@ -170,6 +222,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cram", default="build/bench/cram")
     ap.add_argument("--peer", default="build/bench/peer")
+    ap.add_argument("--shim", default="build/bench/libcram-malloc.so")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--json", default="build/bench.json")
@@ -231,6 +284,8 @@ def main():
         print("(memory held at the workload's peak above what the program held at start:")
         print(" pages in use for cram, resident set size for the peers)")
     print_scaling(table, cpu_samples, impls, threads)
+    shim = print_shim_larson(run_shim_larson(
+        args, [i for i in impls if i != "cram"]))
     if any(XNODE in b for b in benches):
         print()
         print("*: xnode_ rows: cram booted with numa=fake=2, producers on CPUs "
@@ -246,7 +301,8 @@ def main():
     os.makedirs(os.path.dirname(args.json), exist_ok=True)
     with open(args.json, "w") as f:
         json.dump({"impls": impls, "rounds": args.rounds,
-                   "scale_threads": threads, "table": table}, f, indent=1)
+                   "scale_threads": threads, "table": table,
+                   "shim_larson": shim}, f, indent=1)
     print("written: " + args.json)
 
 
