@@ -590,20 +590,28 @@ $(BB)/libempty-malloc.so: bench/shim/empty_malloc.c bench/shim/exports.map
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -fPIC $(WARNINGS) $(SHIM_LDFLAGS) -o $@ $<
 
+$(BB)/libcount-malloc.so: bench/shim/count_malloc.c bench/shim/exports.map
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -std=gnu11 -O2 -fPIC $(WARNINGS) $(SHIM_LDFLAGS) -o $@ $<
+
 $(BB)/shim_test: bench/real/shim_test.c
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -g $(WARNINGS) -pthread -o $@ $<
 
 shim: $(BB)/libcram-malloc.so $(BB)/libempty-malloc.so
 
-# The shim's correctness test (no timing, a few seconds): shim_test and
-# python3 with libcram-malloc.so preloaded.
-bench-real-check: shim $(BB)/shim_test
+# The shim's correctness test (no timing, a few seconds): shim_test,
+# python3 with libcram-malloc.so preloaded, and each real program's
+# malloc calls counted (libcount-malloc.so: its memory goes through
+# malloc; the threaded one frees across threads).
+bench-real-check: shim $(BB)/shim_test $(BB)/libcount-malloc.so
 	$(PYTHON) bench/real/check.py --shim $(BB)/libcram-malloc.so \
-		--empty $(BB)/libempty-malloc.so --test $(BB)/shim_test
+		--empty $(BB)/libempty-malloc.so --test $(BB)/shim_test \
+		--count $(BB)/libcount-malloc.so
 
-# Real programs (python3, sqlite3, gcc) with each allocator as their
-# malloc; a table and build/bench-real.json (bench/real/run.py).
+# Real programs (python3, sqlite3, gcc, lua5.4, perl, threaded python3)
+# with each allocator as their malloc; a table and
+# build/bench-real.json (bench/real/run.py).
 BENCH_REAL_ROUNDS ?= 3
 bench-real: shim bench-real-check
 	$(PYTHON) bench/real/run.py --shim $(BB)/libcram-malloc.so \
@@ -654,6 +662,7 @@ DEPS := gcc binutils make python3 grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 \
 	grub-efi-amd64-bin ovmf linux-source-6.1 sqlite3 valgrind time \
 	python3-matplotlib gdb python3-docutils python3-markdown clang-format \
+	lua5.4 perl \
 	clang
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Real programs with each allocator as their malloc (make bench-real).
 
-Three programs from Debian packages run with each allocator preloaded in
+Six programs from Debian packages run with each allocator preloaded in
 turn: glibc (nothing preloaded), "empty" (libempty-malloc.so: the shim's
 interposition forwarding to glibc, what LD_PRELOAD costs by itself),
 jemalloc, mimalloc, tcmalloc (when installed) and cram
@@ -12,6 +12,16 @@ jemalloc, mimalloc, tcmalloc (when installed) and cram
           joins, aggregates, updates, deletes)
   gcc     gcc -O3 -g -S of tests/test_page_alloc.c (the driver and cc1
           both preloaded)
+  lua     lua5.4 bench/real/alloc.lua (binary trees, strings, tables;
+          Lua allocates through realloc/free)
+  perl    perl bench/real/alloc.pl (hashes of arrays, strings, sort)
+  threads python3 bench/real/threads.py under PYTHONMALLOC=malloc: two
+          producer threads, two consumers, nearly every object freed by
+          another thread than the one that allocated it
+
+make bench-real-check shows, with every call to malloc counted
+(libcount-malloc.so), that each program's memory goes through malloc
+and that threads frees across threads.
 
 Each round runs every (program, allocator) pair once, the allocators in
 an order that rotates by round. Per run: wall time, CPU time (user+sys)
@@ -103,6 +113,13 @@ def programs(args, tmp, small):
         "sqlite": (["sqlite3", ":memory:"], {}, script),
         "gcc": (["gcc"] + GCC_FLAGS +
                 ["lib/string.c" if small else "tests/test_page_alloc.c"], {}, None),
+        "lua": (["lua5.4", "bench/real/alloc.lua", "0.1" if small else "1"],
+                {}, None),
+        "perl": (["perl", "bench/real/alloc.pl", "0.1" if small else "1"],
+                 {}, None),
+        "threads": ([args.python, "bench/real/threads.py",
+                     "0.1" if small else "1"],
+                    {"PYTHONMALLOC": "malloc"}, None),
     }
 
 
