@@ -586,11 +586,13 @@ $(SB)/arch/host/mm.o $(SB)/arch/host/irq.o $(SB)/bench/shim/cram_malloc.o:
 $(BB)/libcram-malloc.so: $(SHIM_OBJS) bench/shim/exports.map
 	$(HOSTCC) $(SHIM_LTOFLAGS) $(SHIM_LDFLAGS) -o $@ $(SHIM_OBJS)
 
-$(BB)/libempty-malloc.so: bench/shim/empty_malloc.c bench/shim/exports.map
+$(BB)/libempty-malloc.so: bench/shim/empty_malloc.c bench/shim/libc_malloc.h \
+		bench/shim/exports.map
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -fPIC $(WARNINGS) $(SHIM_LDFLAGS) -o $@ $<
 
-$(BB)/libcount-malloc.so: bench/shim/count_malloc.c bench/shim/exports.map
+$(BB)/libcount-malloc.so: bench/shim/count_malloc.c bench/shim/libc_malloc.h \
+		bench/shim/exports.map
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -fPIC $(WARNINGS) $(SHIM_LDFLAGS) -o $@ $<
 

@@ -17,16 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define EXPORT __attribute__((visibility("default")))
-#define MAX_THREADS	256
+#include "libc_malloc.h"
 
-void *__libc_malloc(size_t size);
-void __libc_free(void *p);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t size);
-void *__libc_memalign(size_t align, size_t size);
-void *__libc_valloc(size_t size);
-void *__libc_pvalloc(size_t size);
+#define MAX_THREADS	256
 
 struct thread_counts {
 	unsigned long allocs;

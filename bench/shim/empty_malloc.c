@@ -11,15 +11,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 
-#define EXPORT __attribute__((visibility("default")))
-
-void *__libc_malloc(size_t size);
-void __libc_free(void *p);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t size);
-void *__libc_memalign(size_t align, size_t size);
-void *__libc_valloc(size_t size);
-void *__libc_pvalloc(size_t size);
+#include "libc_malloc.h"
 
 EXPORT void *malloc(size_t size)
 {
