@@ -1240,8 +1240,11 @@ static unsigned long my_fast_hits(struct page *page)
  */
 static void test_compound_fast_path(struct ktest *t)
 {
-	unsigned long irqflags = arch_irq_save();	/* stay on this CPU's lists */
+	unsigned long irqflags;
 
+	if (page_debug_active())
+		ktest_skip(t, "page_poison or debug_pagealloc: no fast path");
+	irqflags = arch_irq_save();	/* stay on this CPU's lists */
 	for (unsigned int order = 1; order < NR_PCP_ORDERS; order++) {
 		gfp_t gfp = GFP_KERNEL | __GFP_COMP | __GFP_ZERO;
 		struct page *page = alloc_pages(GFP_KERNEL, order);
