@@ -42,6 +42,7 @@
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"
+#include "mm/kfence.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/numa.h"
@@ -746,6 +747,7 @@ void mm_core_init(void)
 	unsigned long total_kb, deferred_kb;
 
 	kmem_cache_reserve_boot();	/* memblock, nr_cpu_ids: before the ledger */
+	kfence_alloc_pool();
 	numa_default_node();
 	init_ram_chunks();
 	sparse_init();
