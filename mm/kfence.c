@@ -430,7 +430,7 @@ static unsigned long canary_check(const struct kfence_metadata *meta)
 static unsigned long object_placement(struct kmem_cache *cachep,
 				      unsigned long page, size_t size)
 {
-	unsigned long align = max(cachep->align, (unsigned int)sizeof(void *));
+	unsigned long align = max_t(unsigned int, cachep->align, sizeof(void *));
 
 	if (prandom_u64(&kfence_rand_state) & 1)
 		return page;
@@ -706,9 +706,9 @@ static int kfence_stats(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	printk("enabled: %d\n", __kfence_pool && kfence_sample_interval_get());
+	pr_info("enabled: %d\n", __kfence_pool && kfence_sample_interval_get());
 	for (int i = 0; i < KFENCE_COUNTER_COUNT; i++)
-		printk("%s: %ld\n", names[i], kfence_counter(i));
+		pr_info("%s: %ld\n", names[i], kfence_counter(i));
 	return 0;
 }
 SHELL_CMD("kfence", kfence_stats,

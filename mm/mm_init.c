@@ -18,7 +18,8 @@
  *    of RAM are initialised (reserved, refcount 1, its zone and node in
  *    flags, node from memblock); the zonelists are built; and the free
  *    memblock ranges are handed to the buddy allocator
- *    (mm/page_alloc.c). Last, SLAB bootstraps its caches, and
+ *    (mm/page_alloc.c); KFENCE's pool is set aside before that
+ *    (mm/kfence.c). Last, SLAB bootstraps its caches, and
  *    the fault injection the command line asked for is armed.
  * 6. Deferred struct page init (mm/internal.h says what it defers), per
  *    node: in step 5 each node's last zone is initialised only up to

@@ -19,6 +19,7 @@
 #include "lib/string.h"
 #include "mm/kfence.h"
 #include "mm/slab.h"
+#include "mm/slab_internal.h"
 
 #define FORCE_TRIES	100
 
@@ -35,6 +36,8 @@ static int kfence_test_init(struct ktest *t)
 
 	if (!__kfence_pool)
 		ktest_skip(t, "no KFENCE pool (kfence.sample_interval=0)");
+	if (cache_debug(kmalloc_slab(32, GFP_KERNEL)))
+		ktest_skip(t, "caches debugged (slab_debug): KFENCE leaves them alone");
 	ctx.interval = kfence_sample_interval_get();
 	ctx.cache = NULL;
 	kfence_sample_interval_set(0);
