@@ -663,10 +663,13 @@ void kfence_sample_interval_set(unsigned long ms)
 	WRITE_ONCE(kfence_sample_interval, ms);
 	if (!kfence_timer_ready)
 		return;
-	if (ms)
+	if (ms) {
 		mod_timer(&kfence_timer, jiffies + max(msecs_to_jiffies(ms), 1UL));
-	else
-		del_timer_sync(&kfence_timer);
+		return;
+	}
+	del_timer_sync(&kfence_timer);
+	atomic_set(&kfence_allocation_gate, 1);	/* a sample due: withdrawn */
+	slab_fastpath_update();
 }
 
 void kfence_init(void)

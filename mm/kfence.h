@@ -110,7 +110,9 @@ long kfence_counter(enum kfence_counter counter);
 
 /*
  * For the tests and the shell: the sample interval in ms (0 stops the
- * timer; the pool stays), and a sample made due now.
+ * timer and withdraws a sample due; the pool stays), and a sample made
+ * due now. The test and fuzz runs set 0 first: their checks count every
+ * object; the kfence suite forces its samples.
  */
 unsigned long kfence_sample_interval_get(void);
 void kfence_sample_interval_set(unsigned long ms);
