@@ -259,13 +259,17 @@ bool arch_is_kernel_rodata(unsigned long addr);
  * command line, setup_arch() maps RAM with 4 KiB pages only, so that
  * arch_kernel_map_pages() can take numpages pages starting at page out of
  * the direct map (enable false: any access faults) and put them back
- * (enable true). It is called only while debug_pagealloc is on.
+ * (enable true). It is called only while debug_pagealloc is on, and on
+ * KFENCE's pool (mm/kfence.c), which arch_kfence_init_pool() maps with
+ * 4 KiB pages at boot (x86_64 splits the huge pages over [addr, addr +
+ * size), its tables from memblock; false if it cannot).
  * arch_kernel_page_present() tells whether virt is mapped right now (any
  * address; tests and fault reports use it). The page fault handler names
  * a free page behind a fault (debug_pagealloc_fault()).
  */
 struct page;
 void arch_kernel_map_pages(struct page *page, int numpages, bool enable);
+bool arch_kfence_init_pool(unsigned long addr, unsigned long size);
 bool arch_kernel_page_present(unsigned long virt);
 
 /*

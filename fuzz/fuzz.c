@@ -27,6 +27,7 @@
 #include "kernel/shell.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
+#include "mm/kfence.h"
 #include "arch/arch.h"
 
 #define NSEC_PER_SEC		1000000000ULL
@@ -241,6 +242,7 @@ void fuzz_boot(void)
 
 	if (!fuzz_requested && !fuzz_files)
 		return;
+	kfence_sample_interval_set(0);	/* the checks count every object */
 	console_printf("KTAP version 1\n1..%u\n",
 		       (fuzz_files ? count_files(fuzz_files) : 0) + fuzz_requested);
 	while (fuzz_files && (path = strsep(&fuzz_files, ","))) {

@@ -16,6 +16,7 @@
 #include "kernel/shell.h"
 #include "kernel/time.h"
 #include "kernel/workqueue.h"
+#include "mm/kfence.h"
 #include "mm/mm.h"
 #include "mm/percpu.h"
 #include "mm/slab_reap.h"
@@ -41,6 +42,7 @@ __noreturn void start_kernel(void)
 	percpu_print();		/* what per-CPU data took, sized at boot */
 	time_init();		/* every CPU ticks from here */
 	cache_reap_init();	/* caches trim themselves from here */
+	kfence_init();		/* sampled allocations from here */
 
 	for (size_t i = 0; __start_boot_runs + i < __stop_boot_runs; i++)
 		__start_boot_runs[i]();	/* returns only if not asked for */

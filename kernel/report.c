@@ -57,6 +57,11 @@ static const char *const report_kind_names[NR_REPORT_KINDS] = {
 	[REPORT_VMALLOC_DOUBLE_FREE]	= "vmalloc_double_free",
 	[REPORT_VMALLOC_WRONG_KIND]	= "vmalloc_wrong_kind",
 	[REPORT_VMALLOC_BAD_SIZE]	= "vmalloc_bad_size",
+	[REPORT_KFENCE_OOB]		= "kfence_oob",
+	[REPORT_KFENCE_UAF]		= "kfence_uaf",
+	[REPORT_KFENCE_CORRUPTION]	= "kfence_corruption",
+	[REPORT_KFENCE_INVALID]		= "kfence_invalid",
+	[REPORT_KFENCE_INVALID_FREE]	= "kfence_invalid_free",
 };
 
 void report_kind(enum report_kind kind)

@@ -64,6 +64,12 @@ enum report_kind {
 	REPORT_VMALLOC_DOUBLE_FREE,	/* an area already freed */
 	REPORT_VMALLOC_WRONG_KIND,	/* vunmap of a vmalloc area, ... */
 	REPORT_VMALLOC_BAD_SIZE,	/* 0, or more than RAM */
+	/* KFENCE (mm/kfence.c): a sampled object's bug */
+	REPORT_KFENCE_OOB,		/* a guard page touched */
+	REPORT_KFENCE_UAF,		/* a freed object touched */
+	REPORT_KFENCE_CORRUPTION,	/* the canary written, seen at free */
+	REPORT_KFENCE_INVALID,		/* an access KFENCE cannot charge */
+	REPORT_KFENCE_INVALID_FREE,	/* not a live object's start */
 	NR_REPORT_KINDS
 };
 

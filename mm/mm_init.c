@@ -18,7 +18,8 @@
  *    of RAM are initialised (reserved, refcount 1, its zone and node in
  *    flags, node from memblock); the zonelists are built; and the free
  *    memblock ranges are handed to the buddy allocator
- *    (mm/page_alloc.c). Last, SLAB bootstraps its caches, and
+ *    (mm/page_alloc.c); KFENCE's pool is set aside before that
+ *    (mm/kfence.c). Last, SLAB bootstraps its caches, and
  *    the fault injection the command line asked for is armed.
  * 6. Deferred struct page init (mm/internal.h says what it defers), per
  *    node: in step 5 each node's last zone is initialised only up to
@@ -42,6 +43,7 @@
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"
+#include "mm/kfence.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/numa.h"
@@ -756,6 +758,7 @@ void mm_core_init(void)
 	unsigned long total_kb, deferred_kb;
 
 	kmem_cache_reserve_boot();	/* memblock, nr_cpu_ids: before the ledger */
+	kfence_alloc_pool();
 	numa_default_node();
 	init_ram_chunks();
 	sparse_init();

@@ -123,6 +123,7 @@
 #include "kernel/time.h"
 #include "mm/fault_inject.h"
 #include "mm/internal.h"
+#include "mm/kfence.h"
 #include "mm/numa.h"
 #include "mm/shrinker.h"
 #include "mm/slab_internal.h"
@@ -172,8 +173,9 @@ static inline bool pfmemalloc_active(void)
  *
  * slab_slowpath_gfp: the GFP bits that send an allocation to the slow
  * path. Zone modifiers always; every bit, SLAB_GFP_ANY
- * included, while failslab is on (its decision is made there) or
- * statistics are on (counted in the slow path). Reserve slabs need no
+ * included, while failslab is on (its decision is made there),
+ * statistics are on (counted in the slow path) or a KFENCE sample is
+ * due (mm/kfence.h: the next allocation may come from its pool). Reserve slabs need no
  * slow allocations: the arrays never hold their objects.
  *
  * Both are read without READ_ONCE, so the compiler may fold the load
@@ -190,7 +192,8 @@ static unsigned int slab_nr_nodes = 1;
 /* fastpath_lock held. */
 static void __slab_fastpath_update(void)
 {
-	bool all_slow = READ_ONCE(failslab.enabled) || slab_stats_on();
+	bool all_slow = READ_ONCE(failslab.enabled) || slab_stats_on() ||
+			kfence_sample_due();
 	bool slow = READ_ONCE(slab_nr_debug_caches) || pfmemalloc_active() ||
 		    slab_stats_on();
 
@@ -1199,8 +1202,12 @@ static __always_inline void cpu_cache_free_bulk(struct kmem_cache *cachep,
 						size_t nr, void **p,
 						bool several_nodes)
 {
-	for (size_t i = 0; i < nr; i++)
-		__cpu_cache_free(cachep, p[i], several_nodes);
+	for (size_t i = 0; i < nr; i++) {
+		if (unlikely(is_kfence_address(p[i])))
+			kfence_free(p[i]);
+		else
+			__cpu_cache_free(cachep, p[i], several_nodes);
+	}
 }
 
 /*
@@ -1294,6 +1301,11 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
 		flags = slab_fix_zone(cachep, flags);
 	if (unlikely(failslab.enabled) && should_failslab(cachep, flags))
 		return NULL;
+	if (unlikely(kfence_sample_due()) && nid == NUMA_NO_NODE) {
+		objp = kfence_alloc(cachep, orig_size, flags);
+		if (objp)
+			return objp;
+	}
 	if (unlikely(cache_debug(cachep)))
 		return slab_debug_alloc(cachep, flags, nid, orig_size, caller);
 	irqflags = arch_irq_save();
@@ -1422,6 +1434,10 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
 	if (unlikely(!objp))
 		return;
+	if (is_kfence_address(objp)) {
+		kfence_free(objp);
+		return;
+	}
 	slab_free(cachep, objp, 0, true);
 }
 
@@ -1484,8 +1500,12 @@ void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 
 	/* What sends one free to the slow path sends the bulk. */
 	if (unlikely(cache_debug(cachep) || slab_stats_on())) {
-		for (size_t i = 0; i < nr; i++)
-			slab_free_slow(cachep, p[i], _RET_IP_);
+		for (size_t i = 0; i < nr; i++) {
+			if (is_kfence_address(p[i]))
+				kfence_free(p[i]);
+			else
+				slab_free_slow(cachep, p[i], _RET_IP_);
+		}
 		return;
 	}
 	irqflags = arch_irq_save();
@@ -1606,6 +1626,10 @@ void *kmalloc_node(size_t size, gfp_t flags, int node)
 static __noinline void free_large_kmalloc(struct page *page,
 					  const void *objp, unsigned long caller)
 {
+	if (is_kfence_address(objp)) {	/* no slab page, see mm/kfence.h */
+		kfence_free(objp);
+		return;
+	}
 	if (!PageHead(page)) {
 		slab_report_bad_ptr(objp, caller, REPORT_SLAB_NOT_KMALLOC,
 				    "kfree of a pointer not from kmalloc (not a slab, not a large allocation)");
@@ -1623,7 +1647,8 @@ static __noinline void free_large_kmalloc(struct page *page,
 static bool ptr_checked_ok(const void *objp, const char *what,
 			   unsigned long caller)
 {
-	return !slab_nr_debug_caches || slab_debug_ptr_ok(objp, what, caller);
+	return !slab_nr_debug_caches || is_kfence_address(objp) ||
+	       slab_debug_ptr_ok(objp, what, caller);
 }
 
 /*
@@ -1698,6 +1723,8 @@ static size_t alloc_capacity(const void *objp, struct kmem_cache **cachep)
 	struct page *page = compound_head(virt_to_page(objp));
 
 	*cachep = NULL;
+	if (is_kfence_address(objp))
+		return kfence_ksize(objp);
 	if (!PageSlab(page))
 		return PAGE_SIZE << compound_order(page);
 	*cachep = page_slab(page)->slab_cache;

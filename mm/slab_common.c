@@ -40,6 +40,7 @@
 #include "kernel/report.h"
 #include "lib/string.h"
 #include "mm/internal.h"
+#include "mm/kfence.h"
 #include "mm/memblock.h"
 #include "mm/numa.h"
 #include "mm/slab_internal.h"
@@ -1517,6 +1518,8 @@ bool kmem_valid_obj(const void *obj)
 
 	if (ZERO_OR_NULL_PTR(obj) || !virt_addr_valid(obj))
 		return false;
+	if (is_kfence_address(obj))
+		return true;
 	page = compound_head(virt_to_page(obj));
 	if (PageSlab(page))
 		return true;

@@ -38,6 +38,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "mm/kfence.h"
 #include <string.h>
 
 #include "arch/arch.h"
@@ -121,6 +123,7 @@ static void libfuzzer_boot(void)
 
 	if (!libfuzzer_requested)
 		return;
+	kfence_sample_interval_set(0);	/* the checks count every object */
 	other_cpus_block_sigalrm();
 	argv = libfuzzer_argv(&argc);
 	printf("KTAP version 1\n1..1\n");

@@ -15,6 +15,11 @@
  * malloc shim (bench/shim/) sets host_default_mem to its own default
  * before boot: it cannot edit the environment of the program it runs in.
  *
+ * KFENCE's pool (mm/kfence.c) is made PROT_NONE and accessible again
+ * page by page in the same way, and its faults go to
+ * kfence_handle_page_fault() first: it reports, the page is made
+ * accessible, and returning from the handler retries the access.
+ *
  * debug_pagealloc: a free page's part of the direct map is made
  * PROT_NONE with mprotect() and PROT_READ|PROT_WRITE again when it is
  * handed out (ASan never looks at this memory itself: it is no heap of
@@ -74,6 +79,7 @@
 #include "mm/memblock.h"
 #include "mm/numa.h"
 #include "mm/mm.h"
+#include "mm/kfence.h"
 #include "mm/page_debug.h"
 #include "mm/vmalloc.h"
 
@@ -170,6 +176,10 @@ static void segv_handler(int sig, siginfo_t *info, void *ctx)
 	char what[160];
 
 	(void)sig;
+	if (kfence_handle_page_fault(addr,
+				     uc->uc_mcontext.gregs[REG_ERR] & 0x2, ip,
+				     (unsigned long)uc->uc_mcontext.gregs[REG_RBP]))
+		return;		/* reported, made accessible: retried */
 	if (debug_pagealloc_fault(addr, &pfn)) {
 		snprintf(what, sizeof(what), "debug_pagealloc: pfn 0x%lx is free", pfn);
 	} else if (!vmalloc_fault_describe(addr, what, sizeof(what))) {
@@ -218,6 +228,12 @@ void arch_kernel_map_pages(struct page *page, int numpages, bool enable)
 		     enable ? PROT_READ | PROT_WRITE : PROT_NONE))
 		panic("host: mprotect of pfn %#lx (+%d pages) failed: errno %d",
 		      page_to_pfn(page), numpages, errno);
+}
+
+/* KFENCE's pool: host pages are 4 KiB, mprotect() takes any of them. */
+bool arch_kfence_init_pool(unsigned long addr, unsigned long size)
+{
+	return sysconf(_SC_PAGESIZE) == (long)PAGE_SIZE;
 }
 
 /* Only the direct map of RAM is ever unmapped; anything else: false. */

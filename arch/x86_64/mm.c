@@ -10,7 +10,9 @@
  *                     range is aligned, 2 MiB pages next, 4 KiB at edges;
  *                     4 KiB pages only with debug_pagealloc=on, whose
  *                     arch_kernel_map_pages() clears and sets the present
- *                     bit of single pages (the address stays in the PTE)
+ *                     bit of single pages (the address stays in the PTE);
+ *                     KFENCE's pool is split to 4 KiB pages at boot
+ *                     (arch_kfence_init_pool()) for the same calls
  *   -2 GiB + p        the kernel image with W^X: text read-only and
  *                     executable, rodata read-only, data and bss
  *                     read-write, both no-execute (4 KiB pages)
@@ -221,6 +223,42 @@ void arch_kernel_map_pages(struct page *page, int numpages, bool enable)
 			*pte &= ~PTE_PRESENT;
 		invlpg(virt);
 	}
+}
+
+/*
+ * Replace the huge page entry at level (1: 2 MiB, 2: 1 GiB) by a table
+ * of 512 entries of the level below mapping the same memory with the
+ * same bits. The old translation stays right, so no flush is needed
+ * now; each later change of a 4 KiB entry invalidates its address.
+ */
+static void split_huge_entry(u64 *entry, int level)
+{
+	u64 *table = alloc_table();
+	u64 flags = *entry & ~PTE_ADDR_MASK & ~PTE_PSE;
+	phys_addr_t phys = *entry & PTE_ADDR_MASK;
+	unsigned long step = PAGE_SIZE << (9 * (level - 1));
+
+	for (int i = 0; i < 512; i++)
+		table[i] = (phys + i * step) | flags |
+			   (level > 1 ? PTE_PSE : 0);
+	*entry = __pa(table) | PTE_PRESENT | PTE_RW;
+}
+
+/* KFENCE's pool: split what maps it down to 4 KiB pages (boot, memblock). */
+bool arch_kfence_init_pool(unsigned long addr, unsigned long size)
+{
+	for (unsigned long virt = addr; virt < addr + size; virt += PAGE_SIZE) {
+		int level;
+		u64 *entry = lookup_entry(virt, &level);
+
+		while (level && (*entry & PTE_PRESENT)) {
+			split_huge_entry(entry, level);
+			entry = lookup_entry(virt, &level);
+		}
+		if (level || !(*entry & PTE_PRESENT))
+			return false;
+	}
+	return true;
 }
 
 bool arch_kernel_page_present(unsigned long virt)

@@ -4,7 +4,9 @@
  *
  * Every CPU exception is fatal in this kernel but one: a page fault at
  * one of arch_probe_kernel_access()'s instructions (entry_64.S), which
- * is reported in a few lines and resumes at the probe's fixup. Else
+ * is reported in a few lines and resumes at the probe's fixup, and one
+ * in KFENCE's pool, which KFENCE reports and lets the access retry
+ * (mm/kfence.h). Else
  * do_exception() prints the vector and its name, the error code, CR2
  * for a page fault, all registers and the call chain (frame pointers,
  * with symbol names), then ends the QEMU run with a failure status.
@@ -20,6 +22,7 @@
 #include "arch/x86_64/io.h"
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "mm/kfence.h"
 #include "mm/page_debug.h"
 #include "mm/vmalloc.h"
 #include "arch/arch.h"
@@ -200,6 +203,10 @@ void do_exception(struct pt_regs *regs)
 
 	if (v == 2)
 		x86_nmi_stop();		/* returns only if it was not that */
+	if (v == 14 && kfence_handle_page_fault(read_cr2(),
+						regs->error_code & 0x2,
+						regs->rip, regs->rbp))
+		return;			/* reported; the access is retried */
 	if (v == 14 && probe_fault_fixup(regs))
 		return;
 	if (!panic_begin()) {

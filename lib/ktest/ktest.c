@@ -41,6 +41,7 @@
 #include "kernel/workqueue.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
+#include "mm/kfence.h"
 #include "mm/slab.h"
 
 #define INDENT_STEP	4
@@ -700,6 +701,12 @@ static void ktest_boot(void)
 
 	if (!ktest_requested)
 		return;
+	/*
+	 * The suites count objects, pages and slow-path hits exactly: no
+	 * sample may come from KFENCE's pool behind their back. The kfence
+	 * suite forces its own.
+	 */
+	kfence_sample_interval_set(0);
 	failed = ktest_run(ktest_glob);
 	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
 		lockdep_print_graph();
