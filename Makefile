@@ -314,7 +314,7 @@ MANY_CPU_HOSTS := --host '$(HB)/cram nr_cpus=$(MANY_CPUS) ktest=$(MANY_CPU_SUITE
 # have no CPU, each with a deferred part (deferred_init=4M); SLAB on 2
 # nodes of 2 CPUs and 4 nodes of 2, its NUMA suite and the allocator
 # suites.
-NUMA_HOST_SUITES := page_alloc_numa,memory_model
+NUMA_HOST_SUITES := page_alloc_numa,memory_model,page_ref
 SLAB_NUMA_HOST_SUITES := slab_numa,slab,slab_contract,kmalloc,reap
 NUMA_HOSTS := --host '$(HB)/cram numa=fake=2 nr_cpus=4 ktest=$(NUMA_HOST_SUITES)' \
 	      --host '$(HB)/cram numa=fake=4 nr_cpus=2 deferred_init=4M ktest=$(NUMA_HOST_SUITES)' \
@@ -336,14 +336,15 @@ check: $(HB)/cram compile-checks
 # suite runs the scaling cases shortened there, on 1, 2 and 4 CPUs; vmalloc
 # checks another CPU loses a freed mapping once the purge has run, and
 # vmalloc_torture runs every CPU at once for torture_ms=, 1 s by default).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture,percpu
+SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture,percpu,page_ref
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Two NUMA boots (QEMU builds the SRAT and SLIT): 2 nodes of 2 CPUs, and 4
 # nodes of one CPU each, node 3 without memory, with an asymmetric,
 # non-uniform SLIT. The numa suite checks the topology against the
 # numa_expect= the harness adds; page_alloc_numa the page allocator on
-# it, slab_numa SLAB's nodes and alien arrays.
-NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot,percpu,page_alloc_numa,memory_model,slab_numa
+# it, slab_numa SLAB's nodes and alien arrays, page_ref page references
+# freed on every node.
+NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot,percpu,page_alloc_numa,memory_model,slab_numa,page_ref
 NUMA_4NODES := 4:nomem=3:0-1=15:1-0=25:0-2=30:0-3=40:1-2=18:1-3=22:2-3=12
 # The 4-node boot also measures kmalloc_node() per node, local and remote,
 # and the cross-node producer/consumer's CPUs and scaling rows (bench).
@@ -367,7 +368,7 @@ boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
 # and a boot that unmaps free pages (debug_pagealloc; vmalloc there too,
 # whose pages come and go from the direct map). The slab_debug boot runs
 # on 4 CPUs.
-DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq,smp_call,smp_drain,rcu,rcutorture,workqueue
+DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_ref,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq,smp_call,smp_drain,rcu,rcutorture,workqueue
 # (smp_ops: the smp suite's stress is ~8x slower with every cache debugged.)
 DEBUG_CMDLINE := slab_debug debug_objects slab_freelist_random=1 smp_ops=100000
 DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \

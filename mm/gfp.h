@@ -273,10 +273,14 @@ void free_pages_exact(void *virt, size_t size);
 /**
  * split_page() - make each page of a block freeable on its own
  * @page: the first page of a block from alloc_pages(), not compound
- *	(a compound one is warned about)
  * @order: the order it was allocated with
  *
- * Afterwards each page is freed with __free_page().
+ * Afterwards the block is 2^@order order-0 pages with one reference
+ * each (the first keeps its count), each freed with __free_page() or
+ * put_page(). Refused with a "BUG: Bad page state" report, the block
+ * left as it was: a compound page (Linux's
+ * VM_BUG_ON_PAGE(PageCompound(page))), a page with no reference, an
+ * @order that is not the block's.
  *
  * Context: any context.
  */

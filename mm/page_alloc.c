@@ -37,10 +37,10 @@
  *
  * 5. Bad frees (not a RAM page, reserved, already free, a tail page, the
  *    wrong order, refcount already 0, a slab page, a free_pages() address
- *    outside the direct map) and pages found in use on the free lists
- *    are reported by bad_page(), the one reporter, with the page, order,
- *    reason and caller, and then ignored: the allocator's state is not
- *    touched.
+ *    outside the direct map), bad references (section 10) and pages
+ *    found in use on the free lists are reported by bad_page(), the one
+ *    reporter, with the page, order, reason and caller, and then
+ *    ignored: the allocator's state is not touched.
  *
  * 6. Per-CPU lists and locking. zone->lock guards the free lists and
  *    counters. Each CPU keeps, per zone, one list per order 0-3 under
@@ -120,6 +120,23 @@
  *    found at boot (pcp_fast_zone[cpu]). Each allocation counts Linux's
  *    numa_hit/miss/foreign/local/other (zone_statistics) in the per-CPU
  *    lists of the zones involved; the fast path counts in one word.
+ *
+ * 10. References (Linux's rules). An allocated block's first page holds
+ *    its references; a compound page's tails count on the head.
+ *    get_page() adds one, put_page() drops one, and the last frees: a
+ *    compound page whole at its order, any other page at order 0. So
+ *    __free_pages() of a plain block of order n whose first page someone
+ *    still holds frees the other pages at once, in aligned pieces of
+ *    orders n - 1 down to 0, and leaves the first page, now order 0, to
+ *    the last put_page(); of a compound page it frees nothing until the
+ *    last reference goes. put_page() drops a reference that is not the
+ *    last with a compare-and-exchange (never below 1), and hands the
+ *    last to the free slow path, whose checks refuse a slab's page (only
+ *    SLAB frees it), a reserved page and a plain block above order 0.
+ *    put_page() of a page with no reference, get_page() of one and
+ *    split_page() of a compound page are reported and change nothing.
+ *    None of this touches the fast paths: a page with more than one
+ *    reference fails free_page_fast_ok().
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
@@ -277,6 +294,12 @@ static const char *bad_page_reason(enum report_kind kind)
 		return "not a struct page of RAM";
 	case REPORT_BAD_PAGE_NOT_DIRECT_MAP:
 		return "free_pages() of an address that is not a page of the direct map";
+	case REPORT_BAD_PAGE_PUT_UNDERFLOW:
+		return "put_page() of a page with refcount 0: page_ref underflow";
+	case REPORT_BAD_PAGE_REF_ZERO:
+		return "refcount 0: a reference to a free page, or not the first page of its block";
+	case REPORT_BAD_PAGE_SPLIT_COMPOUND:
+		return "split_page() of a compound page";
 	default:
 		return "free page in use or with flags set";
 	}
@@ -361,8 +384,64 @@ static void destroy_compound_page(struct page *page, unsigned int order)
 }
 
 /*
+ * A block whose last reference is gone, made ready for the free lists:
+ * no compound state, no allocation state, the debug hooks run.
+ */
+static void free_pages_clean(struct page *page, unsigned int order)
+{
+	if (PageHead(page))
+		destroy_compound_page(page, order);
+	__ClearPagePfmemalloc(page);
+	page->alloc_order = 0;
+	page->mapping = NULL;
+	if (page_debug_active())
+		page_debug_free(page, order);
+}
+
+static void free_unref_page(struct page *page, struct zone *zone,
+			    unsigned int order);
+
+/* A clean block to this CPU's list for its order, or to the buddy lists. */
+static void free_the_page(struct page *page, unsigned int order)
+{
+	struct zone *zone = page_zone(page);
+	unsigned long flags;
+
+	if (order < NR_PCP_ORDERS) {
+		free_unref_page(page, zone, order);
+		return;
+	}
+	spin_lock_irqsave(&zone->lock, flags);
+	__free_one_page(page, page_to_pfn(page), zone, order);
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+/*
+ * __free_pages() of a plain block whose first page others still hold
+ * (section 10): the rest goes back now, in the largest aligned pieces
+ * (orders order - 1 down to 0, from the top), and the first page
+ * becomes an order-0 page that the last put_page() frees. Its order is
+ * changed before our reference is dropped, so a holder whose put_page()
+ * finds itself last frees it at order 0.
+ */
+static void free_pages_keep_first(struct page *page, unsigned int order)
+{
+	WRITE_ONCE(page->alloc_order, 0);
+	while (order-- > 0) {
+		struct page *piece = page + (1UL << order);
+
+		free_pages_clean(piece, order);
+		free_the_page(piece, order);
+	}
+	if (page_ref_dec_and_test(page)) {
+		free_pages_clean(page, 0);
+		free_the_page(page, 0);
+	}
+}
+
+/*
  * Checks before freeing; drops one reference. True if the block is to
- * go back to the free lists now.
+ * go back to the free lists now, cleaned.
  */
 static bool free_pages_prepare(struct page *page, unsigned int order,
 			       unsigned long caller)
@@ -377,17 +456,15 @@ static bool free_pages_prepare(struct page *page, unsigned int order,
 	 * The only reference is ours: nobody else may take one now, so a
 	 * plain store ends it, no locked decrement.
 	 */
-	if (page_ref_count(page) == 1)
+	if (page_ref_count(page) == 1) {
 		set_page_count(page, 0);
-	else if (!atomic_dec_and_test(&page->_refcount))
+	} else if (order && !PageHead(page)) {
+		free_pages_keep_first(page, order);
+		return false;
+	} else if (!page_ref_dec_and_test(page)) {
 		return false;	/* someone else still holds it */
-	if (PageHead(page))
-		destroy_compound_page(page, order);
-	__ClearPagePfmemalloc(page);
-	page->alloc_order = 0;
-	page->mapping = NULL;
-	if (page_debug_active())
-		page_debug_free(page, order);
+	}
+	free_pages_clean(page, order);
 	return true;
 }
 
@@ -1142,19 +1219,8 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 static __noinline void free_pages_slow(struct page *page, unsigned int order,
 				       unsigned long caller)
 {
-	struct zone *zone;
-	unsigned long flags;
-
-	if (!free_pages_prepare(page, order, caller))
-		return;
-	zone = page_zone(page);
-	if (order < NR_PCP_ORDERS) {
-		free_unref_page(page, zone, order);
-		return;
-	}
-	spin_lock_irqsave(&zone->lock, flags);
-	__free_one_page(page, page_to_pfn(page), zone, order);
-	spin_unlock_irqrestore(&zone->lock, flags);
+	if (free_pages_prepare(page, order, caller))
+		free_the_page(page, order);
 }
 
 /*
@@ -1244,9 +1310,77 @@ void free_pages(unsigned long addr, unsigned int order)
 	__free_pages(virt_to_page((void *)addr), order);
 }
 
+/* --- page references (section 10) -------------------------------------- */
+
+/* Drop a reference that is not the last; false if the count is 1 or less. */
+static bool page_ref_put_not_last(struct page *page)
+{
+	int count = page_ref_count(page);
+
+	do {
+		if (count <= 1)
+			return false;
+	} while (!atomic_try_cmpxchg(&page->_refcount, &count, count - 1));
+	return true;
+}
+
+void get_page(struct page *page)
+{
+	if (unlikely(!page_in_mem_map(page))) {
+		bad_page(page, 0, 0, REPORT_BAD_PAGE_NOT_RAM, _RET_IP_);
+		return;
+	}
+	page = compound_head(page);
+	if (unlikely(page_ref_count(page) <= 0)) {
+		bad_page(page, 0, compound_order(page),
+			 REPORT_BAD_PAGE_REF_ZERO, _RET_IP_);
+		return;
+	}
+	page_ref_inc(page);
+}
+
+void put_page(struct page *page)
+{
+	if (unlikely(!page_in_mem_map(page))) {
+		bad_page(page, 0, 0, REPORT_BAD_PAGE_NOT_RAM, _RET_IP_);
+		return;
+	}
+	page = compound_head(page);
+	if (page_ref_put_not_last(page))
+		return;
+	if (unlikely(page_ref_count(page) <= 0)) {
+		bad_page(page, 0, compound_order(page),
+			 REPORT_BAD_PAGE_PUT_UNDERFLOW, _RET_IP_);
+		return;
+	}
+	free_pages_slow(page, compound_order(page), _RET_IP_);
+}
+
+/* What is wrong with splitting page at order (REPORT_NONE: nothing). */
+static enum report_kind split_page_problem(const struct page *page,
+					   unsigned int order)
+{
+	if (!page_in_mem_map(page))
+		return REPORT_BAD_PAGE_NOT_RAM;
+	if (order >= MAX_ORDER)
+		return REPORT_BAD_PAGE_ORDER;
+	if (PageCompound(page))
+		return REPORT_BAD_PAGE_SPLIT_COMPOUND;
+	if (page_ref_count(page) <= 0)
+		return REPORT_BAD_PAGE_REF_ZERO;
+	if (page->alloc_order != order)
+		return REPORT_BAD_PAGE_WRONG_ORDER;
+	return REPORT_NONE;
+}
+
 void split_page(struct page *page, unsigned int order)
 {
-	WARN_ON(PageCompound(page));
+	enum report_kind problem = split_page_problem(page, order);
+
+	if (problem != REPORT_NONE) {
+		bad_page(page, 0, order, problem, _RET_IP_);
+		return;
+	}
 	page->alloc_order = 0;
 	for (unsigned long i = 1; i < (1UL << order); i++) {
 		set_page_count(page + i, 1);
