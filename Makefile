@@ -294,6 +294,10 @@ compile-checks: $(KERNEL_DOC) $(CHECKPATCH)
 		echo "checkpatch: skipped, $(KUNIT_TARBALL) not found (make deps)"; \
 	fi
 
+comma := ,
+empty :=
+space := $(empty) $(empty)
+
 # Host-native suites only (ASan/UBSan).
 # Deferred struct page init needs a last zone of more than two sections
 # (mm/internal.h): the suites that test it run again on the host with
@@ -321,8 +325,16 @@ NUMA_HOSTS := --host '$(HB)/cram numa=fake=2 nr_cpus=4 ktest=$(NUMA_HOST_SUITES)
 	      --host '$(HB)/cram numa=fake=2 nr_cpus=4 ktest=$(SLAB_NUMA_HOST_SUITES)' \
 	      --host '$(HB)/cram numa=fake=4 nr_cpus=8 ktest=$(SLAB_NUMA_HOST_SUITES)'
 
+# init_on_alloc=1 and init_on_free=1, one at a time: the meminit suite,
+# whose zeroing cases skip without them, and the allocator suites that
+# test behaviour (slab and slab_contract also pin SLAB's default layout
+# and fast paths, which init_on_free changes: no index array in objects).
+MEMINIT_SUITES := meminit,page_alloc,page_ref,kmalloc,vmalloc,mempool
+MEMINIT_HOSTS := --host '$(HB)/cram ktest=$(MEMINIT_SUITES) init_on_alloc=1' \
+		 --host '$(HB)/cram ktest=$(MEMINIT_SUITES) init_on_free=1'
+
 check: $(HB)/cram compile-checks
-	$(HARNESS) --lock-order Documentation/locking/locking.md --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS))
+	$(HARNESS) --lock-order Documentation/locking/locking.md --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS) $(MEMINIT_HOSTS))
 
 # Everything: host suites, kernel suites under QEMU, the harness's own tests.
 # Beside the main boot (MEM, every suite), more boots check the memory
@@ -383,7 +395,7 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
 	       $(call boot,128M,ktest=$(SIZE_SUITES),,uefi,,iso/grub-holes.cfg) \
 	       $(call boot,3G,ktest=$(SIZE_SUITES),,,q35) \
-	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000) \
+	       $(call boot,128M,ktest=memory_model$(comma)meminit mem=96M memmap=1M$$0x2000000 init_on_alloc=1 init_on_free=1) \
 	       $(call boot,128M,ktest=$(SMP_SUITES) smp_ops=10000000,,,,,4) \
 	       $(call boot,128M,ktest=$(NUMA_SUITES),,,,,4,2) \
 	       $(call boot,128M,ktest=$(NUMA_4NODE_SUITES),,,,,4,$(NUMA_4NODES)) \
@@ -392,9 +404,6 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 # each written to build/fuzz/test-input.bin before it runs; then 5 s of
 # libFuzzer (LF_STAGES, below: the libFuzzer build, skipped with a message
 # when clang's runtime is missing).
-comma := ,
-empty :=
-space := $(empty) $(empty)
 FUZZ_CORPUS := $(sort $(wildcard fuzz/corpus/*.bin))
 FUZZ_STAGES := $(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS))') \
 	       --host '$(HB)/cram fuzz=$(FUZZ_SECONDS)' \
@@ -421,7 +430,7 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check \
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
-		$(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS) $(FUZZ_STAGES) $(LF_STAGES)) \
+		$(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS) $(MEMINIT_HOSTS) $(FUZZ_STAGES) $(LF_STAGES)) \
 		$(call boot,$(MEM),$(TEST_CMDLINE),,,,,$(SMP),$(NUMA)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) \

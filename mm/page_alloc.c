@@ -98,6 +98,16 @@
  *    "page allocation failure" report (it is not a shortage of memory;
  *    fault_inject_verbose reports it instead).
  *
+ *    init_on_alloc and init_on_free (boot parameters, Linux's) set
+ *    PAGE_DEBUG_INIT in page_debug_flags, so they too cost the fast
+ *    paths nothing while off. A block about to go to the free lists is
+ *    zeroed (init_on_free) before page_debug_free() may unmap it, and so
+ *    is all memory boot hands over; a block handed out is zeroed after
+ *    page_debug_alloc() if init_on_alloc or __GFP_ZERO asks, unless
+ *    init_on_free zeroed it already (Linux's rule: the free lists then
+ *    hold only zeroed pages). page_poison wins over both: they are
+ *    turned off when it is on (init_mem_debugging_and_hardening()).
+ *
  * 8. Reclaim (mm/vmscan.c). When the free lists cannot serve an
  *    allocation, and it may reclaim (gfp_may_reclaim: not __GFP_NORETRY,
  *    not inside reclaim), try_to_free_pages() takes back what the
@@ -139,6 +149,8 @@
  *    reference fails free_page_fast_ok().
  */
 #include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/report.h"
 #include "kernel/irq.h"
@@ -159,6 +171,9 @@
 #define ALLOC_HIGH		0x2	/* __GFP_HIGH: half of min is enough */
 
 #define MAX_FAILURE_REPORTS	10
+
+bool init_on_alloc;
+bool init_on_free;
 
 static unsigned long min_free_kbytes;
 static unsigned int failure_reports;
@@ -383,6 +398,23 @@ static void destroy_compound_page(struct page *page, unsigned int order)
 	__ClearPageHead(page);
 }
 
+/* Zero a block (init_on_alloc, init_on_free, __GFP_ZERO). */
+static void kernel_init_pages(struct page *page, unsigned int order)
+{
+	memset(page_address(page), 0, PAGE_SIZE << order);
+}
+
+/*
+ * A block on its way to the free lists while page_debug_flags is set:
+ * zeroed for init_on_free while still mapped, then poisoned or unmapped.
+ */
+static void free_pages_debug(struct page *page, unsigned int order)
+{
+	if (want_init_on_free())
+		kernel_init_pages(page, order);
+	page_debug_free(page, order);
+}
+
 /*
  * A block whose last reference is gone, made ready for the free lists:
  * no compound state, no allocation state, the debug hooks run.
@@ -395,7 +427,7 @@ static void free_pages_clean(struct page *page, unsigned int order)
 	page->alloc_order = 0;
 	page->mapping = NULL;
 	if (page_debug_active())
-		page_debug_free(page, order);
+		free_pages_debug(page, order);
 }
 
 static void free_unref_page(struct page *page, struct zone *zone,
@@ -499,8 +531,9 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 	page->alloc_order = order;
 	if (page_debug_active())
 		page_debug_alloc(page, order);
-	if (gfp & __GFP_ZERO)
-		memset(page_address(page), 0, PAGE_SIZE << order);
+	/* Free pages are zero already with init_on_free (Linux's rule). */
+	if (want_init_on_alloc(gfp) && !want_init_on_free())
+		kernel_init_pages(page, order);
 	if (order && (gfp & __GFP_COMP))
 		prep_compound_page(page, order);
 	if (alloc_flags & ALLOC_NO_WATERMARKS)
@@ -1416,6 +1449,52 @@ void free_pages_exact(void *virt, size_t size)
 		__free_pages(page + i, 0);
 }
 
+/* --- init_on_alloc, init_on_free (section 7) ---------------------------- */
+
+/* Linux's kstrtobool() values: 1/0, y/n, on/off; a bare name is on. */
+static int init_on_setup(const char *val, bool *on)
+{
+	if (!val || !strcmp(val, "1") || !strcmp(val, "y") ||
+	    !strcmp(val, "on"))
+		*on = true;
+	else if (!strcmp(val, "0") || !strcmp(val, "n") || !strcmp(val, "off"))
+		*on = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int init_on_alloc_setup(char *val)
+{
+	return init_on_setup(val, &init_on_alloc);
+}
+kernel_param("init_on_alloc", init_on_alloc_setup);
+
+static int init_on_free_setup(char *val)
+{
+	return init_on_setup(val, &init_on_free);
+}
+kernel_param("init_on_free", init_on_free_setup);
+
+void init_mem_debugging_and_hardening(void)
+{
+	unsigned int init = 0;
+
+	if (page_poisoning_enabled() &&
+	    (READ_ONCE(init_on_alloc) || READ_ONCE(init_on_free))) {
+		pr_info("mem auto-init: page_poison is on, will take precedence over init_on_alloc and init_on_free\n");
+		WRITE_ONCE(init_on_alloc, false);
+		WRITE_ONCE(init_on_free, false);
+	}
+	if (READ_ONCE(init_on_alloc) || READ_ONCE(init_on_free))
+		init = PAGE_DEBUG_INIT;
+	if (init)
+		__atomic_fetch_or(&page_debug_flags, init, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&page_debug_flags, ~PAGE_DEBUG_INIT,
+				   __ATOMIC_RELEASE);
+}
+
 /* --- boot: handing memory over, watermarks ------------------------------ */
 
 static void __free_pages_core(struct page *page, unsigned int order)
@@ -1431,7 +1510,7 @@ static void __free_pages_core(struct page *page, unsigned int order)
 	zone->managed_pages += n;
 	totalram_pages += n;
 	if (page_debug_active())
-		page_debug_free(page, order);
+		free_pages_debug(page, order);
 	spin_lock_irqsave(&zone->lock, flags);
 	__free_one_page(page, page_to_pfn(page), zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
