@@ -294,6 +294,10 @@ compile-checks: $(KERNEL_DOC) $(CHECKPATCH)
 		echo "checkpatch: skipped, $(KUNIT_TARBALL) not found (make deps)"; \
 	fi
 
+comma := ,
+empty :=
+space := $(empty) $(empty)
+
 # Host-native suites only (ASan/UBSan).
 # Deferred struct page init needs a last zone of more than two sections
 # (mm/internal.h): the suites that test it run again on the host with
@@ -314,15 +318,23 @@ MANY_CPU_HOSTS := --host '$(HB)/cram nr_cpus=$(MANY_CPUS) ktest=$(MANY_CPU_SUITE
 # have no CPU, each with a deferred part (deferred_init=4M); SLAB on 2
 # nodes of 2 CPUs and 4 nodes of 2, its NUMA suite and the allocator
 # suites.
-NUMA_HOST_SUITES := page_alloc_numa,memory_model
+NUMA_HOST_SUITES := page_alloc_numa,memory_model,page_ref
 SLAB_NUMA_HOST_SUITES := slab_numa,slab,slab_contract,kmalloc,reap
 NUMA_HOSTS := --host '$(HB)/cram numa=fake=2 nr_cpus=4 ktest=$(NUMA_HOST_SUITES)' \
 	      --host '$(HB)/cram numa=fake=4 nr_cpus=2 deferred_init=4M ktest=$(NUMA_HOST_SUITES)' \
 	      --host '$(HB)/cram numa=fake=2 nr_cpus=4 ktest=$(SLAB_NUMA_HOST_SUITES)' \
 	      --host '$(HB)/cram numa=fake=4 nr_cpus=8 ktest=$(SLAB_NUMA_HOST_SUITES)'
 
+# init_on_alloc=1 and init_on_free=1, one at a time: the meminit suite,
+# whose zeroing cases skip without them, and the allocator suites that
+# test behaviour (slab and slab_contract also pin SLAB's default layout
+# and fast paths, which init_on_free changes: no index array in objects).
+MEMINIT_SUITES := meminit,page_alloc,page_ref,kmalloc,vmalloc,mempool
+MEMINIT_HOSTS := --host '$(HB)/cram ktest=$(MEMINIT_SUITES) init_on_alloc=1' \
+		 --host '$(HB)/cram ktest=$(MEMINIT_SUITES) init_on_free=1'
+
 check: $(HB)/cram compile-checks
-	$(HARNESS) --lock-order Documentation/locking/locking.md --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS))
+	$(HARNESS) --lock-order Documentation/locking/locking.md --host '$(HB)/cram $(TEST_CMDLINE)' $(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS) $(MEMINIT_HOSTS))
 
 # Everything: host suites, kernel suites under QEMU, the harness's own tests.
 # Beside the main boot (MEM, every suite), more boots check the memory
@@ -337,14 +349,15 @@ check: $(HB)/cram compile-checks
 # checks another CPU loses a freed mapping once the purge has run, and
 # vmalloc_torture runs every CPU at once for torture_ms=, 1 s by default;
 # kfence catches its faults on x86_64's page tables with 4 CPUs running).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture,percpu,kfence
+SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture,percpu,kfence,page_ref
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Two NUMA boots (QEMU builds the SRAT and SLIT): 2 nodes of 2 CPUs, and 4
 # nodes of one CPU each, node 3 without memory, with an asymmetric,
 # non-uniform SLIT. The numa suite checks the topology against the
 # numa_expect= the harness adds; page_alloc_numa the page allocator on
-# it, slab_numa SLAB's nodes and alien arrays.
-NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot,percpu,page_alloc_numa,memory_model,slab_numa
+# it, slab_numa SLAB's nodes and alien arrays, page_ref page references
+# freed on every node.
+NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot,percpu,page_alloc_numa,memory_model,slab_numa,page_ref
 NUMA_4NODES := 4:nomem=3:0-1=15:1-0=25:0-2=30:0-3=40:1-2=18:1-3=22:2-3=12
 # The 4-node boot also measures kmalloc_node() per node, local and remote,
 # and the cross-node producer/consumer's CPUs and scaling rows (bench).
@@ -368,7 +381,7 @@ boot = --kernel $(B)/kernel.elf --mem $(1) --cmdline '$(2)' \
 # and a boot that unmaps free pages (debug_pagealloc; vmalloc there too,
 # whose pages come and go from the direct map). The slab_debug boot runs
 # on 4 CPUs.
-DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq,smp_call,smp_drain,rcu,rcutorture,workqueue
+DEBUG_SUITES := slab_debug,slab,kmalloc,page_alloc,page_ref,page_debug,failslab,smp,mempool,kmalloc_util,reclaim,irq,smp_call,smp_drain,rcu,rcutorture,workqueue
 # (smp_ops: the smp suite's stress is ~8x slower with every cache debugged.)
 DEBUG_CMDLINE := slab_debug debug_objects slab_freelist_random=1 smp_ops=100000
 DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_poison=on' \
@@ -383,7 +396,7 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
 	       $(call boot,128M,ktest=$(SIZE_SUITES),,uefi,,iso/grub-holes.cfg) \
 	       $(call boot,3G,ktest=$(SIZE_SUITES),,,q35) \
-	       $(call boot,128M,ktest=memory_model mem=96M memmap=1M$$0x2000000) \
+	       $(call boot,128M,ktest=memory_model$(comma)meminit mem=96M memmap=1M$$0x2000000 init_on_alloc=1 init_on_free=1) \
 	       $(call boot,128M,ktest=$(SMP_SUITES) smp_ops=10000000,,,,,4) \
 	       $(call boot,128M,ktest=$(NUMA_SUITES),,,,,4,2) \
 	       $(call boot,128M,ktest=$(NUMA_4NODE_SUITES),,,,,4,$(NUMA_4NODES)) \
@@ -392,9 +405,6 @@ EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 # each written to build/fuzz/test-input.bin before it runs; then 5 s of
 # libFuzzer (LF_STAGES, below: the libFuzzer build, skipped with a message
 # when clang's runtime is missing).
-comma := ,
-empty :=
-space := $(empty) $(empty)
 FUZZ_CORPUS := $(sort $(wildcard fuzz/corpus/*.bin))
 FUZZ_STAGES := $(if $(FUZZ_CORPUS),--host '$(HB)/cram fuzzfile=$(subst $(space),$(comma),$(FUZZ_CORPUS))') \
 	       --host '$(HB)/cram fuzz=$(FUZZ_SECONDS)' \
@@ -421,7 +431,7 @@ test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check \
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
-		$(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS) $(FUZZ_STAGES) $(LF_STAGES)) \
+		$(if $(KTEST),,$(DEFERRED_HOSTS) $(MANY_CPU_HOSTS) $(NUMA_HOSTS) $(MEMINIT_HOSTS) $(FUZZ_STAGES) $(LF_STAGES)) \
 		$(call boot,$(MEM),$(TEST_CMDLINE),,,,,$(SMP),$(NUMA)) \
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) \

@@ -39,6 +39,25 @@ static inline bool atomic_dec_and_test(atomic_t *v)
 	return atomic_add_return(-1, v) == 0;
 }
 
+/* If v is *old, set it to new and return true; else *old = v, false. */
+static inline bool atomic_try_cmpxchg(atomic_t *v, int *old, int new)
+{
+	return __atomic_compare_exchange_n(&v->counter, old, new, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
+
+/* Add a to v unless v is u; true if it added. */
+static inline bool atomic_add_unless(atomic_t *v, int a, int u)
+{
+	int c = atomic_read(v);
+
+	do {
+		if (c == u)
+			return false;
+	} while (!atomic_try_cmpxchg(v, &c, c + a));
+	return true;
+}
+
 typedef struct {
 	long counter;
 } atomic_long_t;

@@ -15,7 +15,7 @@
 enum report_kind {
 	REPORT_NONE,
 	REPORT_WARN,			/* WARN(), WARN_ON() */
-	/* bad_page(): a free the page allocator refuses */
+	/* bad_page(): a free or reference the page allocator refuses */
 	REPORT_BAD_PAGE_ORDER,		/* order >= MAX_ORDER */
 	REPORT_BAD_PAGE_RESERVED,
 	REPORT_BAD_PAGE_ALREADY_FREE,
@@ -26,6 +26,9 @@ enum report_kind {
 	REPORT_BAD_PAGE_NOT_RAM,	/* not a struct page of RAM */
 	REPORT_BAD_PAGE_NOT_DIRECT_MAP,	/* free_pages() of a wild address */
 	REPORT_BAD_PAGE_NEW_IN_USE,	/* allocating a "free" page in use */
+	REPORT_BAD_PAGE_PUT_UNDERFLOW,	/* put_page() with refcount 0 */
+	REPORT_BAD_PAGE_REF_ZERO,	/* get_page(), split_page(): no ref */
+	REPORT_BAD_PAGE_SPLIT_COMPOUND,	/* split_page() of a compound page */
 	REPORT_PAGE_POISON,		/* page_poison: written after free */
 	/* page_alloc_check(): what it found wrong */
 	REPORT_PAGE_CHECK_MAPPED,	/* a free page still mapped */

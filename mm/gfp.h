@@ -50,6 +50,39 @@ typedef unsigned int gfp_t;
 #define GFP_DMA			__GFP_DMA
 #define GFP_DMA32		__GFP_DMA32
 
+/*
+ * init_on_alloc=1, init_on_free=1 (boot parameters, Linux's): zero every
+ * page and slab object when it is allocated, or when it is freed. Set at
+ * boot only; page_poison=on overrides both (mm/page_alloc.c, section 7).
+ */
+extern bool init_on_alloc;
+extern bool init_on_free;
+
+/**
+ * want_init_on_alloc() - is a new allocation to be zeroed
+ * @gfp: its GFP flags
+ *
+ * Context: any context.
+ * Return: true if init_on_alloc=1 or @gfp has __GFP_ZERO (the page
+ * allocator then skips it if init_on_free=1 zeroed the pages already).
+ */
+static inline bool want_init_on_alloc(gfp_t gfp)
+{
+	return READ_ONCE(init_on_alloc) || (gfp & __GFP_ZERO);
+}
+
+/**
+ * want_init_on_free() - is freed memory to be zeroed
+ *
+ * Context: any context.
+ * Return: true if init_on_free=1: every free page and (with Linux's
+ * exceptions, mm/slab.c) slab object is zeroed when it is freed.
+ */
+static inline bool want_init_on_free(void)
+{
+	return READ_ONCE(init_on_free);
+}
+
 /**
  * get_order() - the order of the smallest block that holds some bytes
  * @size: the number of bytes, at least 1
@@ -273,10 +306,14 @@ void free_pages_exact(void *virt, size_t size);
 /**
  * split_page() - make each page of a block freeable on its own
  * @page: the first page of a block from alloc_pages(), not compound
- *	(a compound one is warned about)
  * @order: the order it was allocated with
  *
- * Afterwards each page is freed with __free_page().
+ * Afterwards the block is 2^@order order-0 pages with one reference
+ * each (the first keeps its count), each freed with __free_page() or
+ * put_page(). Refused with a "BUG: Bad page state" report, the block
+ * left as it was: a compound page (Linux's
+ * VM_BUG_ON_PAGE(PageCompound(page))), a page with no reference, an
+ * @order that is not the block's.
  *
  * Context: any context.
  */

@@ -290,6 +290,14 @@ static inline void set_page_count(struct page *page, int v)
 }
 
 /*
+ * Apply page_poison's precedence over init_on_alloc and init_on_free
+ * (Linux's rule: both off, with a message), then set PAGE_DEBUG_INIT if
+ * either is still on. At boot before memory is handed over, and again
+ * when page poisoning is switched on.
+ */
+void init_mem_debugging_and_hardening(void);
+
+/*
  * The page debugging hooks (mm/page_debug.c), called only if
  * page_debug_active(): a block of 2^order pages goes to the free lists
  * (poison, then unmap), or comes off them to be handed out (map, then

@@ -10,6 +10,10 @@
  * backed only where RAM exists: a hole costs no memory. These two bases
  * are variables set by the arch (the host build puts them wherever mmap
  * does), and the helpers below are the only way across.
+ *
+ * Also a page's references (Linux's page_ref.h, get_page(), put_page()):
+ * an allocated block's first page counts them, a compound page's tails
+ * count on the head; the last one frees (mm/page_alloc.c, section 10).
  */
 #ifndef MM_MM_H
 #define MM_MM_H
@@ -202,6 +206,87 @@ static inline int page_ref_count(const struct page *page)
 {
 	return atomic_read(&page->_refcount);
 }
+
+/**
+ * page_ref_inc() - take a reference to a page, unchecked
+ * @page: an entry of mem_map that holds a reference already
+ *
+ * The raw increment (Linux's page_ref.h): no check, and a tail page's
+ * own count. Most callers want get_page().
+ *
+ * Context: any context; an atomic increment.
+ */
+static inline void page_ref_inc(struct page *page)
+{
+	atomic_inc(&page->_refcount);
+}
+
+/**
+ * page_ref_dec_and_test() - drop a reference to a page, unchecked
+ * @page: an entry of mem_map that holds a reference
+ *
+ * The raw decrement (Linux's page_ref.h): no check, nothing freed. A
+ * page whose count this takes to 0 is lost to the allocator (only
+ * put_page() and __free_pages() free), so callers that do not own the
+ * last reference by construction want put_page().
+ *
+ * Context: any context; an atomic decrement.
+ * Return: true if the count reached 0.
+ */
+static inline bool page_ref_dec_and_test(struct page *page)
+{
+	return atomic_dec_and_test(&page->_refcount);
+}
+
+/**
+ * get_page_unless_zero() - take a reference unless the page is free
+ * @page: an entry of mem_map
+ *
+ * For a caller that may meet a page whose last reference is going away:
+ * the count is raised only if it is not 0, atomically. The free fast
+ * path drops a sole reference with a plain store (mm/page_alloc.c,
+ * section 6), so this must not race with the last __free_pages() of a
+ * page: it is safe against put_page() and frees of shared pages, which
+ * drop references atomically.
+ *
+ * Context: any context; an atomic compare-and-exchange loop.
+ * Return: true if a reference was taken.
+ */
+static inline bool get_page_unless_zero(struct page *page)
+{
+	return atomic_add_unless(&page->_refcount, 1, 0);
+}
+
+/**
+ * get_page() - take a reference to a page
+ * @page: an entry of mem_map, allocated; a tail page counts on its head
+ *
+ * The page then stays allocated until the matching put_page(), even if
+ * its owner frees it (__free_pages()). A page with no reference (free,
+ * or not the first page of its block) gets a "BUG: Bad page state"
+ * report, as Linux's VM_BUG_ON_FOLIO(folio_ref_zero_or_close_to_overflow),
+ * and no reference.
+ *
+ * Context: any context; never waits.
+ */
+void get_page(struct page *page);
+
+/**
+ * put_page() - drop a reference to a page, freeing it with the last
+ * @page: an entry of mem_map; a tail page counts on its head
+ *
+ * The last reference frees the page: a compound page whole, at its
+ * order; any other page at order 0 (the first page of a plain block
+ * that __free_pages() freed while it was held). Reported by bad_page()
+ * and otherwise ignored: a page with no reference (Linux's
+ * VM_BUG_ON_PAGE(page_ref_count(page) == 0): a free page, a double put),
+ * and a last reference that put_page() may not drop: a slab's page,
+ * which only SLAB frees, a reserved page, a plain block of order above 0
+ * (free it with __free_pages()).
+ *
+ * Context: any context; as __free_pages() when it frees.
+ */
+void put_page(struct page *page);
 
 /**
  * pfn_valid() - is a page frame RAM with a struct page

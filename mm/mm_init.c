@@ -757,6 +757,7 @@ void mm_core_init(void)
 {
 	unsigned long total_kb, deferred_kb;
 
+	init_mem_debugging_and_hardening();
 	kmem_cache_reserve_boot();	/* memblock, nr_cpu_ids: before the ledger */
 	kfence_alloc_pool();
 	numa_default_node();

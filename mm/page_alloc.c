@@ -37,10 +37,10 @@
  *
  * 5. Bad frees (not a RAM page, reserved, already free, a tail page, the
  *    wrong order, refcount already 0, a slab page, a free_pages() address
- *    outside the direct map) and pages found in use on the free lists
- *    are reported by bad_page(), the one reporter, with the page, order,
- *    reason and caller, and then ignored: the allocator's state is not
- *    touched.
+ *    outside the direct map), bad references (section 10) and pages
+ *    found in use on the free lists are reported by bad_page(), the one
+ *    reporter, with the page, order, reason and caller, and then
+ *    ignored: the allocator's state is not touched.
  *
  * 6. Per-CPU lists and locking. zone->lock guards the free lists and
  *    counters. Each CPU keeps, per zone, one list per order 0-3 under
@@ -98,6 +98,16 @@
  *    "page allocation failure" report (it is not a shortage of memory;
  *    fault_inject_verbose reports it instead).
  *
+ *    init_on_alloc and init_on_free (boot parameters, Linux's) set
+ *    PAGE_DEBUG_INIT in page_debug_flags, so they too cost the fast
+ *    paths nothing while off. A block about to go to the free lists is
+ *    zeroed (init_on_free) before page_debug_free() may unmap it, and so
+ *    is all memory boot hands over; a block handed out is zeroed after
+ *    page_debug_alloc() if init_on_alloc or __GFP_ZERO asks, unless
+ *    init_on_free zeroed it already (Linux's rule: the free lists then
+ *    hold only zeroed pages). page_poison wins over both: they are
+ *    turned off when it is on (init_mem_debugging_and_hardening()).
+ *
  * 8. Reclaim (mm/vmscan.c). When the free lists cannot serve an
  *    allocation, and it may reclaim (gfp_may_reclaim: not __GFP_NORETRY,
  *    not inside reclaim), try_to_free_pages() takes back what the
@@ -120,8 +130,27 @@
  *    found at boot (pcp_fast_zone[cpu]). Each allocation counts Linux's
  *    numa_hit/miss/foreign/local/other (zone_statistics) in the per-CPU
  *    lists of the zones involved; the fast path counts in one word.
+ *
+ * 10. References (Linux's rules). An allocated block's first page holds
+ *    its references; a compound page's tails count on the head.
+ *    get_page() adds one, put_page() drops one, and the last frees: a
+ *    compound page whole at its order, any other page at order 0. So
+ *    __free_pages() of a plain block of order n whose first page someone
+ *    still holds frees the other pages at once, in aligned pieces of
+ *    orders n - 1 down to 0, and leaves the first page, now order 0, to
+ *    the last put_page(); of a compound page it frees nothing until the
+ *    last reference goes. put_page() drops a reference that is not the
+ *    last with a compare-and-exchange (never below 1), and hands the
+ *    last to the free slow path, whose checks refuse a slab's page (only
+ *    SLAB frees it), a reserved page and a plain block above order 0.
+ *    put_page() of a page with no reference, get_page() of one and
+ *    split_page() of a compound page are reported and change nothing.
+ *    None of this touches the fast paths: a page with more than one
+ *    reference fails free_page_fast_ok().
  */
 #include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/report.h"
 #include "kernel/irq.h"
@@ -142,6 +171,9 @@
 #define ALLOC_HIGH		0x2	/* __GFP_HIGH: half of min is enough */
 
 #define MAX_FAILURE_REPORTS	10
+
+bool init_on_alloc;
+bool init_on_free;
 
 static unsigned long min_free_kbytes;
 static unsigned int failure_reports;
@@ -277,6 +309,12 @@ static const char *bad_page_reason(enum report_kind kind)
 		return "not a struct page of RAM";
 	case REPORT_BAD_PAGE_NOT_DIRECT_MAP:
 		return "free_pages() of an address that is not a page of the direct map";
+	case REPORT_BAD_PAGE_PUT_UNDERFLOW:
+		return "put_page() of a page with refcount 0: page_ref underflow";
+	case REPORT_BAD_PAGE_REF_ZERO:
+		return "refcount 0: a reference to a free page, or not the first page of its block";
+	case REPORT_BAD_PAGE_SPLIT_COMPOUND:
+		return "split_page() of a compound page";
 	default:
 		return "free page in use or with flags set";
 	}
@@ -360,9 +398,82 @@ static void destroy_compound_page(struct page *page, unsigned int order)
 	__ClearPageHead(page);
 }
 
+/* Zero a block (init_on_alloc, init_on_free, __GFP_ZERO). */
+static void kernel_init_pages(struct page *page, unsigned int order)
+{
+	memset(page_address(page), 0, PAGE_SIZE << order);
+}
+
+/*
+ * A block on its way to the free lists while page_debug_flags is set:
+ * zeroed for init_on_free while still mapped, then poisoned or unmapped.
+ */
+static void free_pages_debug(struct page *page, unsigned int order)
+{
+	if (want_init_on_free())
+		kernel_init_pages(page, order);
+	page_debug_free(page, order);
+}
+
+/*
+ * A block whose last reference is gone, made ready for the free lists:
+ * no compound state, no allocation state, the debug hooks run.
+ */
+static void free_pages_clean(struct page *page, unsigned int order)
+{
+	if (PageHead(page))
+		destroy_compound_page(page, order);
+	__ClearPagePfmemalloc(page);
+	page->alloc_order = 0;
+	page->mapping = NULL;
+	if (page_debug_active())
+		free_pages_debug(page, order);
+}
+
+static void free_unref_page(struct page *page, struct zone *zone,
+			    unsigned int order);
+
+/* A clean block to this CPU's list for its order, or to the buddy lists. */
+static void free_the_page(struct page *page, unsigned int order)
+{
+	struct zone *zone = page_zone(page);
+	unsigned long flags;
+
+	if (order < NR_PCP_ORDERS) {
+		free_unref_page(page, zone, order);
+		return;
+	}
+	spin_lock_irqsave(&zone->lock, flags);
+	__free_one_page(page, page_to_pfn(page), zone, order);
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+/*
+ * __free_pages() of a plain block whose first page others still hold
+ * (section 10): the rest goes back now, in the largest aligned pieces
+ * (orders order - 1 down to 0, from the top), and the first page
+ * becomes an order-0 page that the last put_page() frees. Its order is
+ * changed before our reference is dropped, so a holder whose put_page()
+ * finds itself last frees it at order 0.
+ */
+static void free_pages_keep_first(struct page *page, unsigned int order)
+{
+	WRITE_ONCE(page->alloc_order, 0);
+	while (order-- > 0) {
+		struct page *piece = page + (1UL << order);
+
+		free_pages_clean(piece, order);
+		free_the_page(piece, order);
+	}
+	if (page_ref_dec_and_test(page)) {
+		free_pages_clean(page, 0);
+		free_the_page(page, 0);
+	}
+}
+
 /*
  * Checks before freeing; drops one reference. True if the block is to
- * go back to the free lists now.
+ * go back to the free lists now, cleaned.
  */
 static bool free_pages_prepare(struct page *page, unsigned int order,
 			       unsigned long caller)
@@ -377,17 +488,15 @@ static bool free_pages_prepare(struct page *page, unsigned int order,
 	 * The only reference is ours: nobody else may take one now, so a
 	 * plain store ends it, no locked decrement.
 	 */
-	if (page_ref_count(page) == 1)
+	if (page_ref_count(page) == 1) {
 		set_page_count(page, 0);
-	else if (!atomic_dec_and_test(&page->_refcount))
+	} else if (order && !PageHead(page)) {
+		free_pages_keep_first(page, order);
+		return false;
+	} else if (!page_ref_dec_and_test(page)) {
 		return false;	/* someone else still holds it */
-	if (PageHead(page))
-		destroy_compound_page(page, order);
-	__ClearPagePfmemalloc(page);
-	page->alloc_order = 0;
-	page->mapping = NULL;
-	if (page_debug_active())
-		page_debug_free(page, order);
+	}
+	free_pages_clean(page, order);
 	return true;
 }
 
@@ -422,8 +531,9 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 	page->alloc_order = order;
 	if (page_debug_active())
 		page_debug_alloc(page, order);
-	if (gfp & __GFP_ZERO)
-		memset(page_address(page), 0, PAGE_SIZE << order);
+	/* Free pages are zero already with init_on_free (Linux's rule). */
+	if (want_init_on_alloc(gfp) && !want_init_on_free())
+		kernel_init_pages(page, order);
 	if (order && (gfp & __GFP_COMP))
 		prep_compound_page(page, order);
 	if (alloc_flags & ALLOC_NO_WATERMARKS)
@@ -1152,19 +1262,8 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 static __noinline void free_pages_slow(struct page *page, unsigned int order,
 				       unsigned long caller)
 {
-	struct zone *zone;
-	unsigned long flags;
-
-	if (!free_pages_prepare(page, order, caller))
-		return;
-	zone = page_zone(page);
-	if (order < NR_PCP_ORDERS) {
-		free_unref_page(page, zone, order);
-		return;
-	}
-	spin_lock_irqsave(&zone->lock, flags);
-	__free_one_page(page, page_to_pfn(page), zone, order);
-	spin_unlock_irqrestore(&zone->lock, flags);
+	if (free_pages_prepare(page, order, caller))
+		free_the_page(page, order);
 }
 
 /*
@@ -1254,9 +1353,77 @@ void free_pages(unsigned long addr, unsigned int order)
 	__free_pages(virt_to_page((void *)addr), order);
 }
 
+/* --- page references (section 10) -------------------------------------- */
+
+/* Drop a reference that is not the last; false if the count is 1 or less. */
+static bool page_ref_put_not_last(struct page *page)
+{
+	int count = page_ref_count(page);
+
+	do {
+		if (count <= 1)
+			return false;
+	} while (!atomic_try_cmpxchg(&page->_refcount, &count, count - 1));
+	return true;
+}
+
+void get_page(struct page *page)
+{
+	if (unlikely(!page_in_mem_map(page))) {
+		bad_page(page, 0, 0, REPORT_BAD_PAGE_NOT_RAM, _RET_IP_);
+		return;
+	}
+	page = compound_head(page);
+	if (unlikely(page_ref_count(page) <= 0)) {
+		bad_page(page, 0, compound_order(page),
+			 REPORT_BAD_PAGE_REF_ZERO, _RET_IP_);
+		return;
+	}
+	page_ref_inc(page);
+}
+
+void put_page(struct page *page)
+{
+	if (unlikely(!page_in_mem_map(page))) {
+		bad_page(page, 0, 0, REPORT_BAD_PAGE_NOT_RAM, _RET_IP_);
+		return;
+	}
+	page = compound_head(page);
+	if (page_ref_put_not_last(page))
+		return;
+	if (unlikely(page_ref_count(page) <= 0)) {
+		bad_page(page, 0, compound_order(page),
+			 REPORT_BAD_PAGE_PUT_UNDERFLOW, _RET_IP_);
+		return;
+	}
+	free_pages_slow(page, compound_order(page), _RET_IP_);
+}
+
+/* What is wrong with splitting page at order (REPORT_NONE: nothing). */
+static enum report_kind split_page_problem(const struct page *page,
+					   unsigned int order)
+{
+	if (!page_in_mem_map(page))
+		return REPORT_BAD_PAGE_NOT_RAM;
+	if (order >= MAX_ORDER)
+		return REPORT_BAD_PAGE_ORDER;
+	if (PageCompound(page))
+		return REPORT_BAD_PAGE_SPLIT_COMPOUND;
+	if (page_ref_count(page) <= 0)
+		return REPORT_BAD_PAGE_REF_ZERO;
+	if (page->alloc_order != order)
+		return REPORT_BAD_PAGE_WRONG_ORDER;
+	return REPORT_NONE;
+}
+
 void split_page(struct page *page, unsigned int order)
 {
-	WARN_ON(PageCompound(page));
+	enum report_kind problem = split_page_problem(page, order);
+
+	if (problem != REPORT_NONE) {
+		bad_page(page, 0, order, problem, _RET_IP_);
+		return;
+	}
 	page->alloc_order = 0;
 	for (unsigned long i = 1; i < (1UL << order); i++) {
 		set_page_count(page + i, 1);
@@ -1292,6 +1459,52 @@ void free_pages_exact(void *virt, size_t size)
 		__free_pages(page + i, 0);
 }
 
+/* --- init_on_alloc, init_on_free (section 7) ---------------------------- */
+
+/* Linux's kstrtobool() values: 1/0, y/n, on/off; a bare name is on. */
+static int init_on_setup(const char *val, bool *on)
+{
+	if (!val || !strcmp(val, "1") || !strcmp(val, "y") ||
+	    !strcmp(val, "on"))
+		*on = true;
+	else if (!strcmp(val, "0") || !strcmp(val, "n") || !strcmp(val, "off"))
+		*on = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int init_on_alloc_setup(char *val)
+{
+	return init_on_setup(val, &init_on_alloc);
+}
+kernel_param("init_on_alloc", init_on_alloc_setup);
+
+static int init_on_free_setup(char *val)
+{
+	return init_on_setup(val, &init_on_free);
+}
+kernel_param("init_on_free", init_on_free_setup);
+
+void init_mem_debugging_and_hardening(void)
+{
+	unsigned int init = 0;
+
+	if (page_poisoning_enabled() &&
+	    (READ_ONCE(init_on_alloc) || READ_ONCE(init_on_free))) {
+		pr_info("mem auto-init: page_poison is on, will take precedence over init_on_alloc and init_on_free\n");
+		WRITE_ONCE(init_on_alloc, false);
+		WRITE_ONCE(init_on_free, false);
+	}
+	if (READ_ONCE(init_on_alloc) || READ_ONCE(init_on_free))
+		init = PAGE_DEBUG_INIT;
+	if (init)
+		__atomic_fetch_or(&page_debug_flags, init, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&page_debug_flags, ~PAGE_DEBUG_INIT,
+				   __ATOMIC_RELEASE);
+}
+
 /* --- boot: handing memory over, watermarks ------------------------------ */
 
 static void __free_pages_core(struct page *page, unsigned int order)
@@ -1307,7 +1520,7 @@ static void __free_pages_core(struct page *page, unsigned int order)
 	zone->managed_pages += n;
 	totalram_pages += n;
 	if (page_debug_active())
-		page_debug_free(page, order);
+		free_pages_debug(page, order);
 	spin_lock_irqsave(&zone->lock, flags);
 	__free_one_page(page, page_to_pfn(page), zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);

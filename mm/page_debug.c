@@ -205,6 +205,7 @@ void page_poisoning_set(bool on)
 		poison_free_pages();
 		__atomic_fetch_or(&page_debug_flags, PAGE_DEBUG_POISON,
 				  __ATOMIC_RELEASE);
+		init_mem_debugging_and_hardening();	/* poison wins */
 	} else {
 		__atomic_fetch_and(&page_debug_flags, ~PAGE_DEBUG_POISON,
 				   __ATOMIC_RELEASE);

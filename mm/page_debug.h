@@ -30,8 +30,13 @@
 
 #define PAGE_DEBUG_POISON	0x1u	/* page_poison */
 #define PAGE_DEBUG_UNMAP	0x2u	/* debug_pagealloc */
+#define PAGE_DEBUG_INIT		0x4u	/* init_on_alloc or init_on_free */
 
-/* Which of the above is on; 0 keeps the allocator's paths clean. */
+/*
+ * Which of the above is on; 0 keeps the allocator's paths clean. Not
+ * debugging, but the same need: PAGE_DEBUG_INIT sends every allocation
+ * and free to the slow paths, which zero (mm/page_alloc.c).
+ */
 extern unsigned int page_debug_flags;
 
 static inline bool page_debug_active(void)

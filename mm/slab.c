@@ -90,8 +90,12 @@
  *    while failslab is on, slab_slowpath_gfp sends every allocation to
  *    the slow path, where the decision is made; while statistics are on
  *    (mm/slab_stats.c) both mode words send every allocation and free
- *    there, and the slow paths count. Otherwise the fast paths run
- *    exactly as without them: one load and test of a mode word each
+ *    there, and the slow paths count; so do init_on_alloc (allocations)
+ *    and init_on_free (frees), whose slow paths zero the object unless
+ *    the cache has a constructor, SLAB_TYPESAFE_BY_RCU or SLAB_POISON
+ *    (slab_want_init_on_alloc/free(), Linux's rules; a debugged cache
+ *    zeroes in slab_debug, after its checks). Otherwise the fast paths
+ *    run exactly as without them: one load and test of a mode word each
  *    (slab_slowpath_gfp, kfree_checks).
  *
  * 8. Nodes. A cache has lists on every online node (node[nid]: slabs,
@@ -193,9 +197,9 @@ static unsigned int slab_nr_nodes = 1;
 static void __slab_fastpath_update(void)
 {
 	bool all_slow = READ_ONCE(failslab.enabled) || slab_stats_on() ||
-			kfence_sample_due();
+			kfence_sample_due() || READ_ONCE(init_on_alloc);
 	bool slow = READ_ONCE(slab_nr_debug_caches) || pfmemalloc_active() ||
-		    slab_stats_on();
+		    slab_stats_on() || READ_ONCE(init_on_free);
 
 	lockdep_assert_held(&fastpath_lock);
 	WRITE_ONCE(kfree_checks, (slow ? KFREE_CHECK_SLOW : 0) |
@@ -1301,6 +1305,8 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
 		flags = slab_fix_zone(cachep, flags);
 	if (unlikely(failslab.enabled) && should_failslab(cachep, flags))
 		return NULL;
+	if (slab_want_init_on_alloc(flags, cachep))
+		flags |= __GFP_ZERO;
 	if (unlikely(kfence_sample_due()) && nid == NUMA_NO_NODE) {
 		objp = kfence_alloc(cachep, orig_size, flags);
 		if (objp)
@@ -1356,6 +1362,8 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 		slab_debug_free(cachep, objp, caller);
 		return;
 	}
+	if (slab_want_init_on_free(cachep))
+		memset(objp, 0, cachep->object_size);
 	irqflags = arch_irq_save();
 	ac_in_use(cpu_cache_get(cachep));	/* before stats read its limit */
 	if (unlikely(slab_stats_on()))
@@ -1499,7 +1507,8 @@ void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 	unsigned long irqflags;
 
 	/* What sends one free to the slow path sends the bulk. */
-	if (unlikely(cache_debug(cachep) || slab_stats_on())) {
+	if (unlikely(cache_debug(cachep) || slab_stats_on() ||
+		     slab_want_init_on_free(cachep))) {
 		for (size_t i = 0; i < nr; i++) {
 			if (is_kfence_address(p[i]))
 				kfence_free(p[i]);

@@ -242,12 +242,14 @@ static long calculate_slab_order(struct kmem_cache *cachep,
 
 /*
  * Can the index array live inside an object at all? Not if free objects
- * keep contents (constructor, RCU) or are checked (slab_debug).
+ * keep contents (constructor, RCU), are checked (slab_debug) or are
+ * zeroed when freed (init_on_free, as Linux: the array would end up in
+ * an object handed out).
  */
 static bool in_object_possible(const struct kmem_cache *cachep)
 {
 	return !cachep->ctor && !(cachep->flags & SLAB_TYPESAFE_BY_RCU) &&
-	       !cache_debug(cachep);
+	       !cache_debug(cachep) && !slab_want_init_on_free(cachep);
 }
 
 /*

@@ -988,6 +988,8 @@ void slab_debug_free(struct kmem_cache *cachep, void *objp,
 	if (cachep->flags & SLAB_CONSISTENCY_CHECKS)
 		check_slab(cachep, virt_to_slab(objp));
 	regions_intact(&p, true, "", "red zone restored, object freed", true);
+	if (slab_want_init_on_free(cachep))	/* red zones are outside */
+		memset(objp, 0, cachep->object_size);
 	mark_free(cachep, objp, caller);
 	cache_free_one(cachep, objp);
 }

@@ -352,6 +352,32 @@ static inline bool cache_debug(const struct kmem_cache *cachep)
 }
 
 /*
+ * init_on_alloc and init_on_free for an object, Linux's rules: a cache
+ * with a constructor or SLAB_TYPESAFE_BY_RCU keeps its objects' contents
+ * (they are valid while free), and slab_debug's poison wins; such caches
+ * are zeroed on allocation only for __GFP_ZERO (and a constructor's not
+ * at all while init_on_alloc is on, as in Linux).
+ */
+static inline bool slab_want_init_on_alloc(gfp_t flags,
+					   const struct kmem_cache *cachep)
+{
+	if (READ_ONCE(init_on_alloc)) {
+		if (cachep->ctor)
+			return false;
+		if (cachep->flags & (SLAB_TYPESAFE_BY_RCU | SLAB_POISON))
+			return flags & __GFP_ZERO;
+		return true;
+	}
+	return flags & __GFP_ZERO;
+}
+
+static inline bool slab_want_init_on_free(const struct kmem_cache *cachep)
+{
+	return READ_ONCE(init_on_free) && !cachep->ctor &&
+	       !(cachep->flags & (SLAB_TYPESAFE_BY_RCU | SLAB_POISON));
+}
+
+/*
  * Parse a slab_debug= value (Linux's slub_debug syntax) and give the
  * flags it sets for the cache name (NULL: check the syntax only).
  */
