@@ -64,6 +64,15 @@ enum report_kind {
 	REPORT_VMALLOC_DOUBLE_FREE,	/* an area already freed */
 	REPORT_VMALLOC_WRONG_KIND,	/* vunmap of a vmalloc area, ... */
 	REPORT_VMALLOC_BAD_SIZE,	/* 0, or more than RAM */
+	/* KASAN (mm/kasan.c): a bad access or free, by Linux's bug type */
+	REPORT_KASAN_SLAB_OUT_OF_BOUNDS,	/* past a slab object's size */
+	REPORT_KASAN_SLAB_USE_AFTER_FREE,	/* a free or quarantined object */
+	REPORT_KASAN_PAGE_OUT_OF_BOUNDS,	/* past a large kmalloc's size */
+	REPORT_KASAN_USE_AFTER_FREE,		/* a free page */
+	REPORT_KASAN_VMALLOC_OUT_OF_BOUNDS,	/* guard page, freed area */
+	REPORT_KASAN_WILD_ACCESS,		/* no memory of an allocator */
+	REPORT_KASAN_DOUBLE_FREE,
+	REPORT_KASAN_INVALID_FREE,		/* not an object's start */
 	NR_REPORT_KINDS
 };
 

@@ -130,6 +130,7 @@
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/numa.h"
@@ -388,6 +389,7 @@ static bool free_pages_prepare(struct page *page, unsigned int order,
 	page->mapping = NULL;
 	if (page_debug_active())
 		page_debug_free(page, order);
+	kasan_free_pages(page, order);	/* after the poison is written */
 	return true;
 }
 
@@ -420,6 +422,7 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 {
 	set_page_count(page, 1);
 	page->alloc_order = order;
+	kasan_alloc_pages(page, order);	/* before the poison is read */
 	if (page_debug_active())
 		page_debug_alloc(page, order);
 	if (gfp & __GFP_ZERO)
@@ -1067,6 +1070,7 @@ static __always_inline struct page *rmqueue_pcp_fast(struct zone *zone,
 	arch_irq_restore(flags);
 	set_page_count(page, 1);
 	page->alloc_order = order;
+	kasan_alloc_pages(page, order);
 	return page;
 }
 
@@ -1199,6 +1203,7 @@ void __free_pages(struct page *page, unsigned int order)
 	set_page_count(page, 0);
 	page->alloc_order = 0;
 	page->mapping = NULL;
+	kasan_free_pages(page, order);
 	zone = READ_ONCE(pcp_fast_zone_all);
 	if (unlikely(page_zone_id(page) != READ_ONCE(pcp_fast_zone_all_id)))
 		zone = page_zone(page);
