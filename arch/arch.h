@@ -298,6 +298,11 @@ void arch_alloc_page(struct page *page, unsigned int order);
  *					code found (a string function's
  *					range, a free) as the backend
  *					reports its own
+ *	void arch_kasan_expect_reports(on);
+ *					the kasan suite runs: its bad
+ *					accesses are expected, the
+ *					backend's own report text may
+ *					stay quiet (the kernel's is kept)
  *
  * The backend calls kasan_report() (mm/kasan.h) for every bad access it
  * catches, so that the report says what the memory is to the

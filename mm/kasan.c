@@ -268,12 +268,14 @@ void __kasan_cache_shrink(struct kmem_cache *cachep)
 
 void kasan_kunit_test_suite_start(void)
 {
-	atomic_inc(&kasan_tests_running);
+	if (atomic_add_return(1, &kasan_tests_running) == 1)
+		arch_kasan_expect_reports(true);
 }
 
 void kasan_kunit_test_suite_end(void)
 {
-	atomic_add_return(-1, &kasan_tests_running);
+	if (!atomic_add_return(-1, &kasan_tests_running))
+		arch_kasan_expect_reports(false);
 }
 
 /* What the bad address is, found from the allocators (section 4). */

@@ -31,6 +31,7 @@
 #include <sanitizer/asan_interface.h>
 
 void host_kasan_init(void);
+void host_kasan_expect_reports(bool on);
 
 static inline bool arch_kasan_enabled(void)
 {
@@ -55,6 +56,11 @@ static inline void arch_kasan_unpoison(const void *addr, size_t size)
 static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
 {
 	return __asan_region_is_poisoned((void *)addr, size);
+}
+
+static inline void arch_kasan_expect_reports(bool on)
+{
+	host_kasan_expect_reports(on);
 }
 
 static inline void arch_kasan_report(const void *addr, size_t size,
@@ -85,6 +91,10 @@ static inline void arch_kasan_unpoison(const void *addr, size_t size)
 static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
 {
 	return NULL;
+}
+
+static inline void arch_kasan_expect_reports(bool on)
+{
 }
 
 static inline void arch_kasan_report(const void *addr, size_t size,

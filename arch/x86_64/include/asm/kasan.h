@@ -31,6 +31,10 @@ static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
 	return NULL;
 }
 
+static inline void arch_kasan_expect_reports(bool on)
+{
+}
+
 static inline void arch_kasan_report(const void *addr, size_t size,
 				     bool is_write, unsigned long ip)
 {
