@@ -282,6 +282,44 @@ bool arch_kernel_page_present(unsigned long virt);
 void arch_alloc_page(struct page *page, unsigned int order);
 
 /*
+ * KASAN's shadow (mm/kasan.h is the API the allocators call). Each arch
+ * supplies, inline from its <asm/kasan.h>:
+ *
+ *	bool arch_kasan_enabled(void);	a compile-time constant: is there
+ *					a shadow at all? (false: every
+ *					hook compiles away)
+ *	void arch_kasan_init(void);	set the backend up (kasan_init())
+ *	void arch_kasan_poison(addr, size, value);
+ *					mark [addr, addr + size) invalid;
+ *					value is generic KASAN's shadow
+ *					byte (KASAN_SLAB_FREE, ...), for a
+ *					backend that keeps it. addr is
+ *					granule aligned (KASAN_GRANULE_SIZE)
+ *	void arch_kasan_unpoison(addr, size);
+ *					mark it valid; a partial last
+ *					granule keeps its tail invalid
+ *	const void *arch_kasan_first_bad(addr, size);
+ *					the first invalid byte, or NULL
+ *	void arch_kasan_report(addr, size, is_write, ip);
+ *					report a bad access the generic
+ *					code found (a string function's
+ *					range, a free) as the backend
+ *					reports its own
+ *	void arch_kasan_expect_reports(on);
+ *					the kasan suite runs: its bad
+ *					accesses are expected, the
+ *					backend's own report text may
+ *					stay quiet (the kernel's is kept)
+ *
+ * The backend calls kasan_report() (mm/kasan.h) for every bad access it
+ * catches, so that the report says what the memory is to the
+ * allocators. x86_64 has no backend yet (all empty, disabled); the host
+ * build with AddressSanitizer drives ASan's shadow (manual poisoning),
+ * without it (benchmarks, the malloc shim) none.
+ */
+#include <asm/kasan.h>
+
+/*
  * Fuzzing (fuzz/fuzz.c). arch_fuzz_input() sees each random input just
  * before it runs, so it can be kept if the run crashes: the host writes
  * it to the file named by $CRAM_FUZZ_SAVE, x86_64 does nothing.

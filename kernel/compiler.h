@@ -19,6 +19,8 @@
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
 #define __weak			__attribute__((weak))
 #define __cold			__attribute__((cold))
+/* Not instrumented by a compiler KASAN or ASan (checks its own range). */
+#define __no_sanitize_address	__attribute__((no_sanitize_address))
 #define __must_check		__attribute__((warn_unused_result))
 #define __fallthrough		__attribute__((fallthrough))
 

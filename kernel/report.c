@@ -65,6 +65,14 @@ static const char *const report_kind_names[NR_REPORT_KINDS] = {
 	[REPORT_KFENCE_CORRUPTION]	= "kfence_corruption",
 	[REPORT_KFENCE_INVALID]		= "kfence_invalid",
 	[REPORT_KFENCE_INVALID_FREE]	= "kfence_invalid_free",
+	[REPORT_KASAN_SLAB_OUT_OF_BOUNDS] = "kasan_slab_out_of_bounds",
+	[REPORT_KASAN_SLAB_USE_AFTER_FREE] = "kasan_slab_use_after_free",
+	[REPORT_KASAN_PAGE_OUT_OF_BOUNDS] = "kasan_page_out_of_bounds",
+	[REPORT_KASAN_USE_AFTER_FREE]	= "kasan_use_after_free",
+	[REPORT_KASAN_VMALLOC_OUT_OF_BOUNDS] = "kasan_vmalloc_out_of_bounds",
+	[REPORT_KASAN_WILD_ACCESS]	= "kasan_wild_memory_access",
+	[REPORT_KASAN_DOUBLE_FREE]	= "kasan_double_free",
+	[REPORT_KASAN_INVALID_FREE]	= "kasan_invalid_free",
 };
 
 void report_kind(enum report_kind kind)

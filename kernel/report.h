@@ -73,6 +73,15 @@ enum report_kind {
 	REPORT_KFENCE_CORRUPTION,	/* the canary written, seen at free */
 	REPORT_KFENCE_INVALID,		/* an access KFENCE cannot charge */
 	REPORT_KFENCE_INVALID_FREE,	/* not a live object's start */
+	/* KASAN (mm/kasan.c): a bad access or free, by Linux's bug type */
+	REPORT_KASAN_SLAB_OUT_OF_BOUNDS,	/* past a slab object's size */
+	REPORT_KASAN_SLAB_USE_AFTER_FREE,	/* a free or quarantined object */
+	REPORT_KASAN_PAGE_OUT_OF_BOUNDS,	/* past a large kmalloc's size */
+	REPORT_KASAN_USE_AFTER_FREE,		/* a free page */
+	REPORT_KASAN_VMALLOC_OUT_OF_BOUNDS,	/* guard page, freed area */
+	REPORT_KASAN_WILD_ACCESS,		/* no memory of an allocator */
+	REPORT_KASAN_DOUBLE_FREE,
+	REPORT_KASAN_INVALID_FREE,		/* not an object's start */
 	NR_REPORT_KINDS
 };
 

@@ -31,23 +31,42 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "lib/string.h"
+#include "mm/kasan.h"
 #include "mm/mempool.h"
 #include "mm/slab.h"
 
 #define MEMPOOL_BACKEND_GFP	(__GFP_NOMEMALLOC | __GFP_NORETRY | __GFP_NOWARN)
 
+/*
+ * KASAN: an element of a slab or kmalloc pool waiting in the reserve is
+ * invalid memory, as a freed object is (Linux's kasan_poison_element);
+ * other pools' elements are the caller's business.
+ */
+static bool pool_of_objects(const mempool_t *pool)
+{
+	return pool->alloc == mempool_alloc_slab ||
+	       pool->alloc == mempool_kmalloc;
+}
+
 static void add_element(mempool_t *pool, void *element)
 {
 	lockdep_assert_held(&pool->lock);
 	BUG_ON(pool->curr_nr >= pool->min_nr);
+	if (kasan_enabled() && pool_of_objects(pool))
+		kasan_mempool_poison_object(element);
 	pool->elements[pool->curr_nr++] = element;
 }
 
 static void *remove_element(mempool_t *pool)
 {
+	void *element;
+
 	lockdep_assert_held(&pool->lock);
 	BUG_ON(pool->curr_nr <= 0);
-	return pool->elements[--pool->curr_nr];
+	element = pool->elements[--pool->curr_nr];
+	if (kasan_enabled() && pool_of_objects(pool))
+		kasan_mempool_unpoison_object(element);
+	return element;
 }
 
 /* Shrink the reserve to new_min_nr, freeing the surplus. */

@@ -43,6 +43,7 @@
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/kfence.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
@@ -770,6 +771,7 @@ void mm_core_init(void)
 	memblock_free_all();
 	kmem_cache_init();
 	vmalloc_init();
+	kasan_init();		/* the shadow's backend, the quarantine */
 	total_kb = present_pages() << (PAGE_SHIFT - 10);
 	deferred_kb = nr_deferred_pages() << (PAGE_SHIFT - 10);
 	pr_info("Memory: %luK/%luK available (%luK reserved, %luK mem_map)\n",

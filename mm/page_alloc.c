@@ -159,6 +159,7 @@
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/numa.h"
@@ -410,6 +411,8 @@ static void kernel_init_pages(struct page *page, unsigned int order)
  */
 static void free_pages_debug(struct page *page, unsigned int order)
 {
+	/* Its zeroes or poison go over every byte, KASAN's red zones too. */
+	kasan_unpoison_range(page_address(page), PAGE_SIZE << order);
 	if (want_init_on_free())
 		kernel_init_pages(page, order);
 	page_debug_free(page, order);
@@ -428,6 +431,7 @@ static void free_pages_clean(struct page *page, unsigned int order)
 	page->mapping = NULL;
 	if (page_debug_active())
 		free_pages_debug(page, order);
+	kasan_free_pages(page, order);	/* after the poison is written */
 }
 
 static void free_unref_page(struct page *page, struct zone *zone,
@@ -529,6 +533,7 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 {
 	set_page_count(page, 1);
 	page->alloc_order = order;
+	kasan_alloc_pages(page, order);	/* before the poison is read */
 	if (page_debug_active())
 		page_debug_alloc(page, order);
 	/* Free pages are zero already with init_on_free (Linux's rule). */
@@ -1184,6 +1189,7 @@ static __always_inline struct page *rmqueue_pcp_fast(struct zone *zone,
 	arch_irq_restore(flags);
 	set_page_count(page, 1);
 	page->alloc_order = order;
+	kasan_alloc_pages(page, order);
 	return page;
 }
 
@@ -1308,6 +1314,7 @@ void __free_pages(struct page *page, unsigned int order)
 	set_page_count(page, 0);
 	page->alloc_order = 0;
 	page->mapping = NULL;
+	kasan_free_pages(page, order);
 	zone = READ_ONCE(pcp_fast_zone_all);
 	if (unlikely(page_zone_id(page) != READ_ONCE(pcp_fast_zone_all_id)))
 		zone = page_zone(page);

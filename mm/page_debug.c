@@ -39,6 +39,7 @@
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/page_debug.h"
 
 #define POISON_WORD		(PAGE_POISON * 0x0101010101010101UL)
@@ -186,8 +187,11 @@ static void poison_free_pages(void)
 			list_for_each_entry(page, &zone->free_area[o].free_list, lru) {
 				if (unmapped)
 					arch_kernel_map_pages(page, 1 << o, true);
+				/* Free pages are invalid to KASAN: not here. */
+				kasan_alloc_pages(page, o);
 				for (unsigned long i = 0; i < (1UL << o); i++)
 					poison_page(page + i);
+				kasan_free_pages(page, o);
 				if (unmapped)
 					arch_kernel_map_pages(page, 1 << o, false);
 			}
@@ -320,8 +324,11 @@ static void check_free_pages_debug(struct check *c, struct page *page,
 	if (flags & PAGE_DEBUG_UNMAP)
 		arch_kernel_map_pages(page, (int)n, true);
 	for (unsigned long i = 0; i < n; i++) {
-		unsigned long first = first_bad_byte(page_address(page + i));
+		unsigned long first;
 
+		kasan_alloc_pages(page + i, 0);	/* free: invalid to KASAN */
+		first = first_bad_byte(page_address(page + i));
+		kasan_free_pages(page + i, 0);
 		if (first != PAGE_SIZE)
 			problem(c, REPORT_PAGE_CHECK_POISON,
 			"free pfn 0x%lx: poison overwritten at offset 0x%lx",

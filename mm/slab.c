@@ -127,6 +127,7 @@
 #include "kernel/time.h"
 #include "mm/fault_inject.h"
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/kfence.h"
 #include "mm/numa.h"
 #include "mm/shrinker.h"
@@ -407,7 +408,9 @@ static unsigned int nth_obj(const struct kmem_cache *cachep, unsigned int pos,
 	return cachep->random_seq[(pos + i) % cachep->num];
 }
 
-static void cache_init_objs(struct kmem_cache *cachep, struct slab *slab)
+/* Writes the index array, maybe into a free object: not KASAN-checked. */
+static __no_sanitize_address void cache_init_objs(struct kmem_cache *cachep,
+						  struct slab *slab)
 {
 	unsigned int pos = first_obj_pos(cachep);
 
@@ -421,8 +424,11 @@ static void cache_init_objs(struct kmem_cache *cachep, struct slab *slab)
 
 			if (cache_debug(cachep))
 				slab_debug_init_obj(cachep, objp);
-			if (cachep->ctor)
+			if (cachep->ctor) {
+				kasan_unpoison_object_data(cachep, objp);
 				cachep->ctor(objp);
+				kasan_poison_object_data(cachep, objp);
+			}
 		}
 	}
 	/* The common case in a plain loop: one-byte indices, in order. */
@@ -489,6 +495,7 @@ static bool alloc_slabmgmt(struct kmem_cache *cachep, struct slab *slab,
 	switch (cachep->freelist_place) {
 	case FREELIST_ON_SLAB:
 		slab->freelist = addr;
+		kasan_unpoison_range(addr, cachep->freelist_size);
 		slab->s_mem = addr + ALIGN(cachep->freelist_size, cachep->align) +
 			      cachep->obj_offset;
 		return true;
@@ -542,6 +549,7 @@ static struct slab *cache_grow_begin(struct kmem_cache *cachep, gfp_t flags,
 	BUG_ON(!n);	/* pages of a node that is not online */
 	slab->slab_cache = cachep;
 	slab->active = 0;
+	kasan_poison_slab(slab);
 	if (!alloc_slabmgmt(cachep, slab,
 			    next_colour(n, cachep) * cachep->colour_off, flags)) {
 		kmem_freepages(cachep, page);
@@ -616,8 +624,13 @@ static void release_slab(struct kmem_cache *cachep, struct slab *slab)
 		call_rcu(&slab->rcu_head, kmem_rcu_free);
 	else
 		kmem_freepages(cachep, slab_page(slab));
+	/*
+	 * Straight back, past KASAN: its quarantine may give objects back
+	 * to any cache when it takes one, and we may be in the middle of
+	 * flushing an array (cache_flusharray()).
+	 */
 	if (cachep->freelist_place == FREELIST_OFF_SLAB)
-		kmem_cache_free(cachep->freelist_cache, freelist);
+		___cache_free(cachep->freelist_cache, freelist, _RET_IP_);
 }
 
 /* Give back every slab on list (off the node's lists already). */
@@ -1289,6 +1302,20 @@ static void *cache_alloc_nid(struct kmem_cache *cachep, gfp_t flags, int nid)
 }
 
 /*
+ * KASAN (mm/kasan.h): the object valid to the object size (zeroed there
+ * if asked), then a kmalloc object only to the size asked for.
+ */
+static __noinline void *slab_alloc_kasan(struct kmem_cache *cachep,
+					 void *objp, gfp_t flags,
+					 size_t orig_size)
+{
+	objp = kasan_slab_alloc(cachep, objp, flags, flags & __GFP_ZERO);
+	if (orig_size)
+		objp = kasan_kmalloc(cachep, objp, orig_size, flags);
+	return objp;
+}
+
+/*
  * Everything but the plain pop: refills, allocations on a node, reserve
  * objects, zone modifiers, failslab, debugged caches, statistics (and
  * the zeroing of what comes this way). orig_size is what kmalloc was
@@ -1317,6 +1344,8 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
 	irqflags = arch_irq_save();
 	objp = cache_alloc_nid(cachep, flags, nid);
 	arch_irq_restore(irqflags);
+	if (kasan_enabled())
+		return slab_alloc_kasan(cachep, objp, flags, orig_size);
 	if (unlikely(flags & __GFP_ZERO) && objp)
 		memset(objp, 0, cachep->object_size);
 	return objp;
@@ -1344,6 +1373,8 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 
 		ac->avail = avail - 1;
 		arch_irq_restore(irqflags);
+		if (kasan_enabled())
+			return slab_alloc_kasan(cachep, objp, flags, orig_size);
 		if (unlikely(flags & __GFP_ZERO))	/* a tail call */
 			return memset(objp, 0, cachep->object_size);
 		return objp;
@@ -1353,8 +1384,11 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 			       slab_caller(caller));
 }
 
-static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
-				      unsigned long caller)
+/*
+ * Free past KASAN: the slow path's work for an object KASAN has seen
+ * already (the quarantine hands its objects back through here).
+ */
+void ___cache_free(struct kmem_cache *cachep, void *objp, unsigned long caller)
 {
 	unsigned long irqflags;
 
@@ -1372,6 +1406,12 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 	arch_irq_restore(irqflags);
 }
 
+static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
+				      unsigned long caller)
+{
+	___cache_free(cachep, objp, caller);
+}
+
 /*
  * The fast path: push onto a per-CPU array with room, nothing in
  * kfree_checks (kfree has tested it when it gets here: check_pfmemalloc
@@ -1381,10 +1421,15 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
 				      unsigned long caller,
 				      bool check_pfmemalloc)
 {
-	unsigned long irqflags = arch_irq_save();
-	struct array_cache *ac = cpu_cache_get(cachep);
-	unsigned int avail = ac->avail;
+	unsigned long irqflags;
+	struct array_cache *ac;
+	unsigned int avail;
 
+	if (kasan_slab_free(cachep, objp, slab_caller(caller)))
+		return;	/* quarantined, or a bad free reported */
+	irqflags = arch_irq_save();
+	ac = cpu_cache_get(cachep);
+	avail = ac->avail;
 	if (likely(avail < ac->limit &&
 		   !(check_pfmemalloc && kfree_checks))) {
 		ac->avail = avail + 1;
@@ -1478,6 +1523,11 @@ static size_t alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
 			break;
 	}
 	arch_irq_restore(irqflags);
+	if (kasan_enabled()) {
+		for (size_t j = 0; j < i; j++)
+			p[j] = slab_alloc_kasan(cachep, p[j], flags, 0);
+		return i;
+	}
 	if (unlikely(flags & __GFP_ZERO))
 		for (size_t j = 0; j < i; j++)
 			memset(p[j], 0, cachep->object_size);
@@ -1508,11 +1558,11 @@ void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 
 	/* What sends one free to the slow path sends the bulk. */
 	if (unlikely(cache_debug(cachep) || slab_stats_on() ||
-		     slab_want_init_on_free(cachep))) {
+		     slab_want_init_on_free(cachep) || kasan_enabled())) {
 		for (size_t i = 0; i < nr; i++) {
 			if (is_kfence_address(p[i]))
 				kfence_free(p[i]);
-			else
+			else if (!kasan_slab_free(cachep, p[i], _RET_IP_))
 				slab_free_slow(cachep, p[i], _RET_IP_);
 		}
 		return;
@@ -1600,7 +1650,9 @@ static void *kmalloc_large(size_t size, gfp_t flags, int nid)
 		page = alloc_pages(flags | __GFP_COMP, get_order(size));
 	else
 		page = alloc_pages_node(nid, flags | __GFP_COMP, get_order(size));
-	return page ? page_address(page) : NULL;
+	if (!page)
+		return NULL;
+	return kasan_kmalloc_large(page_address(page), size, flags);
 }
 
 static __noinline void *kmalloc_odd_size(size_t size, gfp_t flags, int nid)
@@ -1755,9 +1807,11 @@ size_t ksize(const void *objp)
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
-	if (!ptr_checked_ok(objp, "ksize", _RET_IP_))
+	if (!ptr_checked_ok(objp, "ksize", _RET_IP_) || !kasan_check_byte(objp))
 		return 0;
 	size = alloc_capacity(objp, &cachep);
+	/* As Linux: every byte ksize() gives is valid from now on. */
+	kasan_unpoison_range(objp, size);
 	/* The caller may now use every byte: stop guarding the tail. */
 	if (cachep && cache_debug(cachep))
 		slab_debug_set_orig_size(cachep, (void *)objp, size);
@@ -1774,6 +1828,7 @@ void kfree_sensitive(const void *objp)
 	if (!ptr_checked_ok(objp, "kfree", _RET_IP_))
 		return;
 	capacity = alloc_capacity(objp, &cachep);
+	kasan_unpoison_range(objp, capacity);	/* as Linux's ksize() */
 	memset((void *)objp, 0, alloc_in_use(objp, capacity, cachep));
 	__kfree(objp, _RET_IP_);
 }
@@ -1803,7 +1858,7 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 		return ZERO_SIZE_PTR;
 	}
 	if (!ZERO_OR_NULL_PTR(p)) {
-		if (!ptr_checked_ok(p, "kfree", _RET_IP_))
+		if (!ptr_checked_ok(p, "kfree", _RET_IP_) || !kasan_check_byte(p))
 			return NULL;
 		capacity = alloc_capacity(p, &cachep);
 	}
@@ -1817,14 +1872,16 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 			goto keep;
 		return NULL;
 	}
-	if (capacity)
+	if (capacity) {
+		kasan_unpoison_range(p, capacity);	/* as Linux's ksize() */
 		memcpy(ret, p, min(alloc_in_use(p, capacity, cachep), new_size));
+	}
 	__kfree(p, _RET_IP_);
 	return ret;
 keep:
 	if (cachep && cache_debug(cachep))
 		slab_debug_set_orig_size(cachep, (void *)p, new_size);
-	return (void *)p;
+	return kasan_krealloc(p, new_size, flags);
 }
 
 /* Give everything in ac (objects of node nid) back to the slabs. */

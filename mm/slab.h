@@ -416,13 +416,15 @@ void kfree_sensitive(const void *objp);
  * @objp: a pointer from kmalloc()
  *
  * At least what was asked for, and the caller may use all of them: on
- * a red-zoned cache the object's tail stops being guarded. The compiler
+ * a red-zoned cache the object's tail stops being guarded, and under
+ * KASAN the whole object becomes valid (Linux's rule). The compiler
  * knows only the size asked for (__alloc_size), so use the rest through
  * the pointer krealloc(objp, ksize(objp), gfp) returns: the same object.
  *
  * Context: any context.
- * Return: the object's capacity; 0 for NULL, ZERO_SIZE_PTR, or (while a
- * cache is debugged) a pointer outside the direct map.
+ * Return: the object's capacity; 0 for NULL, ZERO_SIZE_PTR, (while a
+ * cache is debugged) a pointer outside the direct map, or (under KASAN)
+ * a freed object, which is reported.
  */
 size_t ksize(const void *objp);
 /**

@@ -40,6 +40,7 @@
 #include "kernel/report.h"
 #include "lib/string.h"
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/kfence.h"
 #include "mm/memblock.h"
 #include "mm/numa.h"
@@ -986,6 +987,7 @@ static void drain_cache(struct kmem_cache *cachep)
 	struct kmem_cache_node *n;
 	int nid;
 
+	kasan_cache_shrink(cachep);	/* its quarantined objects first */
 	drain_cpu_arrays(cachep);
 	for_each_kmem_cache_node(cachep, nid, n)
 		drain_alien_caches(cachep, n);

@@ -322,17 +322,22 @@ static inline int slab_nid(const struct slab *slab)
 }
 
 /* Entry i of a slab's index array (1- or 2-byte indices). */
-static inline unsigned int get_free_obj(const struct kmem_cache *cachep,
-					const struct slab *slab, unsigned int i)
+/*
+ * The index array may live in a free object (FREELIST_IN_OBJECT), which
+ * KASAN keeps poisoned: SLAB's own accesses to it are not checked.
+ */
+static inline __no_sanitize_address
+unsigned int get_free_obj(const struct kmem_cache *cachep,
+			  const struct slab *slab, unsigned int i)
 {
 	if (cachep->freelist_idx_size == 1)
 		return ((const u8 *)slab->freelist)[i];
 	return ((const u16 *)slab->freelist)[i];
 }
 
-static inline void set_free_obj(const struct kmem_cache *cachep,
-				struct slab *slab, unsigned int i,
-				unsigned int idx)
+static inline __no_sanitize_address
+void set_free_obj(const struct kmem_cache *cachep, struct slab *slab,
+		  unsigned int i, unsigned int idx)
 {
 	if (cachep->freelist_idx_size == 1)
 		((u8 *)slab->freelist)[i] = (u8)idx;
@@ -388,6 +393,12 @@ slab_flags_t slab_debug_boot_flags(const char *name);
 void slab_debug_layout(struct kmem_cache *cachep);
 /* A new slab's object: put it in the state of a free object. */
 void slab_debug_init_obj(struct kmem_cache *cachep, void *objp);
+/*
+ * Free objp past KASAN's hook: for objects KASAN has taken already (its
+ * quarantine gives them back through here). Interrupts on or off.
+ */
+void ___cache_free(struct kmem_cache *cachep, void *objp,
+		   unsigned long caller);
 /* The allocation and free paths of a debugged cache. */
 void *slab_debug_alloc(struct kmem_cache *cachep, gfp_t flags, int nid,
 		       size_t orig_size, unsigned long caller);

@@ -60,6 +60,7 @@
 #include "lib/list.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
+#include "mm/kasan.h"
 #include "mm/slab.h"
 
 struct vmap_area {
@@ -596,6 +597,8 @@ static struct vm_struct *get_vm_area(unsigned long size, unsigned long align,
 	vm->flags = flags;
 	vm->caller = caller;
 	va->vm = vm;
+	/* Valid to its size (vmalloc() cuts it to the size asked for). */
+	kasan_unpoison_vmalloc(vm->addr, size, vm->size);
 	return vm;
 }
 
@@ -787,7 +790,7 @@ static struct page **alloc_pages_array(unsigned int nr, gfp_t gfp, int node,
 void *__vmalloc_node(unsigned long size, unsigned long align, gfp_t gfp,
 		     int node, const void *caller)
 {
-	unsigned long flags;
+	unsigned long flags, asked = size;
 	struct vm_struct *vm;
 	unsigned int nr;
 
@@ -815,6 +818,7 @@ void *__vmalloc_node(unsigned long size, unsigned long align, gfp_t gfp,
 	spin_lock_irqsave(&vmap_area_lock, flags);
 	nr_vmalloc_pages += nr;
 	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	kasan_unpoison_vmalloc(vm->addr, asked, vm->size);
 	return vm->addr;
 
 fail_pages:
@@ -866,6 +870,7 @@ static void vfree_area(struct vmap_area *va)
 	struct vm_struct *vm = va->vm;
 	unsigned long flags;
 
+	kasan_poison_vmalloc(vm->addr, vm->size);
 	free_vmap_area_lazy(va);
 	vm_free_pages(vm, vm->nr_pages);
 	free_pages_array(vm);

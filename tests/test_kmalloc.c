@@ -350,6 +350,8 @@ static void test_krealloc(struct ktest *t)
 	 * (64 bytes and under never move). */
 	KTEST_EXPECT_PTR_EQ(t, krealloc(p, 32, GFP_KERNEL), p);
 	KTEST_EXPECT_PTR_EQ(t, krealloc(p, 5, GFP_KERNEL), p);
+	/* Bytes past 5 are KASAN's red zone until ksize() gives them all. */
+	KTEST_EXPECT_EQ(t, ksize(p), 32UL);
 	KTEST_EXPECT_TRUE(t, filled(p, 20, 3));
 	fill(p, 32, 3);
 
@@ -536,6 +538,8 @@ static void test_kfree_sensitive(struct ktest *t)
 	q = kmalloc(200, GFP_KERNEL);
 	KTEST_EXPECT_PTR_EQ(t, q, p);
 	KTEST_ASSERT_NOT_NULL(t, q);
+	/* All 256 bytes are the caller's (and KASAN's valid) after ksize(). */
+	KTEST_EXPECT_EQ(t, ksize(q), 256UL);
 	KTEST_EXPECT_NULL(t, memchr_inv(q, 0, 256));
 	kfree(q);
 }

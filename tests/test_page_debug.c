@@ -34,6 +34,7 @@
 #include "lib/string.h"
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
+#include "mm/kasan.h"
 #include "mm/internal.h"	/* white-box: zones, free lists, per-CPU lists */
 #include "mm/mm.h"
 #include "mm/page_debug.h"
@@ -70,7 +71,8 @@ static void injection_off(void)
 
 /*
  * The memory of a free page, mapped for the moment if debug_pagealloc
- * took it away: write len bytes of c at off, or test the poison.
+ * took it away (and valid to KASAN for the moment): write len bytes of c
+ * at off, or test the poison.
  */
 static void free_page_memset(struct page *page, unsigned long off, int c,
 			     size_t len)
@@ -79,7 +81,9 @@ static void free_page_memset(struct page *page, unsigned long off, int c,
 
 	if (unmapped)
 		arch_kernel_map_pages(page, 1, true);
+	kasan_alloc_pages(page, 0);	/* free: invalid to KASAN but here */
 	memset((char *)page_address(page) + off, c, len);
+	kasan_free_pages(page, 0);
 	if (unmapped)
 		arch_kernel_map_pages(page, 1, false);
 }
@@ -90,7 +94,9 @@ static bool free_page_poisoned(struct page *page)
 
 	if (unmapped)
 		arch_kernel_map_pages(page, 1, true);
+	kasan_alloc_pages(page, 0);	/* free: invalid to KASAN but here */
 	ok = !memchr_inv(page_address(page), PAGE_POISON, PAGE_SIZE);
+	kasan_free_pages(page, 0);
 	if (unmapped)
 		arch_kernel_map_pages(page, 1, false);
 	return ok;

@@ -848,6 +848,11 @@ void arch_take_freed_pgtables(struct list_head *pages)
 {
 }
 
+/*
+ * Not instrumented: the probe asks whether the page is mapped, not
+ * whether KASAN would call the bytes valid (a freed page is neither).
+ */
+__no_sanitize_address
 int arch_probe_kernel_access(unsigned long addr, enum probe_access kind)
 {
 	sigjmp_buf jb;

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KASAN, generic mode: the hooks' bodies and the report (mm/kasan.h is
+ * the API, Documentation/dev-tools/kasan.md the guide).
+ *
+ * 1. What is valid. A slab is poisoned whole when it is made
+ *    (KASAN_SLAB_REDZONE); an object handed out is unpoisoned to the
+ *    cache's object size, a kmalloc object to the size asked for, the
+ *    partial last granule exactly (the shadow's k-valid-bytes value).
+ *    A freed object is poisoned (KASAN_SLAB_FREE) and goes to the
+ *    quarantine (mm/kasan_quarantine.c), which hands it back to SLAB
+ *    later, so a use after free is caught before the memory is reused.
+ *    Pages are valid from alloc to free; a large kmalloc (whole pages)
+ *    only to its size; a vmalloc area to its size, not its guard page.
+ *
+ * 2. Left alone. Caches with slab_debug: their red zones and poison are
+ *    slab_debug's, checked at free and validation; SLAB_TYPESAFE_BY_RCU
+ *    objects are not poisoned at free (readers may still look at them
+ *    until the grace period after which the slab itself goes).
+ *
+ * 3. Frees. A free of a pointer that is not an object's start is an
+ *    "invalid-free"; of an object whose first byte is poisoned (free or
+ *    in quarantine), a "double-free". Both are reported here, from the
+ *    shadow, and the call is ignored, as Linux's kasan_slab_free does.
+ *
+ * 4. Reports. The backend (arch/arch.h) calls kasan_report() for every
+ *    bad access. The shadow says only "invalid", so what the bytes are
+ *    comes from the allocators: a slab object whose first byte is
+ *    invalid is free (use-after-free), one whose first byte is valid is
+ *    allocated and the access lies past its size (out-of-bounds); a
+ *    page likewise; anything in the vmalloc window is
+ *    vmalloc-out-of-bounds. The report is Linux's header, object and
+ *    cache, and it says its kind (kernel/report.h) for the tests.
+ */
+#include "kernel/atomic.h"
+#include "kernel/bug.h"
+#include "kernel/printk.h"
+#include "kernel/report.h"
+#include "lib/string.h"
+#include "mm/kasan.h"
+#include "mm/mm.h"
+#include "mm/slab_internal.h"
+#include "mm/vmalloc.h"
+
+#define KASAN_ROUND(x)	ALIGN((size_t)(x), KASAN_GRANULE_SIZE)
+
+static atomic_t kasan_tests_running;
+
+static bool cache_skipped(const struct kmem_cache *cachep)
+{
+	return cache_debug(cachep);
+}
+
+static void poison(const void *addr, size_t size, u8 value)
+{
+	WARN_ON_ONCE(!IS_ALIGNED((unsigned long)addr, KASAN_GRANULE_SIZE));
+	arch_kasan_poison(addr, size, value);
+}
+
+/* Valid [addr, addr + valid), invalid from there to addr + total. */
+static void set_valid(const void *addr, size_t valid, size_t total, u8 value)
+{
+	poison(addr, KASAN_ROUND(total), value);
+	if (valid)
+		arch_kasan_unpoison(addr, valid);
+}
+
+static bool byte_valid(const void *addr)
+{
+	return !arch_kasan_first_bad(addr, 1);
+}
+
+void kasan_init(void)
+{
+	if (!kasan_enabled())
+		return;
+	arch_kasan_init();
+	kasan_quarantine_init();
+	pr_info("kasan: KernelAddressSanitizer initialized (generic, %s)\n",
+		arch_name);
+}
+
+void __kasan_poison_slab(struct slab *slab)
+{
+	struct kmem_cache *cachep = slab->slab_cache;
+
+	if (cache_skipped(cachep))
+		return;
+	poison(slab_address(slab), PAGE_SIZE << cachep->gfporder,
+	       KASAN_SLAB_REDZONE);
+}
+
+void __kasan_unpoison_range(const void *addr, size_t size)
+{
+	arch_kasan_unpoison(addr, size);
+}
+
+void __kasan_unpoison_object_data(struct kmem_cache *cachep, void *object)
+{
+	if (!cache_skipped(cachep))
+		arch_kasan_unpoison(object, cachep->object_size);
+}
+
+void __kasan_poison_object_data(struct kmem_cache *cachep, void *object)
+{
+	if (!cache_skipped(cachep))
+		poison(object, KASAN_ROUND(cachep->object_size),
+		       KASAN_SLAB_REDZONE);
+}
+
+void *__kasan_slab_alloc(struct kmem_cache *cachep, void *object,
+			 gfp_t flags, bool init)
+{
+	if (cache_skipped(cachep))
+		return object;
+	arch_kasan_unpoison(object, cachep->object_size);
+	if (init)
+		memset(object, 0, cachep->object_size);
+	return object;
+}
+
+void *__kasan_kmalloc(struct kmem_cache *cachep, const void *object,
+		      size_t size, gfp_t flags)
+{
+	if (cache_skipped(cachep))
+		return (void *)object;
+	set_valid(object, min_t(size_t, size, cachep->object_size),
+		  cachep->object_size, KASAN_SLAB_REDZONE);
+	return (void *)object;
+}
+
+void *__kasan_kmalloc_large(const void *ptr, size_t size, gfp_t flags)
+{
+	struct page *page = virt_to_page(ptr);
+
+	set_valid(ptr, size, PAGE_SIZE << compound_order(page),
+		  KASAN_PAGE_REDZONE);
+	return (void *)ptr;
+}
+
+void *__kasan_krealloc(const void *object, size_t size, gfp_t flags)
+{
+	struct slab *slab = virt_to_slab(object);
+
+	if (!slab)
+		return __kasan_kmalloc_large(object, size, flags);
+	return __kasan_kmalloc(slab->slab_cache, object, size, flags);
+}
+
+/* --- frees ------------------------------------------------------------ */
+
+static void report_free(const void *object, unsigned long ip,
+			enum report_kind kind, const char *bug_type);
+
+/* Is object the start of one of the slab's objects? */
+static bool object_start(const struct kmem_cache *cachep,
+			 const struct slab *slab, const void *object)
+{
+	unsigned long off = (unsigned long)object - (unsigned long)slab->s_mem;
+
+	return (unsigned long)object >= (unsigned long)slab->s_mem &&
+	       off % cachep->size == 0 && off / cachep->size < cachep->num;
+}
+
+bool __kasan_slab_free(struct kmem_cache *cachep, void *object,
+		       unsigned long ip)
+{
+	struct slab *slab;
+
+	if (cache_skipped(cachep))
+		return false;
+	slab = virt_to_slab(object);
+	if (!slab || slab->slab_cache != cachep ||
+	    !object_start(cachep, slab, object)) {
+		report_free(object, ip, REPORT_KASAN_INVALID_FREE,
+			    "invalid-free");
+		return true;
+	}
+	if (!byte_valid(object)) {
+		report_free(object, ip, REPORT_KASAN_DOUBLE_FREE,
+			    "double-free");
+		return true;
+	}
+	if (cachep->flags & SLAB_TYPESAFE_BY_RCU)
+		return false;
+	poison(object, KASAN_ROUND(cachep->object_size), KASAN_SLAB_FREE);
+	return kasan_quarantine_put(cachep, object);
+}
+
+bool __kasan_check_byte(const void *addr, unsigned long ip)
+{
+	if (byte_valid(addr))
+		return true;
+	arch_kasan_report(addr, 1, false, ip);
+	return false;
+}
+
+bool __kasan_check_range(const void *addr, size_t size, bool write,
+			 unsigned long ip)
+{
+	const char *bad;
+
+	if (!size)
+		return true;
+	bad = arch_kasan_first_bad(addr, size);
+	if (!bad)
+		return true;
+	arch_kasan_report(bad, size - (size_t)(bad - (const char *)addr),
+			  write, ip);
+	return false;
+}
+
+/* --- pages, vmalloc, mempool ------------------------------------------ */
+
+void __kasan_alloc_pages(struct page *page, unsigned int order)
+{
+	arch_kasan_unpoison(page_address(page), PAGE_SIZE << order);
+}
+
+void __kasan_free_pages(struct page *page, unsigned int order)
+{
+	poison(page_address(page), PAGE_SIZE << order, KASAN_PAGE_FREE);
+}
+
+void __kasan_unpoison_vmalloc(const void *addr, size_t size, size_t area_size)
+{
+	set_valid(addr, size, area_size, KASAN_VMALLOC_INVALID);
+}
+
+void __kasan_poison_vmalloc(const void *addr, size_t size)
+{
+	poison(addr, KASAN_ROUND(size), KASAN_VMALLOC_INVALID);
+}
+
+void __kasan_mempool_poison_object(void *object)
+{
+	struct slab *slab = virt_to_slab(object);
+
+	if (!slab) {
+		poison(object, PAGE_SIZE << compound_order(virt_to_page(object)),
+		       KASAN_PAGE_FREE);
+		return;
+	}
+	if (!cache_skipped(slab->slab_cache))
+		poison(object, KASAN_ROUND(slab->slab_cache->object_size),
+		       KASAN_SLAB_FREE);
+}
+
+void __kasan_mempool_unpoison_object(void *object)
+{
+	struct slab *slab = virt_to_slab(object);
+
+	if (!slab) {
+		arch_kasan_unpoison(object, PAGE_SIZE <<
+				    compound_order(virt_to_page(object)));
+		return;
+	}
+	if (!cache_skipped(slab->slab_cache))
+		arch_kasan_unpoison(object, slab->slab_cache->object_size);
+}
+
+void __kasan_cache_shrink(struct kmem_cache *cachep)
+{
+	kasan_quarantine_remove_cache(cachep);
+}
+
+/* --- reports ---------------------------------------------------------- */
+
+void kasan_kunit_test_suite_start(void)
+{
+	if (atomic_add_return(1, &kasan_tests_running) == 1)
+		arch_kasan_expect_reports(true);
+}
+
+void kasan_kunit_test_suite_end(void)
+{
+	if (!atomic_add_return(-1, &kasan_tests_running))
+		arch_kasan_expect_reports(false);
+}
+
+/* What the bad address is, found from the allocators (section 4). */
+struct kasan_bug {
+	const char *type;
+	enum report_kind kind;
+	struct kmem_cache *cachep;	/* a slab object's cache */
+	const char *object;		/* its object, or a page block */
+	size_t valid;			/* bytes valid from object */
+	size_t size;			/* the object's or block's size */
+	bool freed;
+};
+
+/* Bytes valid from start, at most size (the requested size, to a byte). */
+static size_t valid_bytes(const char *start, size_t size)
+{
+	const char *bad = arch_kasan_first_bad(start, size);
+
+	return bad ? (size_t)(bad - start) : size;
+}
+
+static void classify_slab(struct kasan_bug *b, struct slab *slab,
+			  unsigned long addr)
+{
+	struct kmem_cache *cachep = slab->slab_cache;
+	unsigned long s_mem = (unsigned long)slab->s_mem;
+	unsigned long idx = addr < s_mem ? 0 : (addr - s_mem) / cachep->size;
+
+	if (idx >= cachep->num)
+		idx = cachep->num - 1;
+	b->cachep = cachep;
+	b->object = index_to_obj(cachep, slab, (unsigned int)idx);
+	b->size = cachep->object_size;
+	b->freed = !byte_valid(b->object);
+	b->valid = b->freed ? 0 : valid_bytes(b->object, b->size);
+	if (b->freed && addr >= (unsigned long)b->object &&
+	    addr < (unsigned long)b->object + b->size) {
+		b->type = "slab-use-after-free";
+		b->kind = REPORT_KASAN_SLAB_USE_AFTER_FREE;
+	} else {
+		b->type = "slab-out-of-bounds";
+		b->kind = REPORT_KASAN_SLAB_OUT_OF_BOUNDS;
+	}
+}
+
+static void classify_page(struct kasan_bug *b, struct page *page)
+{
+	struct page *head = compound_head(page);
+
+	b->freed = !page_ref_count(head);
+	b->object = page_address(head);
+	b->size = PAGE_SIZE << (PageHead(head) ? compound_order(head) : 0);
+	b->valid = b->freed ? 0 : valid_bytes(b->object, b->size);
+	if (b->freed) {
+		b->type = "use-after-free";
+		b->kind = REPORT_KASAN_USE_AFTER_FREE;
+	} else {
+		b->type = "page-out-of-bounds";
+		b->kind = REPORT_KASAN_PAGE_OUT_OF_BOUNDS;
+	}
+}
+
+static void classify(struct kasan_bug *b, unsigned long addr)
+{
+	struct page *page;
+
+	memset(b, 0, sizeof(*b));
+	if (is_vmalloc_addr((void *)addr)) {
+		b->type = "vmalloc-out-of-bounds";
+		b->kind = REPORT_KASAN_VMALLOC_OUT_OF_BOUNDS;
+		return;
+	}
+	if (!virt_addr_valid((void *)addr)) {
+		b->type = "wild-memory-access";
+		b->kind = REPORT_KASAN_WILD_ACCESS;
+		return;
+	}
+	page = virt_to_page((void *)addr);
+	if (PageSlab(compound_head(page)))
+		classify_slab(b, page_slab(compound_head(page)), addr);
+	else
+		classify_page(b, page);
+}
+
+/* "The buggy address is located 13 bytes to the right of ..." */
+static void describe(const struct kasan_bug *b, unsigned long addr)
+{
+	unsigned long start = (unsigned long)b->object;
+	size_t len = b->freed ? b->size : b->valid;
+	const char *what = b->freed ? "freed" : "allocated";
+
+	if (!b->object) {
+		pr_err("The buggy address %px belongs to no allocated object\n",
+		       (void *)addr);
+		return;
+	}
+	if (b->cachep)
+		pr_err("The buggy address belongs to the object at %px\n which belongs to the cache %s of size %u\n",
+		       b->object, b->cachep->name, b->cachep->object_size);
+	else
+		pr_err("The buggy address belongs to the %s pages at %px (%zu bytes)\n",
+		       what, b->object, b->size);
+	if (addr < start)
+		pr_err("The buggy address is located %lu bytes to the left of\n %s %zu-byte region [%px, %px)\n",
+		       start - addr, what, len, (void *)start,
+		       (void *)(start + len));
+	else if (addr >= start + len)
+		pr_err("The buggy address is located %lu bytes to the right of\n %s %zu-byte region [%px, %px)\n",
+		       addr - (start + len), what, len, (void *)start,
+		       (void *)(start + len));
+	else
+		pr_err("The buggy address is located %lu bytes inside of\n %s %zu-byte region [%px, %px)\n",
+		       addr - start, what, len, (void *)start,
+		       (void *)(start + len));
+}
+
+static const char report_rule[] =
+	"==================================================================\n";
+
+bool kasan_report(unsigned long addr, size_t size, bool is_write,
+		  unsigned long ip)
+{
+	struct kasan_bug b;
+
+	classify(&b, addr);
+	pr_err("%s", report_rule);
+	report_kind(b.kind);
+	pr_err("BUG: KASAN: %s in %pS\n", b.type, (void *)ip);
+	pr_err("%s of size %zu at addr %px by task swapper/%u\n",
+	       is_write ? "Write" : "Read", size, (void *)addr, arch_cpu_id());
+	dump_stack();
+	describe(&b, addr);
+	pr_err("%s", report_rule);
+	return atomic_read(&kasan_tests_running) > 0;
+}
+
+static void report_free(const void *object, unsigned long ip,
+			enum report_kind kind, const char *bug_type)
+{
+	struct kasan_bug b;
+
+	classify(&b, (unsigned long)object);
+	pr_err("%s", report_rule);
+	report_kind(kind);
+	pr_err("BUG: KASAN: %s in %pS\n", bug_type, (void *)ip);
+	pr_err("Free of addr %px by task swapper/%u\n", object, arch_cpu_id());
+	dump_stack();
+	describe(&b, (unsigned long)object);
+	pr_err("%s", report_rule);
+}

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KASAN (mm/kasan.h): every bad access or free below is reported once,
+ * as its kind (kernel/report.h), where it happens.
+ *
+ *  - out of bounds: right and left of a slab object, past a large
+ *    kmalloc, in a vmalloc area's last page, after krealloc() to more
+ *    and to less, by memset(), memcpy() and memmove();
+ *  - use after free: kmalloc, kmem_cache, pages, vmalloc, kfree_rcu()
+ *    after the grace period (before it the object is valid);
+ *  - double and invalid frees (ignored, the allocator keeps going);
+ *  - mempool elements in the reserve are invalid;
+ *  - what stays valid: ksize()'s bytes, SLAB_TYPESAFE_BY_RCU objects
+ *    after free, a constructor's object while it runs;
+ *  - the quarantine: a freed object is not handed out again at once,
+ *    and its cache's shrink and destroy take it back.
+ *
+ * It needs a backend: the host build with AddressSanitizer. Without one
+ * (x86_64 for now, the builds without ASan) every case is skipped. This
+ * file alone is built with -fsanitize-recover=address, so the bad
+ * accesses below come back after their report; while the suite runs
+ * kasan_kunit_test_suite_start() tells the backend they are expected.
+ */
+#include "kernel/rcupdate.h"
+#include "kernel/report.h"
+#include "lib/ktest/ktest.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/kasan.h"
+#include "mm/mempool.h"
+#include "mm/mm.h"
+#include "mm/slab.h"
+#include "mm/vmalloc.h"
+
+/* The accesses, out of line so the compiler neither drops nor warns. */
+static __noinline void poke(volatile u8 *p, long i)
+{
+	p[i] = 0x5a;
+}
+
+static __noinline u8 peek(const volatile u8 *p, long i)
+{
+	return p[i];
+}
+
+static void require_kasan(struct ktest *t)
+{
+	if (!kasan_enabled())
+		ktest_skip(t, "no KASAN backend in this build (x86_64: not yet; host: built without ASan)");
+}
+
+/* Open a capture for one KASAN report. */
+static void expect_begin(struct ktest *t)
+{
+	ktest_capture_start(t, "BUG: KASAN:");
+}
+
+/* Exactly one report since expect_begin(), and of this kind. */
+#define EXPECT_ONE_REPORT(t, kind)					\
+	do {								\
+		KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);		\
+		KTEST_EXPECT_EQ(t, ktest_reports(t, kind), 1U);		\
+	} while (0)
+
+static void test_kmalloc_oob_right(struct ktest *t)
+{
+	u8 *p;
+
+	require_kasan(t);
+	p = kmalloc(13, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	poke(p, 12);	/* the last byte asked for: fine */
+	expect_begin(t);
+	poke(p, 13);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+	KTEST_EXPECT_CAPTURED(t, "BUG: KASAN: slab-out-of-bounds in poke+0x");
+	KTEST_EXPECT_CAPTURED(t, "Write of size 1 at addr");
+	KTEST_EXPECT_CAPTURED(t, "which belongs to the cache kmalloc-16 of size 16");
+	KTEST_EXPECT_CAPTURED(t, "located 0 bytes to the right of\n allocated 13-byte region");
+	/* The rest of the granule and the object's tail too. */
+	expect_begin(t);
+	(void)peek(p, 15);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+	KTEST_EXPECT_CAPTURED(t, "Read of size 1 at addr");
+	kfree(p);
+}
+
+static void test_kmalloc_oob_left(struct ktest *t)
+{
+	struct kmem_cache *c;
+	u8 *a, *b, *hi;
+
+	require_kasan(t);
+	/* 13-byte objects 64 apart: the bytes before one are a neighbour's tail. */
+	c = kmem_cache_create("kasan_left", 13, 64, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	a = kmem_cache_alloc(c, GFP_KERNEL);
+	b = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	hi = a > b ? a : b;
+	expect_begin(t);
+	(void)peek(hi, -1);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+	kmem_cache_free(c, a);
+	kmem_cache_free(c, b);
+	kmem_cache_destroy(c);
+}
+
+static void test_kmalloc_large_oob_right(struct ktest *t)
+{
+	size_t size = KMALLOC_MAX_CACHE_SIZE + 10;
+	u8 *p;
+
+	require_kasan(t);
+	p = kmalloc(size, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_ASSERT_FALSE(t, PageSlab(virt_to_page(p)));
+	poke(p, (long)size - 1);
+	expect_begin(t);
+	poke(p, (long)size);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_PAGE_OUT_OF_BOUNDS);
+	KTEST_EXPECT_CAPTURED(t, "BUG: KASAN: page-out-of-bounds");
+	kfree(p);
+}
+
+static void test_krealloc_more(struct ktest *t)
+{
+	u8 *p, *q;
+
+	require_kasan(t);
+	p = kmalloc(40, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	q = krealloc(p, 50, GFP_KERNEL);	/* kmalloc-64 keeps it */
+	KTEST_ASSERT_PTR_EQ(t, q, p);
+	poke(q, 49);
+	expect_begin(t);
+	poke(q, 50);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+	kfree(q);
+}
+
+static void test_krealloc_less(struct ktest *t)
+{
+	u8 *p, *q;
+
+	require_kasan(t);
+	p = kmalloc(60, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	poke(p, 59);
+	q = krealloc(p, 40, GFP_KERNEL);	/* stays: more than half */
+	KTEST_ASSERT_PTR_EQ(t, q, p);
+	poke(q, 39);
+	expect_begin(t);
+	poke(q, 40);	/* the old tail is poisoned now */
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+	kfree(q);
+}
+
+static void test_ksize_unpoisons(struct ktest *t)
+{
+	u8 *p;
+
+	require_kasan(t);
+	p = kmalloc(13, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	expect_begin(t);
+	poke(p, 15);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+	KTEST_EXPECT_EQ(t, ksize(p), 16UL);
+	expect_begin(t);
+	poke(p, 15);	/* Linux's rule: ksize()'s bytes are the caller's */
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+	kfree(p);
+}
+
+static void test_string_functions(struct ktest *t)
+{
+	u8 src[32] = { 0 };
+	u8 *p;
+
+	require_kasan(t);
+	p = kmalloc(13, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_PTR_EQ(t, memset(p, 0, 13), p);
+	expect_begin(t);
+	KTEST_EXPECT_NULL(t, memset(p, 0, 14));	/* reported, not done */
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+	KTEST_EXPECT_CAPTURED(t, "Write of size 1 at addr");
+	expect_begin(t);
+	KTEST_EXPECT_NULL(t, memcpy(src, p, 16));
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+	KTEST_EXPECT_CAPTURED(t, "Read of size 3 at addr");
+	expect_begin(t);
+	KTEST_EXPECT_NULL(t, memmove(p + 1, p, 13));
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+	kfree(p);
+}
+
+static void test_kmalloc_uaf(struct ktest *t)
+{
+	u8 *p;
+
+	require_kasan(t);
+	p = kmalloc(64, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	kfree(p);
+	expect_begin(t);
+	(void)peek(p, 8);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+	KTEST_EXPECT_CAPTURED(t, "BUG: KASAN: slab-use-after-free in peek+0x");
+	KTEST_EXPECT_CAPTURED(t, "located 8 bytes inside of\n freed 64-byte region");
+}
+
+static void test_kmem_cache_uaf(struct ktest *t)
+{
+	struct kmem_cache *c;
+	u8 *p;
+
+	require_kasan(t);
+	c = kmem_cache_create("kasan_uaf", 200, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	poke(p, 199);
+	kmem_cache_free(c, p);
+	expect_begin(t);
+	poke(p, 100);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+	KTEST_EXPECT_CAPTURED(t, "which belongs to the cache kasan_uaf of size 200");
+	/* Destroy takes the quarantined object back: no live object report. */
+	kmem_cache_destroy(c);
+}
+
+static void test_page_uaf(struct ktest *t)
+{
+	struct page *page;
+	u8 *p;
+
+	require_kasan(t);
+	page = alloc_pages(GFP_KERNEL, 1);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	p = page_address(page);
+	poke(p, 2 * PAGE_SIZE - 1);
+	__free_pages(page, 1);
+	expect_begin(t);
+	(void)peek(p, PAGE_SIZE + 3);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_USE_AFTER_FREE);
+	KTEST_EXPECT_CAPTURED(t, "BUG: KASAN: use-after-free in peek+0x");
+}
+
+static void test_vmalloc_oob(struct ktest *t)
+{
+	u8 *v;
+
+	require_kasan(t);
+	v = vmalloc(3000);
+	KTEST_ASSERT_NOT_NULL(t, v);
+	poke(v, 2999);
+	expect_begin(t);
+	poke(v, 3000);	/* the same page, past the size asked for */
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_VMALLOC_OUT_OF_BOUNDS);
+	KTEST_EXPECT_CAPTURED(t, "BUG: KASAN: vmalloc-out-of-bounds");
+	/* The guard page is invalid too (an access there would also fault). */
+	expect_begin(t);
+	KTEST_EXPECT_FALSE(t, kasan_check_byte(v + PAGE_SIZE));
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_VMALLOC_OUT_OF_BOUNDS);
+	vfree(v);
+}
+
+static void test_vmalloc_uaf(struct ktest *t)
+{
+	u8 *v;
+
+	require_kasan(t);
+	v = vmalloc(2 * PAGE_SIZE);
+	KTEST_ASSERT_NOT_NULL(t, v);
+	KTEST_EXPECT_TRUE(t, kasan_check_byte(v + PAGE_SIZE));
+	vfree(v);
+	/* A load would also fault (unmapped): the shadow is checked alone. */
+	expect_begin(t);
+	KTEST_EXPECT_FALSE(t, kasan_check_byte(v + PAGE_SIZE));
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_VMALLOC_OUT_OF_BOUNDS);
+}
+
+static void test_double_free(struct ktest *t)
+{
+	u8 *p;
+
+	require_kasan(t);
+	p = kmalloc(64, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	kfree(p);
+	expect_begin(t);
+	kfree(p);	/* reported and ignored */
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_DOUBLE_FREE);
+	KTEST_EXPECT_CAPTURED(t, "BUG: KASAN: double-free in");
+}
+
+static void test_invalid_free(struct ktest *t)
+{
+	struct kmem_cache *c;
+	u8 *p, *q;
+
+	require_kasan(t);
+	p = kmalloc(64, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	expect_begin(t);
+	kfree(p + 1);	/* not the object's start: reported and ignored */
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_INVALID_FREE);
+	KTEST_EXPECT_CAPTURED(t, "BUG: KASAN: invalid-free in");
+	poke(p, 63);	/* still allocated */
+	kfree(p);
+	/* An object freed to a cache it is not from. */
+	c = kmem_cache_create("kasan_wrong", 64, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	q = kmalloc(64, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, q);
+	expect_begin(t);
+	kmem_cache_free(c, q);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_INVALID_FREE);
+	kfree(q);
+	kmem_cache_destroy(c);
+}
+
+struct rcu_obj {
+	struct rcu_head rcu;
+	u8 data[48];
+};
+
+static void test_kfree_rcu(struct ktest *t)
+{
+	struct rcu_obj *o;
+
+	require_kasan(t);
+	o = kmalloc(sizeof(*o), GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, o);
+	kfree_rcu(o, rcu);
+	/* Before the grace period the object is still valid. */
+	expect_begin(t);
+	(void)peek(o->data, 0);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+	rcu_barrier();	/* the grace period, and the kfree() after it */
+	expect_begin(t);
+	(void)peek(o->data, 0);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+}
+
+static void test_typesafe_by_rcu_stays_valid(struct ktest *t)
+{
+	struct kmem_cache *c;
+	u8 *p;
+
+	require_kasan(t);
+	c = kmem_cache_create("kasan_rcu", 64, 0, SLAB_TYPESAFE_BY_RCU, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	/* A reader under rcu_read_lock() may still look: no report. */
+	expect_begin(t);
+	rcu_read_lock();
+	(void)peek(p, 0);
+	rcu_read_unlock();
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+	kmem_cache_destroy(c);
+}
+
+static void test_mempool_elements(struct ktest *t)
+{
+	mempool_t *pool;
+	u8 *e;
+
+	require_kasan(t);
+	pool = mempool_create_kmalloc_pool(2, 64);
+	KTEST_ASSERT_NOT_NULL(t, pool);
+	e = mempool_alloc_preallocated(pool);	/* from the reserve */
+	KTEST_ASSERT_NOT_NULL(t, e);
+	poke(e, 63);	/* handed out: valid */
+	mempool_free(e, pool);	/* back into the reserve */
+	expect_begin(t);
+	(void)peek(e, 0);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+	mempool_destroy(pool);
+}
+
+static int counting_ctor_calls;
+
+static void ctor_writes(void *obj)
+{
+	counting_ctor_calls++;
+	memset(obj, 0x11, 40);	/* valid while the constructor runs */
+}
+
+static void test_ctor_object_valid_while_constructed(struct ktest *t)
+{
+	struct kmem_cache *c;
+	u8 *p;
+
+	require_kasan(t);
+	counting_ctor_calls = 0;
+	c = kmem_cache_create("kasan_ctor", 40, 0, 0, ctor_writes);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_GT(t, counting_ctor_calls, 0);
+	KTEST_EXPECT_EQ(t, peek(p, 39), 0x11);
+	kmem_cache_free(c, p);
+	kmem_cache_destroy(c);
+}
+
+static void test_quarantine_delays_reuse(struct ktest *t)
+{
+	struct kasan_quarantine_stats before, after;
+	u8 *p, *q[64];
+	unsigned int reused = 0;
+
+	require_kasan(t);
+	p = kmalloc(96, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	kasan_quarantine_get_stats(&before);
+	kfree(p);
+	kasan_quarantine_get_stats(&after);
+	KTEST_EXPECT_EQ(t, after.objects, before.objects + 1);
+	KTEST_EXPECT_LE(t, after.bytes, after.max_bytes + 8192);
+	/* Without a quarantine the next kmalloc(96) would be p (LIFO). */
+	for (unsigned int i = 0; i < ARRAY_SIZE(q); i++) {
+		q[i] = kmalloc(96, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, q[i]);
+		reused += q[i] == p;
+	}
+	KTEST_EXPECT_EQ(t, reused, 0U);
+	expect_begin(t);
+	(void)peek(p, 0);	/* still caught */
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+	for (unsigned int i = 0; i < ARRAY_SIZE(q); i++)
+		kfree(q[i]);
+	/* Reclaim's shrinker empties it: p and everything older. */
+	KTEST_EXPECT_GE(t, kasan_quarantine_reduce(ULONG_MAX),
+			before.objects + 1);
+}
+
+static void test_quarantine_bounded(struct ktest *t)
+{
+	struct kasan_quarantine_stats st;
+	void *p;
+
+	require_kasan(t);
+	kasan_quarantine_get_stats(&st);
+	KTEST_ASSERT_GT(t, st.max_objects, 0UL);
+	/* Twice its slots of frees: it never holds more than its bounds. */
+	for (unsigned long i = 0; i < 2 * st.max_objects; i++) {
+		p = kmalloc(32, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p);
+		kfree(p);
+	}
+	kasan_quarantine_get_stats(&st);
+	KTEST_EXPECT_LE(t, st.objects, st.max_objects);
+	KTEST_EXPECT_LE(t, st.bytes, st.max_bytes);
+	KTEST_EXPECT_GT(t, st.objects, 0UL);
+}
+
+static bool quarantine_was_on;
+
+/* Reports expected; the quarantine on (it is off unless kasan.quarantine=on). */
+static int kasan_suite_init(struct ktest *t)
+{
+	kasan_kunit_test_suite_start();
+	quarantine_was_on = kasan_quarantine_set(true);
+	return 0;
+}
+
+static void kasan_suite_exit(struct ktest *t)
+{
+	kasan_quarantine_set(quarantine_was_on);
+	kasan_kunit_test_suite_end();
+}
+
+static struct ktest_case kasan_cases[] = {
+	KTEST_CASE(test_kmalloc_oob_right),
+	KTEST_CASE(test_kmalloc_oob_left),
+	KTEST_CASE(test_kmalloc_large_oob_right),
+	KTEST_CASE(test_krealloc_more),
+	KTEST_CASE(test_krealloc_less),
+	KTEST_CASE(test_ksize_unpoisons),
+	KTEST_CASE(test_string_functions),
+	KTEST_CASE(test_kmalloc_uaf),
+	KTEST_CASE(test_kmem_cache_uaf),
+	KTEST_CASE(test_page_uaf),
+	KTEST_CASE(test_vmalloc_oob),
+	KTEST_CASE(test_vmalloc_uaf),
+	KTEST_CASE(test_double_free),
+	KTEST_CASE(test_invalid_free),
+	KTEST_CASE(test_kfree_rcu),
+	KTEST_CASE(test_typesafe_by_rcu_stays_valid),
+	KTEST_CASE(test_mempool_elements),
+	KTEST_CASE(test_ctor_object_valid_while_constructed),
+	KTEST_CASE(test_quarantine_delays_reuse),
+	KTEST_CASE(test_quarantine_bounded),
+	{}
+};
+
+KTEST_SUITE(kasan, kasan_cases, .init = kasan_suite_init,
+	    .exit = kasan_suite_exit);
