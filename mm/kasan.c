@@ -16,7 +16,9 @@
  * 2. Left alone. Caches with slab_debug: their red zones and poison are
  *    slab_debug's, checked at free and validation; SLAB_TYPESAFE_BY_RCU
  *    objects are not poisoned at free (readers may still look at them
- *    until the grace period after which the slab itself goes).
+ *    until the grace period after which the slab itself goes); KFENCE's
+ *    objects (mm/kfence.c), whose guard pages and canaries are its own
+ *    checks, as Linux leaves them.
  *
  * 3. Frees. A free of a pointer that is not an object's start is an
  *    "invalid-free"; of an object whose first byte is poisoned (free or
@@ -38,6 +40,7 @@
 #include "kernel/report.h"
 #include "lib/string.h"
 #include "mm/kasan.h"
+#include "mm/kfence.h"
 #include "mm/mm.h"
 #include "mm/slab_internal.h"
 #include "mm/vmalloc.h"
@@ -111,7 +114,7 @@ void __kasan_poison_object_data(struct kmem_cache *cachep, void *object)
 void *__kasan_slab_alloc(struct kmem_cache *cachep, void *object,
 			 gfp_t flags, bool init)
 {
-	if (cache_skipped(cachep))
+	if (cache_skipped(cachep) || is_kfence_address(object))
 		return object;
 	arch_kasan_unpoison(object, cachep->object_size);
 	if (init)
@@ -122,7 +125,7 @@ void *__kasan_slab_alloc(struct kmem_cache *cachep, void *object,
 void *__kasan_kmalloc(struct kmem_cache *cachep, const void *object,
 		      size_t size, gfp_t flags)
 {
-	if (cache_skipped(cachep))
+	if (cache_skipped(cachep) || is_kfence_address(object))
 		return (void *)object;
 	set_valid(object, min_t(size_t, size, cachep->object_size),
 		  cachep->object_size, KASAN_SLAB_REDZONE);
@@ -133,6 +136,8 @@ void *__kasan_kmalloc_large(const void *ptr, size_t size, gfp_t flags)
 {
 	struct page *page = virt_to_page(ptr);
 
+	if (is_kfence_address(ptr))
+		return (void *)ptr;
 	set_valid(ptr, size, PAGE_SIZE << compound_order(page),
 		  KASAN_PAGE_REDZONE);
 	return (void *)ptr;
@@ -167,7 +172,7 @@ bool __kasan_slab_free(struct kmem_cache *cachep, void *object,
 {
 	struct slab *slab;
 
-	if (cache_skipped(cachep))
+	if (cache_skipped(cachep) || is_kfence_address(object))
 		return false;
 	slab = virt_to_slab(object);
 	if (!slab || slab->slab_cache != cachep ||
@@ -183,6 +188,11 @@ bool __kasan_slab_free(struct kmem_cache *cachep, void *object,
 	}
 	if (cachep->flags & SLAB_TYPESAFE_BY_RCU)
 		return false;
+	/* init_on_free's zeroes go in while the object is valid (Linux's). */
+	if (slab_want_init_on_free(cachep)) {
+		arch_kasan_unpoison(object, cachep->object_size);
+		memset(object, 0, cachep->object_size);
+	}
 	poison(object, KASAN_ROUND(cachep->object_size), KASAN_SLAB_FREE);
 	return kasan_quarantine_put(cachep, object);
 }

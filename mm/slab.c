@@ -1396,7 +1396,8 @@ void ___cache_free(struct kmem_cache *cachep, void *objp, unsigned long caller)
 		slab_debug_free(cachep, objp, caller);
 		return;
 	}
-	if (slab_want_init_on_free(cachep))
+	/* Under KASAN, kasan_slab_free() zeroed it before poisoning it. */
+	if (!kasan_enabled() && slab_want_init_on_free(cachep))
 		memset(objp, 0, cachep->object_size);
 	irqflags = arch_irq_save();
 	ac_in_use(cpu_cache_get(cachep));	/* before stats read its limit */
