@@ -107,9 +107,10 @@ void bench_measure(const struct bench_case *b, unsigned long reps,
 	BUG_ON(!reps);
 	res->ns = U64_MAX;
 	res->cycles = 0;
-	res->ops = 1;
+	res->ops = 0;
 	res->peak_kb = 0;
-	b->run();				/* warm-up, untimed */
+	if (!b->run())				/* warm-up, untimed */
+		return;
 	for (unsigned long rep = 0; rep < reps; rep++) {
 		unsigned long ops;
 		u64 ns, cycles;
@@ -120,11 +121,15 @@ void bench_measure(const struct bench_case *b, unsigned long reps,
 		ops = b->run();
 		cycles = arch_cycles() - cycles;
 		ns = arch_clock_ns() - ns;
+		if (!ops) {
+			res->ops = 0;
+			return;
+		}
 		res->peak_kb = max(res->peak_kb, bench_peak_kb);
 		if (ns < res->ns) {
 			res->ns = ns;
 			res->cycles = cycles;
-			res->ops = ops ? ops : 1;
+			res->ops = ops;
 		}
 	}
 }
@@ -236,6 +241,11 @@ static void run_one(const struct bench_case *b)
 	struct bench_result res;
 
 	bench_measure(b, bench_reps, &res);
+	if (!res.ops) {
+		console_printf("# %s: could not run (an allocation failed)\n",
+			       b->name);
+		return;
+	}
 	print_bench_line(b->name, res.ns, res.cycles, res.ops, res.peak_kb);
 }
 

@@ -112,11 +112,14 @@ void bench_run(const char *glob);
 /* What bench_measure() found: the fastest timed run, the largest peak. */
 struct bench_result {
 	u64 ns, cycles;		/* of the fastest run */
-	unsigned long ops;	/* it did (at least 1) */
+	unsigned long ops;	/* it did; 0 if a run did none (it could not) */
 	long peak_kb;		/* the largest bench_peak_kb of any run */
 };
 
-/* Run b once untimed, then reps times timed. */
+/*
+ * Run b once untimed, then reps times timed; a run that returns 0
+ * operations (an allocation failed) ends it with res->ops 0.
+ */
 void bench_measure(const struct bench_case *b, unsigned long reps,
 		   struct bench_result *res);
 

@@ -106,7 +106,8 @@ static inline void wl_zero_pair(unsigned long iters, unsigned long size)
 
 /*
  * 100,000 objects of random sizes 8..4096, then freed in random order
- * (shuffled) or in allocation order. Returns the number of operations.
+ * (shuffled) or in allocation order. Returns the number of operations,
+ * 0 if the memory ran out (all freed again).
  */
 static inline unsigned long wl_batch(bool random_order)
 {
@@ -132,6 +133,11 @@ static inline unsigned long wl_batch(bool random_order)
 	}
 	for (unsigned int i = 0; i < BATCH_OBJECTS; i++) {
 		batch_objs[i] = BENCH_ALLOC(batch_sizes[i]);
+		if (!batch_objs[i]) {	/* too little memory for the batch */
+			while (i--)
+				BENCH_FREE(batch_objs[i], batch_sizes[i]);
+			return 0;
+		}
 		bench_touch_all(batch_objs[i], batch_sizes[i]);
 	}
 	bench_peak_kb = BENCH_MEM_KB() - bench_base_kb;

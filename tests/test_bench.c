@@ -79,12 +79,28 @@ static void test_measure_one_rep(struct ktest *t)
 	struct bench_result res;
 
 	fake_calls = 0;
-	fake_ops = 0;		/* a case that did nothing counts as one op */
+	fake_ops = 7;
 	bench_measure(&fake_case, 1, &res);
 	KTEST_EXPECT_EQ(t, fake_calls, 2UL);
-	KTEST_EXPECT_EQ(t, res.ops, 1UL);
+	KTEST_EXPECT_EQ(t, res.ops, 7UL);
 	KTEST_EXPECT_GE(t, res.ns, SLOW_NS);		/* the only timed run */
 	KTEST_EXPECT_EQ(t, res.peak_kb, 80L);
+}
+
+/*
+ * A case that does nothing could not run (an allocation failed, a CPU
+ * was missing): the warm-up says so, nothing is timed, and ops is 0
+ * (run_one() prints a comment, not a BENCH line).
+ */
+static void test_measure_could_not_run(struct ktest *t)
+{
+	struct bench_result res;
+
+	fake_calls = 0;
+	fake_ops = 0;
+	bench_measure(&fake_case, 4, &res);
+	KTEST_EXPECT_EQ(t, fake_calls, 1UL);
+	KTEST_EXPECT_EQ(t, res.ops, 0UL);
 }
 
 static int set_reps(const char *val)
@@ -692,6 +708,7 @@ static const struct ktest_case bench_cases[] = {
 	KTEST_CASE(test_smp_param),
 	KTEST_CASE(test_measure_keeps_fastest),
 	KTEST_CASE(test_measure_one_rep),
+	KTEST_CASE(test_measure_could_not_run),
 	KTEST_CASE(test_reps_param),
 	{}
 };
