@@ -100,6 +100,17 @@ static void invlpg(unsigned long virt)
 	__asm__ __volatile__("invlpg (%0)" : : "r"(virt) : "memory");
 }
 
+/* The shared early shadow below a level-level table's entries. */
+static const void *early_below(int level)
+{
+	static const void *const below[] = {
+		kasan_early_shadow_page, kasan_early_shadow_pte,
+		kasan_early_shadow_pmd, kasan_early_shadow_pud,
+	};
+
+	return below[level];
+}
+
 /*
  * An entry of a level-level table that points at the shared early
  * shadow below it: the pud from the PML4 (3), the pmd (2), the pte
@@ -107,12 +118,13 @@ static void invlpg(unsigned long virt)
  */
 static u64 early_entry(int level)
 {
-	static const void *const below[] = {
-		kasan_early_shadow_page, kasan_early_shadow_pte,
-		kasan_early_shadow_pmd, kasan_early_shadow_pud,
-	};
+	return image_pa(early_below(level)) | PTE_PRESENT | (level ? PTE_RW : 0);
+}
 
-	return image_pa(below[level]) | PTE_PRESENT | (level ? PTE_RW : 0);
+/* Does entry point there? (The CPU may have set its accessed bit.) */
+static bool is_early_entry(u64 entry, int level)
+{
+	return (entry & PTE_ADDR_MASK) == image_pa(early_below(level));
 }
 
 /* --- 1. the early shadow ------------------------------------------------ */
@@ -156,15 +168,20 @@ static void *shadow_alloc_page(void)
 		return __va(phys);
 	}
 	page = alloc_page(GFP_ATOMIC | __GFP_ZERO | __GFP_NOWARN);
-	return page ? page_address(page) : NULL;
+	if (!page)
+		return NULL;
+	__atomic_fetch_add(&shadow_vmalloc_pages, 1, __ATOMIC_RELAXED);
+	return page_address(page);
 }
 
 static void shadow_free_page(void *p)
 {
-	if (!totalram_pages)
+	if (!totalram_pages) {
 		memblock_phys_free(__pa(p), PAGE_SIZE);
-	else
-		__free_page(virt_to_page(p));
+		return;
+	}
+	__free_page(virt_to_page(p));
+	__atomic_fetch_sub(&shadow_vmalloc_pages, 1, __ATOMIC_RELAXED);
 }
 
 /*
@@ -172,9 +189,8 @@ static void shadow_free_page(void *p)
  * the shared table below it, unless someone did already. False without
  * memory.
  */
-static bool unshare_table(u64 *entry, int level)
+static bool unshare_table(u64 *entry, u64 old, int level)
 {
-	u64 old = early_entry(level);
 	u64 *copy = shadow_alloc_page();
 
 	if (!copy)
@@ -197,7 +213,9 @@ static u64 *shadow_pte(unsigned long addr)
 	for (int l = PGD_LEVEL; l > 0; l--) {
 		u64 *entry = &table[pt_index(addr, l)];
 
-		if (READ_ONCE(*entry) == early_entry(l) && !unshare_table(entry, l))
+		u64 old = READ_ONCE(*entry);
+
+		if (is_early_entry(old, l) && !unshare_table(entry, old, l))
 			return NULL;
 		table = __va(READ_ONCE(*entry) & PTE_ADDR_MASK);
 	}
@@ -208,12 +226,13 @@ static u64 *shadow_pte(unsigned long addr)
 static bool populate_shadow_page(unsigned long addr)
 {
 	u64 *pte = shadow_pte(addr);
-	u64 old = early_entry(0);
 	void *page;
+	u64 old;
 
 	if (!pte)
 		return false;
-	if (READ_ONCE(*pte) != old)
+	old = READ_ONCE(*pte);
+	if (!is_early_entry(old, 0))
 		return true;
 	page = shadow_alloc_page();
 	if (!page)
@@ -221,10 +240,7 @@ static bool populate_shadow_page(unsigned long addr)
 	if (__atomic_compare_exchange_n(pte, &old, __pa(page) | PTE_PRESENT |
 					PTE_RW | shadow_nx, false,
 					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-		if (totalram_pages)
-			__atomic_fetch_add(&shadow_vmalloc_pages, 1,
-					   __ATOMIC_RELAXED);
-		else
+		if (!totalram_pages)
 			shadow_boot_pages++;
 	} else {
 		shadow_free_page(page);
@@ -370,6 +386,12 @@ static int panic_on_warn_setup(char *val)
 	return 0;
 }
 kernel_param("panic_on_warn", panic_on_warn_setup);
+
+/* The vmalloc shadow's pages and tables, from the page allocator. */
+unsigned long x86_kasan_shadow_pages(void)
+{
+	return __atomic_load_n(&shadow_vmalloc_pages, __ATOMIC_RELAXED);
+}
 
 void x86_kasan_expect_reports(bool on)
 {

@@ -38,6 +38,7 @@ const void *x86_kasan_first_bad(const void *addr, size_t size);
 void x86_kasan_report(unsigned long addr, size_t size, bool is_write,
 		      unsigned long ip);
 void x86_kasan_expect_reports(bool on);
+unsigned long x86_kasan_shadow_pages(void);
 
 static inline bool arch_kasan_enabled(void)
 {
@@ -62,6 +63,11 @@ static inline void arch_kasan_unpoison(const void *addr, size_t size)
 static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
 {
 	return x86_kasan_first_bad(addr, size);
+}
+
+static inline unsigned long arch_kasan_shadow_pages(void)
+{
+	return x86_kasan_shadow_pages();
 }
 
 static inline void arch_kasan_expect_reports(bool on)
@@ -108,6 +114,11 @@ static inline void arch_kasan_unpoison(const void *addr, size_t size)
 static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
 {
 	return NULL;
+}
+
+static inline unsigned long arch_kasan_shadow_pages(void)
+{
+	return 0;
 }
 
 static inline void arch_kasan_expect_reports(bool on)
