@@ -272,7 +272,7 @@ void x86_kasan_populate_shadow(void)
 
 	/* The shadow, its tables, and room to boot after it. */
 	if (need + need / 8 + (8UL << 20) > free)
-		panic("kasan: the shadow needs %llu KiB of the %llu KiB of free RAM: boot with more memory (128 MiB) or a kernel built without KASAN",
+		panic("kasan: the shadow needs %llu KiB of the %llu KiB of free RAM: boot with more memory or a kernel built without KASAN",
 		      (unsigned long long)need >> 10,
 		      (unsigned long long)free >> 10);
 	for (unsigned long i = 0; i < mem->cnt; i++) {
@@ -317,12 +317,18 @@ static bool shadow_writable(unsigned long addr, size_t size)
 	return false;
 }
 
+/* Write the shadow of granules granules from addr: 8 at a time. */
 static void shadow_fill(unsigned long addr, size_t granules, s8 value)
 {
-	s8 *s = shadow(addr);
+	u8 *s = (u8 *)shadow(addr), *end = s + granules;
+	u64 word = (u8)value * 0x0101010101010101ULL;
 
-	for (size_t i = 0; i < granules; i++)
-		s[i] = value;
+	while (s < end && !IS_ALIGNED((unsigned long)s, 8))
+		*s++ = value;
+	for (; s + 8 <= end; s += 8)
+		*(u64 *)s = word;
+	while (s < end)
+		*s++ = value;
 }
 
 void x86_kasan_poison(const void *addr, size_t size, u8 value)
@@ -354,7 +360,14 @@ const void *x86_kasan_first_bad(const void *addr, size_t size)
 		return NULL;
 	while (a < end) {
 		unsigned long g = ALIGN_DOWN(a, KASAN_GRANULE_SIZE);
-		s8 s = *shadow(a);
+		s8 s;
+
+		/* 64 valid bytes (8 shadow bytes of 0) at a time. */
+		if (IS_ALIGNED(a, 64) && end - a >= 64 && !*(u64 *)shadow(a)) {
+			a += 64;
+			continue;
+		}
+		s = *shadow(a);
 
 		if (s) {
 			if (s < 0 || (long)(a - g) >= s)
