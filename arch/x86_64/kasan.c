@@ -428,6 +428,43 @@ void x86_kasan_report(unsigned long addr, size_t size, bool is_write,
 	report_depth[cpu]--;
 }
 
+/*
+ * An inline check of a pointer below the kernel half reads a
+ * non-canonical shadow address and takes a #GP: say so (Linux's
+ * kasan_non_canonical_hook()). A register that holds the shadow address
+ * itself names the pointer's granule; one that holds only the shadow's
+ * base (the check's other register was the pointer >> 3) does not.
+ */
+void x86_kasan_gp_hint(const struct pt_regs *regs)
+{
+	const unsigned long vals[] = {
+		regs->rax, regs->rbx, regs->rcx, regs->rdx, regs->rsi,
+		regs->rdi, regs->rbp, regs->r8, regs->r9, regs->r10,
+		regs->r11, regs->r12, regs->r13, regs->r14, regs->r15,
+	};
+	unsigned long lo = KASAN_SHADOW_OFFSET;
+	unsigned long hi = (unsigned long)shadow(KERNEL_HALF_START);
+	bool base = false;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(vals); i++) {
+		unsigned long addr = (vals[i] - lo) << KASAN_SHADOW_SCALE_SHIFT;
+		const char *what = "probably wild-memory-access";
+
+		base |= vals[i] == lo;
+		if (vals[i] <= lo || vals[i] >= hi)
+			continue;
+		if (addr < PAGE_SIZE)
+			what = "null-ptr-deref";
+		else if (addr < (1UL << 47))
+			what = "user-memory-access";
+		pr_emerg("KASAN: %s in range [%016lx-%016lx]\n", what, addr,
+			 addr + KASAN_GRANULE_SIZE - 1);
+		return;
+	}
+	if (base)
+		pr_emerg("KASAN: maybe null-ptr-deref or wild-memory-access: a check read the shadow of a pointer below the kernel half\n");
+}
+
 /* --- the compiler's checks -------------------------------------------------- */
 
 static __always_inline bool byte_bad(unsigned long addr)

@@ -21,6 +21,8 @@
 
 #include "kernel/types.h"
 
+struct pt_regs;
+
 #ifdef CONFIG_KASAN
 #define KASAN_SHADOW_OFFSET	0xdffffc0000000000UL
 #define KASAN_SHADOW_SCALE_SHIFT	3
@@ -31,6 +33,7 @@
 void x86_kasan_early_init(void);
 void kasan_map_early_shadow(u64 *pgd);
 void x86_kasan_populate_shadow(void);
+void x86_kasan_gp_hint(const struct pt_regs *regs);
 void x86_kasan_init(void);
 void x86_kasan_poison(const void *addr, size_t size, u8 value);
 void x86_kasan_unpoison(const void *addr, size_t size);
@@ -81,7 +84,10 @@ static inline void arch_kasan_report(const void *addr, size_t size,
 	x86_kasan_report((unsigned long)addr, size, is_write, ip);
 }
 #else
-/* Boot's hooks (setup.c, mm.c): the shadow's early map, then its pages. */
+/*
+ * The arch's hooks (setup.c, mm.c, traps.c): the shadow's early map,
+ * then its pages; what a #GP may have been.
+ */
 static inline void x86_kasan_early_init(void)
 {
 }
@@ -91,6 +97,10 @@ static inline void kasan_map_early_shadow(u64 *pgd)
 }
 
 static inline void x86_kasan_populate_shadow(void)
+{
+}
+
+static inline void x86_kasan_gp_hint(const struct pt_regs *regs)
 {
 }
 
