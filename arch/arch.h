@@ -298,6 +298,11 @@ void arch_alloc_page(struct page *page, unsigned int order);
  *					code found (a string function's
  *					range, a free) as the backend
  *					reports its own
+ *	void arch_kasan_print_shadow(addr);
+ *					print the shadow bytes around a
+ *					bad address in a report (Linux's
+ *					"Memory state around the buggy
+ *					address"), or nothing
  *	unsigned long arch_kasan_shadow_pages(void);
  *					pages the shadow took from the
  *					page allocator and keeps (the

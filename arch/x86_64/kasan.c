@@ -20,7 +20,7 @@
  *    image (RAM/8: a machine whose free memory cannot hold it refuses
  *    to boot, saying so). A shared table on the way is never written: a
  *    copy takes its place whose entries point where the shared one's
- *    did (shadow_entry()).
+ *    did (shadow_pte()).
  *
  * 3. vmalloc. Its window (32 TiB) would need 4 TiB of shadow, so its
  *    shadow gets a page when a range in it is first poisoned or
@@ -28,23 +28,28 @@
  *    KASAN_VMALLOC populates it: from the page allocator (memblock
  *    before it is up), installed with a compare-and-swap so that no lock
  *    is taken, never given back (the window is handed out lowest first,
- *    so this is bounded by its highest address used / 8). Without
+ *    so this is bounded by its highest address used / 8; the tests' leak
+ *    check leaves these pages out, arch_kasan_shadow_pages()). Without
  *    memory the range keeps the zero page: unchecked, not broken.
  *
  *    Everything else keeps the zero page: mem_map (vmemmap), fixed and
- *    firmware mappings. Accesses there read "valid" and are not checked;
- *    neither are accesses below the kernel half (a NULL pointer faults
- *    as it would without KASAN).
+ *    firmware mappings. Accesses there read "valid" and are not checked.
+ *    The shadow of a pointer below the kernel half (NULL) is not
+ *    canonical: an inline check of one takes a #GP, which
+ *    x86_kasan_gp_hint() explains.
  *
- * 4. Checks and reports. __asan_load{1,2,4,8,16,N}_noabort() and the
- *    stores read the shadow (0: valid, 1..7: the granule's first k bytes
- *    valid, negative: invalid) and hand a bad access to kasan_report()
- *    (mm/kasan.c) with the caller's address. A report's own accesses
- *    are not checked (report_depth, per CPU), so reports never recurse,
- *    in interrupts too. As Linux: only the first report is printed
- *    unless kasan_multi_shot is on the command line (or the kasan suite
- *    runs, whose reports are all expected), and panic_on_warn panics
- *    after one.
+ * 4. Checks and reports. gcc's inline checks read the shadow (0: valid,
+ *    1..7: the granule's first k bytes valid, negative: invalid) and
+ *    call __asan_report_{load,store}*_noabort() for a bad access;
+ *    __asan_{load,store}*_noabort() do the same out of line (sizes the
+ *    compiler does not inline, and outline builds). Each hands the access
+ *    to kasan_report() (mm/kasan.c) with the caller's address, whose
+ *    report ends with the shadow bytes around it. A report's own
+ *    accesses are not checked (report_depth, per CPU), so reports never
+ *    recurse, in interrupts too. As Linux: only the first report is
+ *    printed unless kasan_multi_shot is on the command line (or the
+ *    kasan suite runs, whose reports are all expected), and
+ *    panic_on_warn panics after one.
  */
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/x86.h"
@@ -53,6 +58,7 @@
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "lib/bitops.h"
+#include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/kasan.h"
@@ -426,6 +432,33 @@ void x86_kasan_report(unsigned long addr, size_t size, bool is_write,
 	if (!kasan_report(addr, size, is_write, ip) && panic_on_warn)
 		panic("KASAN: panic_on_warn set");
 	report_depth[cpu]--;
+}
+
+#define SHADOW_ROW	16	/* shadow bytes a line of the dump */
+#define SHADOW_ROW_SPAN	(SHADOW_ROW * KASAN_GRANULE_SIZE)
+
+/* Linux's "Memory state around the buggy address": 5 lines of shadow. */
+void x86_kasan_print_shadow(unsigned long addr)
+{
+	unsigned long here = ALIGN_DOWN(addr, SHADOW_ROW_SPAN);
+	unsigned long row = here - 2 * SHADOW_ROW_SPAN;
+
+	if (addr < KERNEL_HALF_START + 2 * SHADOW_ROW_SPAN)
+		return;
+	pr_err("Memory state around the buggy address:\n");
+	for (int i = 0; i < 5; i++, row += SHADOW_ROW_SPAN) {
+		const u8 *s = (const u8 *)shadow(row);
+		char line[SHADOW_ROW * 3 + 1];
+		int n = 0;
+
+		for (int j = 0; j < SHADOW_ROW; j++)
+			n += scnprintf(line + n, sizeof(line) - n, " %02x", s[j]);
+		pr_err("%c%px:%s\n", row == here ? '>' : ' ', (void *)row, line);
+		/* '^' under the first digit of addr's byte: after "%c%px:". */
+		if (row == here)
+			pr_err("%*c\n", (int)(1 + 16 + 1 + 3 *
+				((addr - here) / KASAN_GRANULE_SIZE) + 2), '^');
+	}
 }
 
 /*

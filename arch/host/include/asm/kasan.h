@@ -58,6 +58,11 @@ static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
 	return __asan_region_is_poisoned((void *)addr, size);
 }
 
+static inline void arch_kasan_print_shadow(const void *addr)
+{
+	/* ASan prints its own shadow bytes. */
+}
+
 static inline unsigned long arch_kasan_shadow_pages(void)
 {
 	return 0;	/* ASan's shadow is its own */
@@ -96,6 +101,10 @@ static inline void arch_kasan_unpoison(const void *addr, size_t size)
 static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
 {
 	return NULL;
+}
+
+static inline void arch_kasan_print_shadow(const void *addr)
+{
 }
 
 static inline unsigned long arch_kasan_shadow_pages(void)

@@ -42,6 +42,7 @@ void x86_kasan_report(unsigned long addr, size_t size, bool is_write,
 		      unsigned long ip);
 void x86_kasan_expect_reports(bool on);
 unsigned long x86_kasan_shadow_pages(void);
+void x86_kasan_print_shadow(unsigned long addr);
 
 static inline bool arch_kasan_enabled(void)
 {
@@ -66,6 +67,11 @@ static inline void arch_kasan_unpoison(const void *addr, size_t size)
 static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
 {
 	return x86_kasan_first_bad(addr, size);
+}
+
+static inline void arch_kasan_print_shadow(const void *addr)
+{
+	x86_kasan_print_shadow((unsigned long)addr);
 }
 
 static inline unsigned long arch_kasan_shadow_pages(void)
@@ -124,6 +130,10 @@ static inline void arch_kasan_unpoison(const void *addr, size_t size)
 static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
 {
 	return NULL;
+}
+
+static inline void arch_kasan_print_shadow(const void *addr)
+{
 }
 
 static inline unsigned long arch_kasan_shadow_pages(void)
