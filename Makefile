@@ -89,10 +89,10 @@ endif
 # KASAN: generic mode at Linux's x86_64 shadow offset (4-level paging);
 # inline checks (the shadow read in place, __asan_report_*() on a bad
 # access: 2.5-4x faster than outline calls under TCG, see kasan.md); no
-# stack or global redzones. The files
-# that run before the shadow exists or that are KASAN's own runtime are
-# not instrumented (Linux's KASAN_SANITIZE := n); lib/string.c's
-# primitives check their range once at entry (mm/kasan.h).
+# stack or global redzones. The files that run before the shadow exists
+# or that are KASAN's own runtime are not instrumented (Linux's
+# KASAN_SANITIZE := n); lib/string.c's primitives check their range
+# once at entry (mm/kasan.h).
 KASAN_SHADOW_OFFSET := 0xdffffc0000000000
 KASAN_CFLAGS := -fsanitize=kernel-address \
 		-fasan-shadow-offset=$(KASAN_SHADOW_OFFSET) \
@@ -155,12 +155,13 @@ $(B)/kobjs.list $(HB)/hobjs.list: FORCE
 	@echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' | cmp -s - $@ || \
 		echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' > $@
 
-# The LOCKDEP and NR_CPUS settings the objects were built with: a change
-# rebuilds them (the shim's objects: NR_CPUS only, LOCKDEP is always 0).
+# The LOCKDEP and NR_CPUS settings (and KASAN's flags) the objects were
+# built with: a change rebuilds them (the shim's objects: NR_CPUS only,
+# LOCKDEP is always 0).
+BUILD_CONF := LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS)$(if $(filter 1,$(KASAN)), KASAN_CFLAGS=$(KASAN_CFLAGS))
 $(B)/lockdep.conf $(HB)/lockdep.conf: FORCE
 	@mkdir -p $(dir $@)
-	@echo 'LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS)' | cmp -s - $@ || \
-		echo 'LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS)' > $@
+	@echo '$(BUILD_CONF)' | cmp -s - $@ || echo '$(BUILD_CONF)' > $@
 
 # Two link passes: the first image's symbols become the kallsyms table
 # linked into the second. The table sits after .text, so no function
@@ -409,8 +410,8 @@ DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_po
 # slow paths, which count), on the host.
 STATS_STAGES = --host '$(HB)/cram ktest=slab,kmalloc,slab_stats,failslab,smp slab_stats'
 # The KASAN boot: the kernel built with KASAN=1 (build/kasan/, its own
-# objects), the kasan suite and the allocator suites on 4 CPUs (about a
-# minute of TCG).
+# objects), the kasan suite and the allocator suites on 4 CPUs (15-20 s
+# of TCG).
 KASAN_KERNEL := build/kasan/kernel.elf
 KASAN_SUITES := kasan,memory_model,page_alloc,slab,slab_contract,kmalloc,kmalloc_util,mempool,vmalloc,reap,reclaim,percpu,smp,string
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
