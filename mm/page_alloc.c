@@ -387,8 +387,11 @@ static bool free_pages_prepare(struct page *page, unsigned int order,
 	__ClearPagePfmemalloc(page);
 	page->alloc_order = 0;
 	page->mapping = NULL;
-	if (page_debug_active())
+	if (page_debug_active()) {
+		/* Its poison goes over every byte, KASAN's red zones too. */
+		kasan_unpoison_range(page_address(page), PAGE_SIZE << order);
 		page_debug_free(page, order);
+	}
 	kasan_free_pages(page, order);	/* after the poison is written */
 	return true;
 }
