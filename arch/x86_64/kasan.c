@@ -323,7 +323,7 @@ static bool shadow_writable(unsigned long addr, size_t size)
 	return false;
 }
 
-/* Write the shadow of granules granules from addr: 8 at a time. */
+/* Write the shadow of that many granules from addr: 8 bytes at a time. */
 static void shadow_fill(unsigned long addr, size_t granules, s8 value)
 {
 	u8 *s = (u8 *)shadow(addr), *end = s + granules;
