@@ -342,11 +342,16 @@ static void test_kfree_rcu(struct ktest *t)
 	require_kasan(t);
 	o = kmalloc(sizeof(*o), GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, o);
+	/*
+	 * Before the grace period the object is still valid. A reader holds
+	 * it off: on SMP a tick here could otherwise end it at once.
+	 */
+	rcu_read_lock();
 	kfree_rcu(o, rcu);
-	/* Before the grace period the object is still valid. */
 	expect_begin(t);
 	(void)peek(o->data, 0);
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+	rcu_read_unlock();
 	rcu_barrier();	/* the grace period, and the kfree() after it */
 	expect_begin(t);
 	(void)peek(o->data, 0);
