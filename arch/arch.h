@@ -305,6 +305,15 @@ void arch_alloc_page(struct page *page, unsigned int order);
  *					code found (a string function's
  *					range, a free) as the backend
  *					reports its own
+ *	void arch_kasan_print_shadow(addr);
+ *					print the shadow bytes around a
+ *					bad address in a report (Linux's
+ *					"Memory state around the buggy
+ *					address"), or nothing
+ *	unsigned long arch_kasan_shadow_pages(void);
+ *					pages the shadow took from the
+ *					page allocator and keeps (the
+ *					leak check leaves them out)
  *	void arch_kasan_expect_reports(on);
  *					the kasan suite runs: its bad
  *					accesses are expected, the
@@ -313,9 +322,10 @@ void arch_alloc_page(struct page *page, unsigned int order);
  *
  * The backend calls kasan_report() (mm/kasan.h) for every bad access it
  * catches, so that the report says what the memory is to the
- * allocators. x86_64 has no backend yet (all empty, disabled); the host
- * build with AddressSanitizer drives ASan's shadow (manual poisoning),
- * without it (benchmarks, the malloc shim) none.
+ * allocators. x86_64's backend is gcc's -fsanitize=kernel-address with
+ * the shadow at KASAN_SHADOW_OFFSET (make KASAN=1; without it all empty,
+ * disabled); the host build with AddressSanitizer drives ASan's shadow
+ * (manual poisoning), without it (benchmarks, the malloc shim) none.
  */
 #include <asm/kasan.h>
 

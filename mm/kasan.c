@@ -32,7 +32,9 @@
  *    allocated and the access lies past its size (out-of-bounds); a
  *    page likewise; anything in the vmalloc window is
  *    vmalloc-out-of-bounds. The report is Linux's header, object and
- *    cache, and it says its kind (kernel/report.h) for the tests.
+ *    cache, then the arch's shadow bytes around the address
+ *    (arch_kasan_print_shadow(), if it has its own), and it says its
+ *    kind (kernel/report.h) for the tests.
  */
 #include "kernel/atomic.h"
 #include "kernel/bug.h"
@@ -418,6 +420,7 @@ bool kasan_report(unsigned long addr, size_t size, bool is_write,
 	       is_write ? "Write" : "Read", size, (void *)addr, arch_cpu_id());
 	dump_stack();
 	describe(&b, addr);
+	arch_kasan_print_shadow((const void *)addr);
 	pr_err("%s", report_rule);
 	return atomic_read(&kasan_tests_running) > 0;
 }
@@ -434,5 +437,6 @@ static void report_free(const void *object, unsigned long ip,
 	pr_err("Free of addr %px by task swapper/%u\n", object, arch_cpu_id());
 	dump_stack();
 	describe(&b, (unsigned long)object);
+	arch_kasan_print_shadow(object);
 	pr_err("%s", report_rule);
 }

@@ -46,18 +46,6 @@
 #include "mm/mm.h"
 #include "mm/page_debug.h"
 
-#define PTE_PRESENT	(1UL << 0)
-#define PTE_RW		(1UL << 1)
-#define PTE_PWT		(1UL << 3)
-#define PTE_PCD		(1UL << 4)
-#define PTE_PSE		(1UL << 7)
-#define PTE_GLOBAL	(1UL << 8)
-#define PTE_PAT_LARGE	(1UL << 12)	/* PAT bit of a 2 MiB or 1 GiB entry */
-#define PTE_NX		(1UL << 63)
-#define PTE_ADDR_MASK	0x000ffffffffff000UL
-
-#define PGD_LEVEL	3	/* levels: 3 PML4, 2 PDPT, 1 PD, 0 PT */
-
 extern char _text[], _etext[], _rodata[], _erodata[], _data[], _end[];
 
 static u64 *kernel_pgd;
@@ -169,6 +157,7 @@ void init_mem_mapping(void)
 	map_kernel_part(_text, _etext, 0);
 	map_kernel_part(_rodata, _erodata, PTE_NX);
 	map_kernel_part(_data, _end, PTE_RW | PTE_NX);
+	kasan_map_early_shadow(kernel_pgd);
 	write_cr3(__pa(kernel_pgd));
 	pr_info("x86_64: page tables built (%lu pages), NX %s, 1G pages %s%s\n",
 		pgtable_pages, supported_pte_mask & PTE_NX ? "on" : "off",

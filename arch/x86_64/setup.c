@@ -60,6 +60,7 @@ static void drop_identity_map(void)
 __noreturn void x86_64_start_kernel(u32 magic, u32 info_phys)
 {
 	(void)magic;	/* checked by boot/entry.S */
+	x86_kasan_early_init();	/* before any instrumented access */
 	serial_init();
 	gdt_init();
 	idt_init();
@@ -110,6 +111,7 @@ void setup_arch(void)
 	if (apic_map())
 		panic("APIC: no local APIC found or mapped");
 	memblock_set_current_limit(memblock_end_of_DRAM());
+	x86_kasan_populate_shadow();	/* before anyone poisons it */
 	vmemmap = (struct page *)X86_VMEMMAP_START;
 	acpi_boot_init();
 	x86_numa_init();	/* the nodes of the MADT's CPUs */

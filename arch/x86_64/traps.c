@@ -220,6 +220,8 @@ void do_exception(struct pt_regs *regs)
 		print_pf_address(read_cr2());
 		print_pf_reason(regs->error_code);
 	}
+	if (v == 13)
+		x86_kasan_gp_hint(regs);
 	print_regs(regs);
 	show_stack(regs->rip, regs->rbp);
 	pr_emerg("---[ end trace: fatal exception %lu ]---\n", v);

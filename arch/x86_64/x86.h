@@ -13,6 +13,19 @@
 #define X86_VMALLOC_SIZE	(32UL << 40)
 #define EARLY_MAP_SIZE		SZ_1G	/* what boot/entry.S maps */
 
+/* Page-table entry bits (mm.c, kasan.c). */
+#define PTE_PRESENT	(1UL << 0)
+#define PTE_RW		(1UL << 1)
+#define PTE_PWT		(1UL << 3)
+#define PTE_PCD		(1UL << 4)
+#define PTE_PSE		(1UL << 7)
+#define PTE_GLOBAL	(1UL << 8)
+#define PTE_PAT_LARGE	(1UL << 12)	/* PAT bit of a 2 MiB or 1 GiB entry */
+#define PTE_NX		(1UL << 63)
+#define PTE_ADDR_MASK	0x000ffffffffff000UL
+
+#define PGD_LEVEL	3	/* levels: 3 PML4, 2 PDPT, 1 PD, 0 PT */
+
 #define KERNEL_CS	0x08
 #define KERNEL_DS	0x10
 #define KERNEL_TSS	0x18

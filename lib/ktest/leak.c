@@ -16,7 +16,9 @@
  * what someone holds. The slab count leaves out the allocator's own
  * objects (off-slab index arrays), so a case that frees all it
  * allocated finds both counts where they were, whatever sizes, caches
- * and order of frees it used.
+ * and order of frees it used. KASAN's shadow pages are left out too: a
+ * backend that backs the shadow on demand (x86_64's, for vmalloc) keeps
+ * them for good (arch_kasan_shadow_pages()).
  *
  * The per-cache breakdown is a static table (a case may be testing
  * allocation failure), keyed by the cache and by its name too: a cache
@@ -25,6 +27,7 @@
  * table is one: a nested case (ktest_run_nested) replaces the outer
  * case's, and the outer failure then says so.
  */
+#include "arch/arch.h"
 #include "kernel/irq.h"
 #include "kernel/rcupdate.h"
 #include "lib/ktest/ktest_internal.h"
@@ -46,6 +49,12 @@ static struct leak_snap {
 static unsigned int leak_snap_nr;
 static bool leak_snap_full;
 static const struct ktest *leak_snap_owner;
+
+/* Pages in use, less those KASAN's shadow keeps for itself. */
+static long pages_in_use(void)
+{
+	return nr_allocated_pages() - (long)arch_kasan_shadow_pages();
+}
 
 /* Give back what the allocators keep for themselves. */
 static void settle_allocators(void)
@@ -78,7 +87,7 @@ void ktest_leak_snapshot(const struct ktest *t,
 			 struct ktest_leak_snapshot *snap)
 {
 	settle_allocators();
-	snap->pages = nr_allocated_pages();
+	snap->pages = pages_in_use();
 	snap->objects = slab_objects_in_use();
 	leak_snap_nr = 0;
 	leak_snap_full = false;
@@ -161,7 +170,7 @@ void ktest_leak_check(struct ktest *t, const struct ktest_leak_snapshot *before)
 	long pages, objects;
 
 	settle_allocators();
-	pages = nr_allocated_pages();
+	pages = pages_in_use();
 	objects = slab_objects_in_use();
 	if (pages > before->pages)
 		ktest_runner_fail(t, "leaked %ld pages (%ld in use before, %ld after)",

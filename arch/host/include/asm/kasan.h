@@ -58,6 +58,16 @@ static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
 	return __asan_region_is_poisoned((void *)addr, size);
 }
 
+static inline void arch_kasan_print_shadow(const void *addr)
+{
+	/* ASan prints its own shadow bytes. */
+}
+
+static inline unsigned long arch_kasan_shadow_pages(void)
+{
+	return 0;	/* ASan's shadow is its own */
+}
+
 static inline void arch_kasan_expect_reports(bool on)
 {
 	host_kasan_expect_reports(on);
@@ -91,6 +101,15 @@ static inline void arch_kasan_unpoison(const void *addr, size_t size)
 static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
 {
 	return NULL;
+}
+
+static inline void arch_kasan_print_shadow(const void *addr)
+{
+}
+
+static inline unsigned long arch_kasan_shadow_pages(void)
+{
+	return 0;
 }
 
 static inline void arch_kasan_expect_reports(bool on)
