@@ -130,7 +130,7 @@ HARNESS := $(PYTHON) tools/testing/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
 	     --firmware $(FIRMWARE) --machine $(MACHINE) $(if $(NUMA),--numa '$(NUMA)')
 
-.PHONY: FORCE all docs run bench bench-ab bench-icount bench-icount-ab format-check debug test check selftest deps clean help iso host \
+.PHONY: FORCE all docs run test-build bench bench-ab bench-icount bench-icount-ab format-check debug test check selftest deps clean help iso host \
 	compile_commands.json fuzz compile-checks matrix shim bench-real \
 	bench-real-check bench-plot soak
 
@@ -467,8 +467,15 @@ $(KUNIT_PY):
 		echo "kunit_parser: $(KUNIT_TARBALL) not found (make deps installs linux-source-6.1)"; \
 	fi
 
-test: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check \
+# What make test runs, built by a make of its own on every core (NPROC
+# jobs unless make was given -j): so a plain `make deps test` installs
+# the packages first, then builds in parallel.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+test-build: $(B)/kernel.elf $(HB)/cram compile-checks $(KUNIT_PY) bench-real-check \
       $(B)/kernel-notest.elf $(B)/kernel-notest.elf-gdb.py $(if $(KTEST),,fuzz-lf-test-build kasan-kernel)
+
+test:
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) test-build
 	@mkdir -p $(B)/fuzz
 	CRAM_FUZZ_SAVE=$(B)/fuzz/test-input.bin \
 	$(HARNESS) --kunit-parser $(KUNIT_PY) --host '$(HB)/cram $(TEST_CMDLINE)' \
