@@ -81,45 +81,7 @@ static inline void arch_kasan_report(const void *addr, size_t size,
 			    is_write, size);
 }
 #else
-static inline bool arch_kasan_enabled(void)
-{
-	return false;
-}
-
-static inline void arch_kasan_init(void)
-{
-}
-
-static inline void arch_kasan_poison(const void *addr, size_t size, u8 value)
-{
-}
-
-static inline void arch_kasan_unpoison(const void *addr, size_t size)
-{
-}
-
-static inline const void *arch_kasan_first_bad(const void *addr, size_t size)
-{
-	return NULL;
-}
-
-static inline void arch_kasan_print_shadow(const void *addr)
-{
-}
-
-static inline unsigned long arch_kasan_shadow_pages(void)
-{
-	return 0;
-}
-
-static inline void arch_kasan_expect_reports(bool on)
-{
-}
-
-static inline void arch_kasan_report(const void *addr, size_t size,
-				     bool is_write, unsigned long ip)
-{
-}
+#include "arch/kasan_none.h"
 #endif
 
 #endif /* ASM_HOST_KASAN_H */
