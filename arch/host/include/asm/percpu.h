@@ -19,36 +19,14 @@ static inline unsigned long arch_this_cpu_off(void)
 	return per_cpu_offset(arch_cpu_id());
 }
 
-void __bad_percpu_size(void);	/* never defined: a link error */
+#include "arch/x86_percpu_op.h"
 
 /* This CPU's copy of *pcp, as an lvalue. */
 #define arch_this_cpu_var(pcp)						\
 	(*(__typeof__(pcp))((unsigned long)(pcp) + arch_this_cpu_off()))
 
 /* One instruction "op %val, var" of var's size. */
-#define arch_percpu_to_op(op, var, val)					\
-do {									\
-	switch (sizeof(var)) {						\
-	case 1:								\
-		__asm__ __volatile__(op "b %1, %0"			\
-				     : "+m"(var) : "qi"((u8)(val)));	\
-		break;							\
-	case 2:								\
-		__asm__ __volatile__(op "w %1, %0"			\
-				     : "+m"(var) : "ri"((u16)(val)));	\
-		break;							\
-	case 4:								\
-		__asm__ __volatile__(op "l %1, %0"			\
-				     : "+m"(var) : "ri"((u32)(val)));	\
-		break;							\
-	case 8:								\
-		__asm__ __volatile__(op "q %1, %0"			\
-				     : "+m"(var) : "re"((u64)(val)));	\
-		break;							\
-	default:							\
-		__bad_percpu_size();					\
-	}								\
-} while (0)
+#define arch_percpu_to_op(op, var, val)	x86_percpu_to_op("", op, var, val)
 
 #define arch_this_cpu_read(pcp)		READ_ONCE(arch_this_cpu_var(pcp))
 #define arch_this_cpu_write(pcp, val)					\

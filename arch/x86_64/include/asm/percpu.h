@@ -31,32 +31,11 @@ static inline unsigned long arch_this_cpu_off(void)
 	return per_cpu_offset(arch_cpu_id());
 }
 
-void __bad_percpu_size(void);	/* never defined: a link error */
+#include "arch/x86_percpu_op.h"
 
 /* One instruction "op %val, %fs:var" of var's size. */
 #define arch_percpu_to_op(op, var, val)					\
-do {									\
-	switch (sizeof(var)) {						\
-	case 1:								\
-		__asm__ __volatile__(op "b %1, %%fs:%0"			\
-				     : "+m"(var) : "qi"((u8)(val)));	\
-		break;							\
-	case 2:								\
-		__asm__ __volatile__(op "w %1, %%fs:%0"			\
-				     : "+m"(var) : "ri"((u16)(val)));	\
-		break;							\
-	case 4:								\
-		__asm__ __volatile__(op "l %1, %%fs:%0"			\
-				     : "+m"(var) : "ri"((u32)(val)));	\
-		break;							\
-	case 8:								\
-		__asm__ __volatile__(op "q %1, %%fs:%0"			\
-				     : "+m"(var) : "re"((u64)(val)));	\
-		break;							\
-	default:							\
-		__bad_percpu_size();					\
-	}								\
-} while (0)
+	x86_percpu_to_op("%%fs:", op, var, val)
 
 /* One load "mov %fs:var, %reg". */
 #define arch_percpu_from_op(var)					\
