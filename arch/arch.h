@@ -259,18 +259,23 @@ bool arch_is_kernel_rodata(unsigned long addr);
  * command line, setup_arch() maps RAM with 4 KiB pages only, so that
  * arch_kernel_map_pages() can take numpages pages starting at page out of
  * the direct map (enable false: any access faults) and put them back
- * (enable true). It is called only while debug_pagealloc is on, and on
- * KFENCE's pool (mm/kfence.c), which arch_kfence_init_pool() maps with
- * 4 KiB pages at boot (x86_64 splits the huge pages over [addr, addr +
- * size), its tables from memblock; false if it cannot).
+ * (enable true). It is called only while debug_pagealloc is on.
  * arch_kernel_page_present() tells whether virt is mapped right now (any
  * address; tests and fault reports use it). The page fault handler names
  * a free page behind a fault (debug_pagealloc_fault()).
+ *
+ * KFENCE's pool (mm/kfence.c) lies at the arch's KFENCE_POOL_START
+ * (asm/kfence.h). arch_kfence_init_pool() backs [addr, addr + size) with
+ * memory, mapped read-write with 4 KiB pages, at boot while memblock
+ * still hands out memory; false if it cannot (KFENCE stays off).
+ * arch_kfence_protect_page() makes the pool's page at addr not present
+ * (protect) or present again, for this CPU at once.
  */
 struct page;
 void arch_kernel_map_pages(struct page *page, int numpages, bool enable);
-bool arch_kfence_init_pool(unsigned long addr, unsigned long size);
 bool arch_kernel_page_present(unsigned long virt);
+bool arch_kfence_init_pool(unsigned long addr, unsigned long size);
+void arch_kfence_protect_page(unsigned long addr, bool protect);
 
 /*
  * A block of 2^order pages leaves the buddy lists (Linux's hook of the

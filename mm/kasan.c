@@ -136,19 +136,20 @@ void *__kasan_kmalloc(struct kmem_cache *cachep, const void *object,
 
 void *__kasan_kmalloc_large(const void *ptr, size_t size, gfp_t flags)
 {
-	struct page *page = virt_to_page(ptr);
-
-	if (is_kfence_address(ptr))
+	if (is_kfence_address(ptr))	/* not in the direct map */
 		return (void *)ptr;
-	set_valid(ptr, size, PAGE_SIZE << compound_order(page),
+	set_valid(ptr, size, PAGE_SIZE << compound_order(virt_to_page(ptr)),
 		  KASAN_PAGE_REDZONE);
 	return (void *)ptr;
 }
 
 void *__kasan_krealloc(const void *object, size_t size, gfp_t flags)
 {
-	struct slab *slab = virt_to_slab(object);
+	struct slab *slab;
 
+	if (is_kfence_address(object))
+		return (void *)object;
+	slab = virt_to_slab(object);
 	if (!slab)
 		return __kasan_kmalloc_large(object, size, flags);
 	return __kasan_kmalloc(slab->slab_cache, object, size, flags);
@@ -246,8 +247,11 @@ void __kasan_poison_vmalloc(const void *addr, size_t size)
 
 void __kasan_mempool_poison_object(void *object)
 {
-	struct slab *slab = virt_to_slab(object);
+	struct slab *slab;
 
+	if (is_kfence_address(object))
+		return;
+	slab = virt_to_slab(object);
 	if (!slab) {
 		poison(object, PAGE_SIZE << compound_order(virt_to_page(object)),
 		       KASAN_PAGE_FREE);
@@ -260,8 +264,11 @@ void __kasan_mempool_poison_object(void *object)
 
 void __kasan_mempool_unpoison_object(void *object)
 {
-	struct slab *slab = virt_to_slab(object);
+	struct slab *slab;
 
+	if (is_kfence_address(object))
+		return;
+	slab = virt_to_slab(object);
 	if (!slab) {
 		arch_kasan_unpoison(object, PAGE_SIZE <<
 				    compound_order(virt_to_page(object)));

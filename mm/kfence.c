@@ -3,12 +3,13 @@
  * KFENCE: a sampling detector of out-of-bounds accesses, use-after-free
  * and invalid frees, cheap enough to stay on (Linux's mm/kfence/).
  *
- * 1. The pool. KFENCE_POOL_SIZE bytes of the direct map, set aside from
- *    memblock at boot and mapped with 4 KiB pages (the arch splits its
- *    huge pages there: arch_kfence_init_pool()). Pages 0 and 1 are guard
- *    pages; then object i has page 2 + 2i and the guard page 3 + 2i
- *    after it. Guard pages are never present; an object page is present
- *    only while its object is allocated (arch_kernel_map_pages()).
+ * 1. The pool. KFENCE_POOL_SIZE bytes at a fixed address of the arch's
+ *    (asm/kfence.h: where one compare of kfree's NULL test finds it),
+ *    backed and mapped with 4 KiB pages at boot by
+ *    arch_kfence_init_pool(). Pages 0 and 1 are guard pages; then object
+ *    i has page 2 + 2i and the guard page 3 + 2i after it. Guard pages
+ *    are never present; an object page is present only while its object
+ *    is allocated (arch_kfence_protect_page()).
  *
  * 2. Sampling. kfence_allocation_gate is 1 (closed) but for a moment
  *    every kfence.sample_interval ms, when a timer opens it and has SLAB
@@ -163,7 +164,7 @@ static struct kfence_metadata *addr_to_metadata(unsigned long addr)
 
 static void kfence_protect(unsigned long page, bool protect)
 {
-	arch_kernel_map_pages(virt_to_page((void *)page), 1, !protect);
+	arch_kfence_protect_page(page, protect);
 }
 
 static void kfence_protect_guards(unsigned long page)
@@ -203,7 +204,7 @@ static bool allocator_function(unsigned long addr)
 	static const char *const prefixes[] = {
 		"kfence", "__kfence", "slab_", "kmem_cache_", "kmalloc",
 		"__kmalloc", "kzalloc", "kfree", "__kfree", "krealloc",
-		"free_large_kmalloc", "kcalloc", "kmalloc_array",
+		"kcalloc", "kmalloc_array",
 	};
 	const char *name = kallsyms_lookup(addr, NULL, NULL);
 
@@ -614,23 +615,14 @@ bool kfence_handle_page_fault(unsigned long addr, bool is_write,
 
 void kfence_alloc_pool(void)
 {
-	phys_addr_t phys;
-
 	if (!kfence_sample_interval)
 		return;
-	phys = memblock_alloc_pages_aligned_named(KFENCE_POOL_SIZE / PAGE_SIZE,
-						  KFENCE_POOL_SIZE,
-						  "kfence pool");
-	if (!phys) {
-		pr_warn("kfence: no memory for the pool, disabled\n");
+	if (!arch_kfence_init_pool(KFENCE_POOL_START, KFENCE_POOL_SIZE)) {
+		pr_warn("kfence: the pool cannot be mapped at 0x%lx, disabled\n",
+			KFENCE_POOL_START);
 		return;
 	}
-	if (!arch_kfence_init_pool((unsigned long)__va(phys),
-				   KFENCE_POOL_SIZE)) {
-		pr_warn("kfence: the pool cannot be mapped with 4 KiB pages, disabled\n");
-		return;
-	}
-	__kfence_pool = __va(phys);
+	__kfence_pool = (char *)KFENCE_POOL_START;
 }
 
 /* Open the gate: the next eligible allocation is sampled. */
@@ -674,8 +666,6 @@ void kfence_sample_interval_set(unsigned long ms)
 
 void kfence_init(void)
 {
-	unsigned long pages = (unsigned long)PHYS_PFN(__pa(__kfence_pool));
-
 	if (!__kfence_pool)
 		return;
 	prandom_seed(&kfence_rand_state, arch_cycles());
@@ -685,8 +675,8 @@ void kfence_init(void)
 		list_add_tail(&kfence_metadata[i].list, &kfence_freelist);
 	}
 	/* Nothing is present until it is allocated. */
-	arch_kernel_map_pages(pfn_to_page(pages), KFENCE_POOL_SIZE / PAGE_SIZE,
-			      false);
+	for (unsigned long off = 0; off < KFENCE_POOL_SIZE; off += PAGE_SIZE)
+		kfence_protect((unsigned long)__kfence_pool + off, true);
 	timer_setup(&kfence_timer, toggle_allocation_gate, 0);
 	kfence_timer_ready = true;
 	kfence_sample_interval_set(kfence_sample_interval);

@@ -14,20 +14,27 @@
  * kfence_handle_page_fault() first: KFENCE prints its report, makes the
  * page present and the access goes on.
  *
- * Costs while no sample is due: nothing on kmalloc, kmem_cache_alloc and
- * kfree (the sample rides on slab_slowpath_gfp, which the allocation fast
- * path tests anyway, and a KFENCE page is no slab page, so kfree meets it
- * only on its large-kmalloc path); kmem_cache_free, which looks at no
- * page, pays is_kfence_address(): a load and a compare.
+ * Costs while no sample is due: nothing on kmalloc and kmem_cache_alloc
+ * (the sample rides on slab_slowpath_gfp, which the allocation fast
+ * path tests anyway), nothing on kfree and kmem_cache_free: the arch
+ * puts the pool where one unsigned compare tells NULL, ZERO_SIZE_PTR and
+ * a KFENCE object from everything else (asm/kfence.h), and that compare
+ * replaces the NULL test they make anyway (zero_or_null_or_kfence()). This
+ * is where KFENCE parts from Linux, whose pool lies in the direct map
+ * and whose SLAB pays is_kfence_address(), a load and a compare, on
+ * every free. The pool's pages keep their direct-map alias, unused.
  */
 #ifndef MM_KFENCE_H
 #define MM_KFENCE_H
 
 #include "kernel/atomic.h"
+#include "kernel/bug.h"
 #include "kernel/compiler.h"
 #include "kernel/types.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
+#include "mm/slab.h"
+#include "asm/kfence.h"
 
 /*
  * 63 objects: with the two guard pages in front, (63 + 1) * 2 pages =
@@ -38,17 +45,47 @@
 #define KFENCE_NUM_OBJECTS	63
 #define KFENCE_POOL_SIZE	((KFENCE_NUM_OBJECTS + 1) * 2 * PAGE_SIZE)
 
-/* The pool's first byte; NULL without a pool (kfence.sample_interval=0). */
+/* The pool's first byte (KFENCE_POOL_START); NULL while it has no pool. */
 extern char *__kfence_pool;
 
 /* 0: a sample is due, the next eligible allocation takes it. */
 extern atomic_t kfence_allocation_gate;
 
-/* Does addr lie in the pool (object or guard page)? One compare. */
+/*
+ * Does addr lie in the pool (object or guard page)? A constant range: no
+ * load. True in the pool's range even without a pool (kfence.sample_interval=0
+ * or no mapping): kfence_free() then reports an invalid free, as nothing
+ * valid can point there.
+ */
 static __always_inline bool is_kfence_address(const void *addr)
 {
-	return unlikely((unsigned long)((const char *)addr - __kfence_pool) <
-			KFENCE_POOL_SIZE && __kfence_pool);
+	return unlikely((unsigned long)addr - KFENCE_POOL_START <
+			KFENCE_POOL_SIZE);
+}
+
+/*
+ * The one range, modulo 2^64, that holds [0, ZERO_SIZE_PTR] and the pool:
+ * from the pool's start through ZERO_SIZE_PTR where the pool ends the
+ * address space (x86_64), from 0 through the pool's end where it lies
+ * low (the host).
+ */
+#define KFENCE_POOL_WRAPS	(KFENCE_POOL_START + KFENCE_POOL_SIZE == 0)
+#define KFENCE_SPECIAL_START	(KFENCE_POOL_WRAPS ? KFENCE_POOL_START : 0UL)
+#define KFENCE_SPECIAL_LAST						\
+	(KFENCE_POOL_WRAPS ?						\
+	 KFENCE_POOL_SIZE + (unsigned long)ZERO_SIZE_PTR :		\
+	 KFENCE_POOL_START + KFENCE_POOL_SIZE - 1)
+
+/*
+ * NULL, ZERO_SIZE_PTR or a KFENCE object: the first test of kfree() and
+ * kmem_cache_free(), one compare, which zero_or_null_or_kfence() sorts out.
+ */
+static __always_inline bool zero_or_null_or_kfence(const void *addr)
+{
+	BUILD_BUG_ON(!KFENCE_POOL_WRAPS &&
+		     KFENCE_POOL_START <= (unsigned long)ZERO_SIZE_PTR);
+	return unlikely((unsigned long)addr - KFENCE_SPECIAL_START <=
+			KFENCE_SPECIAL_LAST);
 }
 
 /* Is a sample due? SLAB's slow path asks before kfence_alloc(). */
@@ -60,8 +97,9 @@ static inline bool kfence_sample_due(void)
 struct kmem_cache;
 
 /*
- * Boot: set the pool aside from memblock and have the arch map it with
- * 4 KiB pages (mm_core_init(), before memblock hands memory over), then
+ * Boot: have the arch back the pool with memory at KFENCE_POOL_START,
+ * mapped with 4 KiB pages (mm_core_init(), while memblock still hands
+ * out memory: arch_kfence_init_pool()), then
  * start the sampling timer (start_kernel(), once timers run).
  */
 void kfence_alloc_pool(void);

@@ -1214,14 +1214,21 @@ static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
 	__cpu_cache_free(cachep, objp, slab_nr_nodes > 1);
 }
 
+/* NULL, ZERO_SIZE_PTR or a KFENCE object (zero_or_null_or_kfence()). */
+static __noinline void slab_free_special(const void *objp)
+{
+	if (is_kfence_address(objp))
+		kfence_free(objp);
+}
+
 /* kmem_cache_free_bulk()'s loop, with the node test out of it. */
 static __always_inline void cpu_cache_free_bulk(struct kmem_cache *cachep,
 						size_t nr, void **p,
 						bool several_nodes)
 {
 	for (size_t i = 0; i < nr; i++) {
-		if (unlikely(is_kfence_address(p[i])))
-			kfence_free(p[i]);
+		if (zero_or_null_or_kfence(p[i]))
+			slab_free_special(p[i]);
 		else
 			__cpu_cache_free(cachep, p[i], several_nodes);
 	}
@@ -1486,10 +1493,8 @@ void *kmem_cache_zalloc(struct kmem_cache *cachep, gfp_t flags)
 
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
-	if (unlikely(!objp))
-		return;
-	if (is_kfence_address(objp)) {
-		kfence_free(objp);
+	if (zero_or_null_or_kfence(objp)) {
+		slab_free_special(objp);
 		return;
 	}
 	slab_free(cachep, objp, 0, true);
@@ -1561,8 +1566,8 @@ void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 	if (unlikely(cache_debug(cachep) || slab_stats_on() ||
 		     slab_want_init_on_free(cachep) || kasan_enabled())) {
 		for (size_t i = 0; i < nr; i++) {
-			if (is_kfence_address(p[i]))
-				kfence_free(p[i]);
+			if (zero_or_null_or_kfence(p[i]))
+				slab_free_special(p[i]);
 			else if (!kasan_slab_free(cachep, p[i], _RET_IP_))
 				slab_free_slow(cachep, p[i], _RET_IP_);
 		}
@@ -1688,10 +1693,6 @@ void *kmalloc_node(size_t size, gfp_t flags, int node)
 static __noinline void free_large_kmalloc(struct page *page,
 					  const void *objp, unsigned long caller)
 {
-	if (is_kfence_address(objp)) {	/* no slab page, see mm/kfence.h */
-		kfence_free(objp);
-		return;
-	}
 	if (!PageHead(page)) {
 		slab_report_bad_ptr(objp, caller, REPORT_SLAB_NOT_KMALLOC,
 				    "kfree of a pointer not from kmalloc (not a slab, not a large allocation)");
@@ -1762,8 +1763,10 @@ static __noinline void kfree_checked(const void *objp, unsigned long caller)
 
 static __always_inline void __kfree(const void *objp, unsigned long caller)
 {
-	if (unlikely(ZERO_OR_NULL_PTR(objp)))
+	if (zero_or_null_or_kfence(objp)) {
+		slab_free_special(objp);
 		return;
+	}
 	if (unlikely(kfree_checks)) {
 		kfree_checked(objp, slab_caller(caller));
 		return;
@@ -1782,11 +1785,12 @@ void kfree(const void *objp)
  */
 static size_t alloc_capacity(const void *objp, struct kmem_cache **cachep)
 {
-	struct page *page = compound_head(virt_to_page(objp));
+	struct page *page;
 
 	*cachep = NULL;
-	if (is_kfence_address(objp))
+	if (is_kfence_address(objp))	/* not in the direct map */
 		return kfence_ksize(objp);
+	page = compound_head(virt_to_page(objp));
 	if (!PageSlab(page))
 		return PAGE_SIZE << compound_order(page);
 	*cachep = page_slab(page)->slab_cache;

@@ -228,7 +228,7 @@ int kmem_cache_alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
  * kmem_cache_free_bulk() - free several objects to their cache
  * @cachep: the cache they were allocated from
  * @nr: how many objects
- * @p: the objects; none may be NULL
+ * @p: the objects; a NULL among them is ignored
  *
  * Context: as kmem_cache_free().
  */

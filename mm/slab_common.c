@@ -1520,10 +1520,10 @@ bool kmem_valid_obj(const void *obj)
 {
 	struct page *page;
 
-	if (ZERO_OR_NULL_PTR(obj) || !virt_addr_valid(obj))
-		return false;
 	if (is_kfence_address(obj))
 		return true;
+	if (ZERO_OR_NULL_PTR(obj) || !virt_addr_valid(obj))
+		return false;
 	page = compound_head(virt_to_page(obj));
 	if (PageSlab(page))
 		return true;

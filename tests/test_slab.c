@@ -1172,6 +1172,12 @@ static void test_bulk(struct ktest *t)
 		KTEST_EXPECT_EQ(t, bad, 0U);
 		kmem_cache_free_bulk(c, nr, p);
 	}
+	/* A NULL among the objects is skipped, the others all freed. */
+	KTEST_ASSERT_EQ(t, kmem_cache_alloc_bulk(c, GFP_KERNEL, 8, p), 8);
+	kmem_cache_free(c, p[3]);
+	p[3] = NULL;
+	kmem_cache_free_bulk(c, 8, p);
+	KTEST_EXPECT_EQ(t, cache_in_use(c), 0L);
 	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
 	kmem_cache_destroy(c);
 }

@@ -15,10 +15,11 @@
  * malloc shim (bench/shim/) sets host_default_mem to its own default
  * before boot: it cannot edit the environment of the program it runs in.
  *
- * KFENCE's pool (mm/kfence.c) is made PROT_NONE and accessible again
- * page by page in the same way, and its faults go to
- * kfence_handle_page_fault() first: it reports, the page is made
- * accessible, and returning from the handler retries the access.
+ * KFENCE's pool (mm/kfence.c) is a mapping of its own at a fixed
+ * address (asm/kfence.h), made PROT_NONE and accessible again page by
+ * page, and its faults go to kfence_handle_page_fault() first: it
+ * reports, the page is made accessible, and returning from the handler
+ * retries the access.
  *
  * debug_pagealloc: a free page's part of the direct map is made
  * PROT_NONE with mprotect() and PROT_READ|PROT_WRITE again when it is
@@ -230,10 +231,35 @@ void arch_kernel_map_pages(struct page *page, int numpages, bool enable)
 		      page_to_pfn(page), numpages, errno);
 }
 
-/* KFENCE's pool: host pages are 4 KiB, mprotect() takes any of them. */
+/*
+ * KFENCE's pool at its fixed address (asm/kfence.h), an anonymous mapping
+ * of its own; false if something is there already (a program the malloc
+ * shim runs in may have put anything anywhere) or host pages are not
+ * 4 KiB.
+ */
 bool arch_kfence_init_pool(unsigned long addr, unsigned long size)
 {
-	return sysconf(_SC_PAGESIZE) == (long)PAGE_SIZE;
+	void *p;
+
+	if (sysconf(_SC_PAGESIZE) != (long)PAGE_SIZE)
+		return false;
+	p = mmap((void *)addr, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return false;
+	if (p != (void *)addr) {	/* a kernel without MAP_FIXED_NOREPLACE */
+		munmap(p, size);
+		return false;
+	}
+	return true;
+}
+
+void arch_kfence_protect_page(unsigned long addr, bool protect)
+{
+	if (mprotect((void *)addr, PAGE_SIZE,
+		     protect ? PROT_NONE : PROT_READ | PROT_WRITE))
+		panic("host: mprotect of KFENCE's page %#lx failed: errno %d",
+		      addr, errno);
 }
 
 /* Only the direct map of RAM is ever unmapped; anything else: false. */

@@ -33,7 +33,7 @@
  *    memory the range keeps the zero page: unchecked, not broken.
  *
  *    Everything else keeps the zero page: mem_map (vmemmap), fixed and
- *    firmware mappings. Accesses there read "valid" and are not checked.
+ *    firmware mappings, KFENCE's pool (its objects KASAN leaves alone). Accesses there read "valid" and are not checked.
  *    The shadow of a pointer below the kernel half (NULL) is not
  *    canonical: an inline check of one takes a #GP, which
  *    x86_kasan_gp_hint() explains.
@@ -62,6 +62,7 @@
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/kasan.h"
+#include "mm/kfence.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/vmalloc.h"
@@ -318,6 +319,8 @@ static bool shadow_writable(unsigned long addr, size_t size)
 		return true;
 	if (addr >= VMALLOC_START && addr + size <= VMALLOC_END)
 		return populate_shadow(addr, addr + size);
+	if (is_kfence_address((void *)addr))
+		return false;	/* the zero page: all valid, as KASAN wants */
 	WARN_ONCE(1, "kasan: no shadow to write for %px (%zu bytes)\n",
 		  (void *)addr, size);
 	return false;

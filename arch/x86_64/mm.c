@@ -10,9 +10,7 @@
  *                     range is aligned, 2 MiB pages next, 4 KiB at edges;
  *                     4 KiB pages only with debug_pagealloc=on, whose
  *                     arch_kernel_map_pages() clears and sets the present
- *                     bit of single pages (the address stays in the PTE);
- *                     KFENCE's pool is split to 4 KiB pages at boot
- *                     (arch_kfence_init_pool()) for the same calls
+ *                     bit of single pages (the address stays in the PTE)
  *   -2 GiB + p        the kernel image with W^X: text read-only and
  *                     executable, rodata read-only, data and bss
  *                     read-write, both no-execute (4 KiB pages)
@@ -24,6 +22,9 @@
  *                     uncacheable whatever the MTRRs say, as Linux's
  *                     ioremap_uc()). Not global, so a CR3 reload flushes
  *                     them all.
+ *   -512 KiB          KFENCE's pool (asm/kfence.h), 4 KiB pages whose
+ *                     present bit arch_kfence_protect_page() switches;
+ *                     its memory keeps its direct-map alias
  *
  * Nothing else is mapped: not page 0, not the low boot code, not holes.
  * Page-table pages come from memblock; until the switch they must lie in
@@ -195,59 +196,47 @@ void arch_alloc_page(struct page *page, unsigned int order)
 {
 }
 
+/* Clear or set the present bit of the 4 KiB page mapping virt; false if none. */
+static bool set_page_present(unsigned long virt, bool present)
+{
+	int level;
+	u64 *pte = lookup_entry(virt, &level);
+
+	/* A huge page or no table: no 4 KiB page maps virt. */
+	if (WARN_ON_ONCE(level || !(*pte & PTE_ADDR_MASK)))
+		return false;
+	if (present)
+		*pte |= PTE_PRESENT;
+	else
+		*pte &= ~PTE_PRESENT;
+	invlpg(virt);
+	return true;
+}
+
 void arch_kernel_map_pages(struct page *page, int numpages, bool enable)
 {
 	unsigned long virt = (unsigned long)page_address(page);
 
-	for (int i = 0; i < numpages; i++, virt += PAGE_SIZE) {
-		int level;
-		u64 *pte = lookup_entry(virt, &level);
-
-		/* A huge page or no table: not the 4 KiB direct map. */
-		if (WARN_ON_ONCE(level || !(*pte & PTE_ADDR_MASK)))
+	for (int i = 0; i < numpages; i++, virt += PAGE_SIZE)
+		if (!set_page_present(virt, enable))
 			return;
-		if (enable)
-			*pte |= PTE_PRESENT;
-		else
-			*pte &= ~PTE_PRESENT;
-		invlpg(virt);
-	}
 }
 
-/*
- * Replace the huge page entry at level (1: 2 MiB, 2: 1 GiB) by a table
- * of 512 entries of the level below mapping the same memory with the
- * same bits. The old translation stays right, so no flush is needed
- * now; each later change of a 4 KiB entry invalidates its address.
- */
-static void split_huge_entry(u64 *entry, int level)
-{
-	u64 *table = alloc_table();
-	u64 flags = *entry & ~PTE_ADDR_MASK & ~PTE_PSE;
-	phys_addr_t phys = *entry & PTE_ADDR_MASK;
-	unsigned long step = PAGE_SIZE << (9 * (level - 1));
-
-	for (int i = 0; i < 512; i++)
-		table[i] = (phys + i * step) | flags |
-			   (level > 1 ? PTE_PSE : 0);
-	*entry = __pa(table) | PTE_PRESENT | PTE_RW;
-}
-
-/* KFENCE's pool: split what maps it down to 4 KiB pages (boot, memblock). */
+/* KFENCE's pool at the top of the address space (asm/kfence.h). */
 bool arch_kfence_init_pool(unsigned long addr, unsigned long size)
 {
-	for (unsigned long virt = addr; virt < addr + size; virt += PAGE_SIZE) {
-		int level;
-		u64 *entry = lookup_entry(virt, &level);
+	phys_addr_t phys = memblock_alloc_pages_named(size / PAGE_SIZE,
+						      "kfence pool");
 
-		while (level && (*entry & PTE_PRESENT)) {
-			split_huge_entry(entry, level);
-			entry = lookup_entry(virt, &level);
-		}
-		if (level || !(*entry & PTE_PRESENT))
-			return false;
-	}
+	if (!phys)
+		return false;
+	map_range(addr, phys, size, PTE_RW | PTE_NX | PTE_GLOBAL, false);
 	return true;
+}
+
+void arch_kfence_protect_page(unsigned long addr, bool protect)
+{
+	set_page_present(addr, !protect);
 }
 
 bool arch_kernel_page_present(unsigned long virt)
