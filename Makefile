@@ -427,7 +427,7 @@ STATS_STAGES = --host '$(HB)/cram ktest=slab,kmalloc,slab_stats,failslab,smp sla
 # objects), the kasan suite and the allocator suites on 4 CPUs (15-20 s
 # of TCG).
 KASAN_KERNEL := build/kasan/kernel.elf
-KASAN_SUITES := kasan,memory_model,page_alloc,slab,slab_contract,kmalloc,kmalloc_util,mempool,vmalloc,reap,reclaim,percpu,smp,string
+KASAN_SUITES := kasan,kfence,memory_model,page_alloc,slab,slab_contract,kmalloc,kmalloc_util,mempool,vmalloc,reap,reclaim,percpu,smp,string
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
