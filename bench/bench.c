@@ -17,6 +17,9 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/kfence.h"
+#include "mm/slab_reap.h"
+#include "kernel/time.h"
 #include "mm/numa.h"
 #include "arch/arch.h"
 #include "kernel/cpumask.h"
@@ -359,8 +362,25 @@ void bench_run_scale(const char *glob, unsigned long work_div)
 	}
 }
 
+/*
+ * Work that runs by wall time is held off while the benchmarks run, as
+ * the tests hold it off: it would land in a different place each run,
+ * and instruction counts would move with the machine's load.
+ * - KFENCE's sampling: besides, a row whose allocations KFENCE cannot
+ *   take (more than a page) would run its slow path until the next one
+ *   it can, which a one-row run never makes. Its fast paths cost
+ *   nothing either way (Documentation/dev-tools/kfence.md).
+ * - cache_reap's pass (every 2 s): its trimming of the arrays and the
+ *   node lists moved a batch row by up to 16 instructions per operation
+ *   between runs under valgrind. The longest period it takes holds it
+ *   off for a minute.
+ */
 void bench_run(const char *glob)
 {
+	unsigned long kfence_ms = kfence_sample_interval_get();
+	unsigned long reap = cache_reap_set_period(60 * HZ);
+
+	kfence_sample_interval_set(0);
 	console_printf("# bench on %s: name, ns/op, cycles/op, peak KiB, operations a run (under QEMU's TCG time and cycles are emulated: compare only like with like)\n",
 		       arch_name);
 	bench_base_kb = bench_mem_kb();
@@ -380,6 +400,8 @@ void bench_run(const char *glob)
 		}
 	}
 	console_printf("# bench done\n");
+	kfence_sample_interval_set(kfence_ms);
+	cache_reap_set_period(reap);
 }
 
 static bool bench_requested;
