@@ -21,6 +21,7 @@ enum pageflags {
 	PG_reserved,	/* not managed by the page allocator */
 	PG_buddy,	/* first page of a free block in the buddy allocator */
 	PG_slab,	/* first page of a slab */
+	PG_slab_tail,	/* another page of a slab (kfree's fast path) */
 	PG_head,	/* first page of a compound page */
 	PG_active,	/* slab: allocated from the emergency reserve */
 	PG_pfmemalloc,	/* handed out from below the min watermark */
@@ -46,6 +47,7 @@ PAGEFLAG(Locked, locked)
 PAGEFLAG(Reserved, reserved)
 PAGEFLAG(Buddy, buddy)
 PAGEFLAG(Slab, slab)
+PAGEFLAG(SlabTail, slab_tail)
 PAGEFLAG(Head, head)
 PAGEFLAG(Active, active)
 PAGEFLAG(Pfmemalloc, pfmemalloc)

@@ -389,9 +389,16 @@ static enum report_kind free_page_problem(const struct page *page,
 	return REPORT_NONE;
 }
 
+/*
+ * The tails go back clean, with whatever their user left there: SLAB's
+ * mark and cache (mm/slab_internal.h, struct slab), mapping (as Linux's
+ * free_tail_pages_check() clears it).
+ */
 static void destroy_compound_page(struct page *page, unsigned int order)
 {
 	for (unsigned long i = 1; i < (1UL << order); i++) {
+		__ClearPageSlabTail(&page[i]);
+		page[i].mapping = NULL;
 		page[i].compound_head = 0;
 		INIT_LIST_HEAD(&page[i].lru);
 	}

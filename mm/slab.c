@@ -444,6 +444,22 @@ static __no_sanitize_address void cache_init_objs(struct kmem_cache *cachep,
 }
 
 /*
+ * Mark a slab's pages after the first as its own: PG_slab_tail and the
+ * cache, which kfree() reads (struct slab). The page allocator clears
+ * both when the slab's compound page is freed (destroy_compound_page()).
+ */
+static void set_slab_tails(struct page *page, unsigned int order,
+			   struct kmem_cache *cachep)
+{
+	struct page *end = page + (1UL << order);
+
+	for (struct page *p = page + 1; p < end; p++) {
+		__SetPageSlabTail(p);
+		page_slab(p)->slab_cache = cachep;
+	}
+}
+
+/*
  * The slab's pages, from node nid (Linux's kmem_getpages()). __GFP_COMP
  * only for more than one page: it means nothing for one (Linux passes
  * it anyway), and without it one page comes from the per-CPU lists'
@@ -459,6 +475,7 @@ static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags,
 	if (!page)
 		return NULL;
 	__SetPageSlab(page);
+	set_slab_tails(page, cachep->gfporder, cachep);
 	if (PagePfmemalloc(page)) {
 		__SetPageActive(page);
 		pfmemalloc_slabs_add(1);
@@ -475,6 +492,7 @@ static void kmem_freepages(struct kmem_cache *cachep, struct page *page)
 		pfmemalloc_slabs_add(-1);
 	__ClearPageActive(page);
 	__ClearPageSlab(page);
+	/* The other pages' marks go with their compound state. */
 	/* The page words the slab used go back clean. */
 	slab->slab_cache = NULL;
 	slab->freelist = NULL;
@@ -1723,19 +1741,15 @@ static __always_inline void kfree_slab_or_large(const void *objp,
 						unsigned long caller,
 						bool check_pfmemalloc)
 {
-	/*
-	 * compound_head() without a branch (a cmov): testing PG_slab on the
-	 * object's own page first saves its load for objects in a slab's
-	 * first page, but mixes of first-page and tail-page objects, as
-	 * kfree sees them with slabs of several pages, mispredict it.
-	 */
-	struct page *page = compound_head(virt_to_page(objp));
+	/* Every page of a slab knows its cache: no compound_head() here. */
+	struct page *page = virt_to_page(objp);
 
-	if (unlikely(!PageSlab(page))) {
-		free_large_kmalloc(page, objp, slab_caller(caller));
+	if (unlikely(!page_in_slab(page))) {
+		free_large_kmalloc(compound_head(page), objp,
+				   slab_caller(caller));
 		return;
 	}
-	slab_free(page_slab(page)->slab_cache, (void *)objp, caller,
+	slab_free(page_slab_cache(page), (void *)objp, caller,
 		  check_pfmemalloc);
 }
 

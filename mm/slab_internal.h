@@ -150,7 +150,12 @@ struct kmem_cache {
  *
  * PG_slab marks the first page only (slab pages are compound: the others
  * are tails pointing to it); PG_active on it says the pages came from the
- * emergency reserve (pfmemalloc), as in Linux.
+ * emergency reserve (pfmemalloc), as in Linux. Unlike Linux, the other
+ * pages carry PG_slab_tail and the cache too, in the word slab_cache
+ * takes (mapping, unused in a tail page): kfree() finds an object's
+ * cache from the object's own page, without compound_head()
+ * (page_slab_cache()). The page allocator clears both when the pages
+ * are freed (destroy_compound_page()).
  */
 struct slab {
 	unsigned long __page_flags;
@@ -208,6 +213,20 @@ _Static_assert(sizeof(struct rcu_head) <= sizeof(struct list_head),
 static inline void *slab_address(const struct slab *slab)
 {
 	return page_address(slab_page(slab));
+}
+
+#define SLAB_PAGE_FLAGS	((1UL << PG_slab) | (1UL << PG_slab_tail))
+
+/* Is page one of a slab's pages, the first or another? */
+static inline bool page_in_slab(const struct page *page)
+{
+	return page->flags & SLAB_PAGE_FLAGS;
+}
+
+/* The cache of the slab page belongs to (page_in_slab(): any of its pages). */
+static inline struct kmem_cache *page_slab_cache(const struct page *page)
+{
+	return page_slab(page)->slab_cache;
 }
 
 /* The slab holding the object at addr, or NULL if it is not a slab's. */

@@ -1138,6 +1138,41 @@ static void test_create_limits(struct ktest *t)
 	kmem_cache_destroy(c);
 }
 
+/*
+ * A slab of several pages: every page leads kfree() to the cache
+ * (page_slab_cache()), and none keeps its mark once the slab is gone.
+ */
+static void test_slab_tail_pages(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("t-tail", 3000, 0, 0, NULL);
+	struct page *pages[8] = { NULL };
+	void *obj[8];
+	unsigned int n, tails = 0;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_GT(t, c->gfporder, 0U);
+	n = min_t(unsigned int, c->num, ARRAY_SIZE(obj));
+	for (unsigned int i = 0; i < n; i++) {
+		obj[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, obj[i]);
+		pages[i] = virt_to_page(obj[i]);
+		if (PageTail(pages[i])) {
+			tails++;
+			KTEST_EXPECT_TRUE(t, PageSlabTail(pages[i]));
+			KTEST_EXPECT_FALSE(t, PageSlab(pages[i]));
+			KTEST_EXPECT_PTR_EQ(t, page_slab_cache(pages[i]), c);
+		}
+	}
+	KTEST_EXPECT_GT(t, tails, 0U);
+	for (unsigned int i = 0; i < n; i++)
+		kfree(obj[i]);		/* through each object's own page */
+	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
+	KTEST_EXPECT_EQ(t, cache_in_use(c), 0L);
+	for (unsigned int i = 0; i < n; i++)
+		KTEST_EXPECT_FALSE(t, page_in_slab(pages[i]));
+	kmem_cache_destroy(c);
+}
+
 /* --- the rest of the API --------------------------------------------------- */
 
 static void test_bulk(struct ktest *t)
@@ -1291,6 +1326,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(test_destroy_with_live_objects),
 	KTEST_CASE_PARAM(test_create_bad_input, bad_create_gen),
 	KTEST_CASE(test_create_limits),
+	KTEST_CASE(test_slab_tail_pages),
 	KTEST_CASE(test_bulk),
 	KTEST_CASE(test_zalloc_and_size),
 	KTEST_CASE(test_hwcache_align),
