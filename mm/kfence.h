@@ -82,8 +82,8 @@ static __always_inline bool is_kfence_address(const void *addr)
  */
 static __always_inline bool zero_or_null_or_kfence(const void *addr)
 {
-	BUILD_BUG_ON(!KFENCE_POOL_WRAPS &&
-		     KFENCE_POOL_START <= (unsigned long)ZERO_SIZE_PTR);
+	/* A low pool lies above ZERO_SIZE_PTR (clang takes no pointer here). */
+	BUILD_BUG_ON(!KFENCE_POOL_WRAPS && KFENCE_POOL_START < PAGE_SIZE);
 	return unlikely((unsigned long)addr - KFENCE_SPECIAL_START <=
 			KFENCE_SPECIAL_LAST);
 }
