@@ -73,6 +73,17 @@ __noreturn void arch_emergency_restart(void);
 bool arch_on_stack(unsigned long addr, size_t size);
 
 /*
+ * Single-step fn(arg) on this CPU (the trap flag: a debug trap after
+ * every instruction). Before each instruction, step(&ip, data) runs in
+ * the trap's context, as an interrupt handler would, with the address
+ * of the instruction about to run, which it may change; when it returns
+ * false the stepping ends. For tests (the slab_rseq suite steps the
+ * restartable sequences, kernel/rseq.h); not reentrant.
+ */
+void arch_single_step(void (*fn)(void *arg), void *arg,
+		      bool (*step)(unsigned long *ip, void *data), void *data);
+
+/*
  * The hot ones come inline from each arch's <asm/cpu.h> (the build puts
  * arch/<arch>/include on the include path):
  *

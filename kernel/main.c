@@ -12,6 +12,7 @@
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/rcupdate.h"
+#include "kernel/rseq.h"
 #include "kernel/smp.h"
 #include "kernel/shell.h"
 #include "kernel/time.h"
@@ -36,6 +37,7 @@ __noreturn void start_kernel(void)
 	mm_core_init();
 	percpu_init();		/* alloc_percpu() from here */
 	init_timers();
+	rseq_table_init();	/* before the first interrupt */
 	arch_irq_init();	/* interrupts on from here */
 	workqueue_init();
 	call_function_init();

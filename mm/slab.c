@@ -64,14 +64,22 @@
  *    above 256 bytes, three between each two powers of two (mm/slab.h),
  *    found from the size by one table load (kmalloc_index).
  *
- * 6. Locking. Per-CPU arrays are touched only by their CPU with
- *    interrupts off; node lists, counters and the shared array under
- *    that node's n->list_lock; an alien array under its own lock, then
- *    its home node's list_lock; the cache list under slab_lock. Shrink, destroy and
- *    do_tune_cpucache reach other CPUs' arrays through on_each_cpu()
- *    (kernel/smp.h): each CPU drains or swaps its own array in its
- *    call-function interrupt, which cannot land inside its own fast
- *    path (interrupts off there). So they must run with interrupts on,
+ * 6. Locking. Per-CPU arrays are touched only by their CPU: the fast
+ *    paths' pop and push are restartable sequences (kernel/rseq.h,
+ *    <asm/rseq.h>) that leave the interrupt flag alone: the CPU number
+ *    is read first (code never changes CPU), then cpu_cache[cpu], the
+ *    count, the entry, and the one store that matters, the count's, is
+ *    the last instruction; an interrupt inside rewinds to the start
+ *    before its handler runs, so the handler may pop and push, drain or
+ *    swap the array, and the sequence reads it all again. Everything
+ *    else (slow paths, bulk, drains, cache_reap, tuning) touches the
+ *    array with interrupts off. Node lists, counters and the shared
+ *    array under that node's n->list_lock; an alien array under its own
+ *    lock, then its home node's list_lock; the cache list under
+ *    slab_lock. Shrink, destroy and do_tune_cpucache reach other CPUs'
+ *    arrays through on_each_cpu() (kernel/smp.h): each CPU drains or
+ *    swaps its own array in its call-function interrupt, which restarts
+ *    a fast path it lands in. So they must run with interrupts on,
  *    outside interrupt handlers (WARNING otherwise, and only this CPU's
  *    array is drained), and their callers may hold only locks that no
  *    CPU ever spins on with interrupts off, or the IPI would wait on
@@ -120,6 +128,7 @@
  */
 #include "lib/bitops.h"
 #include "kernel/rcupdate.h"
+#include "kernel/rseq.h"
 #include "kernel/bug.h"
 #include "lib/prandom.h"
 #include "kernel/printk.h"
@@ -1376,35 +1385,37 @@ static __noinline void *slab_alloc_slow(struct kmem_cache *cachep, gfp_t flags,
 	return objp;
 }
 
+/* The stack <asm/rseq.h>'s sequences work on: count, then limit. */
+BUILD_BUG_ON(offsetof(struct array_cache, avail) != 0 ||
+	     offsetof(struct array_cache, limit) != 4);
+
 /*
  * The fast path, kept free of calls so it needs no stack frame: pop the
  * top of the per-CPU array if there is one and nothing else (failslab,
  * statistics, a zone modifier) is in play, then zero it if asked (a
- * tail call to memset); anything else takes the slow path.
+ * tail call to memset); anything else takes the slow path. The pop is a
+ * restartable sequence (kernel/rseq.h), interrupts left as they are:
+ * an interrupt inside it restarts it. Never a reserve object: the
+ * arrays hold none. No ac->touched here: see struct array_cache.
  */
 static __always_inline void *slab_alloc(struct kmem_cache *cachep, gfp_t flags,
 					size_t orig_size, unsigned long caller)
 {
-	unsigned long irqflags = arch_irq_save();
-	struct array_cache *ac = cpu_cache_get(cachep);
-	unsigned int avail = ac->avail;
+	void *objp;
 
-	if (likely(avail && !((flags | SLAB_GFP_ANY) & slab_slowpath_gfp))) {
-		/*
-		 * Never a reserve object: the arrays hold none. No
-		 * ac->touched here: see struct array_cache.
-		 */
-		void *objp = ac->entry[avail - 1];
-
-		ac->avail = avail - 1;
-		arch_irq_restore(irqflags);
-		if (kasan_enabled())
-			return slab_alloc_kasan(cachep, objp, flags, orig_size);
-		if (unlikely(flags & __GFP_ZERO))	/* a tail call */
-			return memset(objp, 0, cachep->object_size);
-		return objp;
-	}
-	arch_irq_restore(irqflags);
+	if (unlikely((flags | SLAB_GFP_ANY) & slab_slowpath_gfp))
+		goto slow;
+	objp = arch_rseq_stack_pop((void *const *)cachep->cpu_cache,
+				   arch_cpu_id(),
+				   offsetof(struct array_cache, entry));
+	if (unlikely(!objp))
+		goto slow;
+	if (kasan_enabled())
+		return slab_alloc_kasan(cachep, objp, flags, orig_size);
+	if (unlikely(flags & __GFP_ZERO))	/* a tail call */
+		return memset(objp, 0, cachep->object_size);
+	return objp;
+slow:
 	return slab_alloc_slow(cachep, flags, NUMA_NO_NODE, orig_size,
 			       slab_caller(caller));
 }
@@ -1441,29 +1452,23 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 /*
  * The fast path: push onto a per-CPU array with room, nothing in
  * kfree_checks (kfree has tested it when it gets here: check_pfmemalloc
- * false). A debugged cache's array has no room (limit 0).
+ * false). A debugged cache's array has no room (limit 0). The push is a
+ * restartable sequence, as slab_alloc()'s pop.
  */
 static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
 				      unsigned long caller,
 				      bool check_pfmemalloc)
 {
-	unsigned long irqflags;
-	struct array_cache *ac;
-	unsigned int avail;
-
 	if (kasan_slab_free(cachep, objp, slab_caller(caller)))
 		return;	/* quarantined, or a bad free reported */
-	irqflags = arch_irq_save();
-	ac = cpu_cache_get(cachep);
-	avail = ac->avail;
-	if (likely(avail < ac->limit &&
-		   !(check_pfmemalloc && kfree_checks))) {
-		ac->avail = avail + 1;
-		ac->entry[avail] = objp;
-		arch_irq_restore(irqflags);
+	if (unlikely(check_pfmemalloc && kfree_checks))
+		goto slow;
+	if (likely(arch_rseq_stack_push((void *const *)cachep->cpu_cache,
+					arch_cpu_id(),
+					offsetof(struct array_cache, entry),
+					objp)))
 		return;
-	}
-	arch_irq_restore(irqflags);
+slow:
 	slab_free_slow(cachep, objp, slab_caller(caller));
 }
 

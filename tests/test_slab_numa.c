@@ -303,11 +303,13 @@ static void test_remote_free_through_alien(struct ktest *t)
 	struct slab_stats st;
 	struct alien_cache *alien;
 	void *objs[NR_REMOTE];
-	bool was = slab_stats_set(true);
 	int cpu, nid;
+	bool was;
 
+	/* Skipped before statistics go on: a skip would leave them on. */
 	need_nodes(t);
 	cpu = remote_cpu(t, &nid);
+	was = slab_stats_set(true);
 	c = numa_cache(t, "numa-remote", 128);
 	for (unsigned int i = 0; i < NR_REMOTE; i++) {
 		objs[i] = kmem_cache_alloc_node(c, GFP_KERNEL, 0);

@@ -9,7 +9,9 @@
  * and sends SIGUSR1 to its own thread, which the host delivers before
  * pthread_kill() returns:
  *
- *   flag clear: the signal handler runs the pending vectors at once
+ *   flag clear: the signal handler runs the pending vectors at once,
+ *               after rewinding a restartable sequence it interrupted
+ *               (kernel/rseq.h) through the ucontext's RIP
  *   flag set:   the handler leaves them pending
  *               (host_this_cpu.irq_pending), and the arch_irq_restore()
  *               that clears the flag runs them
@@ -32,10 +34,12 @@
  * with interrupts on; the kernel prints with interrupts off (the log
  * lock), so a handler that prints does not re-enter stdio.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -45,6 +49,7 @@
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/printk.h"
+#include "kernel/rseq.h"
 #include "kernel/workqueue.h"
 
 #define HOST_IRQ_SIGNAL	SIGUSR1
@@ -224,13 +229,17 @@ __asm__(".text\n"
  * interrupt; one that comes meanwhile nests, as on x86_64, and finds
  * the flag set or runs its own vectors.
  */
-static void host_irq_signal(int sig)
+static void host_irq_signal(int sig, siginfo_t *info, void *ucontext)
 {
+	ucontext_t *uc = ucontext;
 	sigset_t irq_signals;
 
 	(void)sig;
+	(void)info;
 	if (host_this_cpu.irq_off || !host_this_cpu.irq_pending)
 		return;
+	/* The interrupt runs now: rewind a restartable sequence first. */
+	rseq_fixup_ip((unsigned long *)&uc->uc_mcontext.gregs[REG_RIP]);
 	sigemptyset(&irq_signals);
 	sigaddset(&irq_signals, HOST_IRQ_SIGNAL);
 	sigaddset(&irq_signals, HOST_TICK_SIGNAL);
@@ -242,13 +251,13 @@ static void host_irq_signal(int sig)
  * From another signal's handler on this thread (the tick's, time.c):
  * raise vector here, and run it now unless interrupts are off.
  */
-void host_irq_raise_from_signal(unsigned int vector)
+void host_irq_raise_from_signal(unsigned int vector, void *ucontext)
 {
 	__atomic_fetch_or(&irr[vector / 64], 1UL << (vector % 64),
 			  __ATOMIC_RELAXED);
 	__atomic_store_n(&host_this_cpu.irq_pending, 1, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	host_irq_signal(HOST_IRQ_SIGNAL);
+	host_irq_signal(HOST_IRQ_SIGNAL, NULL, ucontext);
 }
 
 void apic_send_IPI_self(unsigned int vector)
@@ -263,11 +272,67 @@ void apic_send_IPI_self(unsigned int vector)
 	pthread_kill(pthread_self(), HOST_IRQ_SIGNAL);
 }
 
+/*
+ * arch_single_step(): the trap flag set in this thread's RFLAGS (popfq
+ * may, in user mode), the host's SIGTRAP after every instruction, the
+ * hook given the signal context's RIP; clearing the flag there ends it.
+ * The interrupt signals wait meanwhile, as under an interrupt gate.
+ */
+#define X86_EFLAGS_TF	(1UL << 8)
+
+struct single_step {
+	bool (*step)(unsigned long *ip, void *data);
+	void *data;
+};
+
+static __thread struct single_step single_step;
+
+static void single_step_signal(int sig, siginfo_t *info, void *ucontext)
+{
+	ucontext_t *uc = ucontext;
+	greg_t *gregs = uc->uc_mcontext.gregs;
+
+	(void)sig;
+	(void)info;
+	if (!single_step.step ||
+	    !single_step.step((unsigned long *)&gregs[REG_RIP],
+			      single_step.data))
+		gregs[REG_EFL] &= ~(greg_t)X86_EFLAGS_TF;
+}
+
+void arch_single_step(void (*fn)(void *arg), void *arg,
+		      bool (*step)(unsigned long *ip, void *data), void *data)
+{
+	struct sigaction sa = { .sa_sigaction = single_step_signal,
+				.sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, HOST_IRQ_SIGNAL);
+	sigaddset(&sa.sa_mask, HOST_TICK_SIGNAL);
+	BUG_ON(sigaction(SIGTRAP, &sa, NULL));
+	WARN_ON_ONCE(single_step.step);
+	single_step.data = data;
+	single_step.step = step;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	/* Stepping over the red zone, as host_irq_replay_inline(). */
+	__asm__ __volatile__("lea -128(%%rsp), %%rsp\n\t"
+			     "pushfq; orq %0, (%%rsp); popfq\n\t"
+			     "lea 128(%%rsp), %%rsp"
+			     : : "i"(X86_EFLAGS_TF) : "memory", "cc");
+	fn(arg);
+	__asm__ __volatile__("lea -128(%%rsp), %%rsp\n\t"
+			     "pushfq; andq %0, (%%rsp); popfq\n\t"
+			     "lea 128(%%rsp), %%rsp"
+			     : : "i"(~X86_EFLAGS_TF) : "memory", "cc");
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	single_step.step = NULL;
+}
+
 /* The boot thread starts with interrupts off (main()); turn them on. */
 void arch_irq_init(void)
 {
-	struct sigaction sa = { .sa_handler = host_irq_signal,
-				.sa_flags = SA_RESTART };
+	struct sigaction sa = { .sa_sigaction = host_irq_signal,
+				.sa_flags = SA_RESTART | SA_SIGINFO };
 
 	sigemptyset(&sa.sa_mask);
 	sigaddset(&sa.sa_mask, HOST_TICK_SIGNAL);	/* no nesting */

@@ -29,10 +29,11 @@
 static timer_t tick_timer[NR_CPUS];
 static bool tick_running[NR_CPUS];
 
-static void tick_signal(int sig)
+static void tick_signal(int sig, siginfo_t *info, void *ucontext)
 {
 	(void)sig;
-	host_irq_raise_from_signal(LOCAL_TIMER_VECTOR);
+	(void)info;
+	host_irq_raise_from_signal(LOCAL_TIMER_VECTOR, ucontext);
 }
 
 static void tick_interrupt(unsigned int vector)
@@ -62,8 +63,8 @@ static void start_tick(unsigned int cpu)
 
 void host_tick_init(void)
 {
-	struct sigaction sa = { .sa_handler = tick_signal,
-				.sa_flags = SA_RESTART };
+	struct sigaction sa = { .sa_sigaction = tick_signal,
+				.sa_flags = SA_RESTART | SA_SIGINFO };
 
 	BUILD_BUG_ON(HOST_TICK_SIGNAL != SIGVTALRM);
 	sigemptyset(&sa.sa_mask);

@@ -4,7 +4,9 @@
  * 0x20-0xff (entry_64.S) and arch_irq_init().
  *
  * do_IRQ() runs on the interrupted stack with interrupts off (interrupt
- * gates), counts itself in this CPU's hardirq count, calls the vector's
+ * gates), first rewinds an interrupted restartable sequence to its
+ * restart (kernel/rseq.h: every external interrupt, the tick and IPIs
+ * come through here; exceptions and NMIs do not), counts itself in this CPU's hardirq count, calls the vector's
  * handler through handle_irq_vector() (kernel/irq.c) and sends the local
  * APIC an EOI, except for the APIC's spurious vector, which is never in
  * service (its handler in apic.c decides). Interrupts come back on with the iretq.
@@ -16,6 +18,7 @@
 #include "kernel/bug.h"
 #include "kernel/irq.h"
 #include "kernel/printk.h"
+#include "kernel/rseq.h"
 #include "kernel/workqueue.h"
 
 unsigned int x86_hardirq_count[NR_CPUS];
@@ -24,6 +27,7 @@ void do_IRQ(struct pt_regs *regs)
 {
 	unsigned int cpu = arch_cpu_id(), vector = (unsigned int)regs->vector;
 
+	rseq_fixup_ip(&regs->rip);	/* before any handler runs */
 	__atomic_store_n(&x86_hardirq_count[cpu], x86_hardirq_count[cpu] + 1,
 			 __ATOMIC_RELAXED);
 	handle_irq_vector(vector);

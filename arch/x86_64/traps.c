@@ -195,6 +195,42 @@ static void print_regs(const struct pt_regs *regs)
 		 read_cr0(), read_cr2(), read_cr3(), read_cr4());
 }
 
+/* arch_single_step()'s hook on each CPU, and its debug trap. */
+struct single_step {
+	bool (*step)(unsigned long *ip, void *data);
+	void *data;
+};
+
+static struct single_step single_steps[NR_CPUS];
+
+void arch_single_step(void (*fn)(void *arg), void *arg,
+		      bool (*step)(unsigned long *ip, void *data), void *data)
+{
+	struct single_step *ss = &single_steps[arch_cpu_id()];
+
+	WARN_ON_ONCE(ss->step);
+	ss->data = data;
+	WRITE_ONCE(ss->step, step);
+	__asm__ __volatile__("pushfq; orq %0, (%%rsp); popfq"
+			     : : "i"(X86_EFLAGS_TF) : "memory", "cc");
+	fn(arg);
+	__asm__ __volatile__("pushfq; andq %0, (%%rsp); popfq"
+			     : : "i"(~X86_EFLAGS_TF) : "memory", "cc");
+	WRITE_ONCE(ss->step, NULL);
+}
+
+/* #DB with the trap flag: the hook's, or nobody's (fatal). */
+static bool single_step_trap(struct pt_regs *regs)
+{
+	struct single_step *ss = &single_steps[arch_cpu_id()];
+
+	if (!ss->step)
+		return false;
+	if (!ss->step(&regs->rip, ss->data))
+		regs->rflags &= ~X86_EFLAGS_TF;
+	return true;
+}
+
 void do_exception(struct pt_regs *regs)
 {
 	unsigned long v = regs->vector;
@@ -203,6 +239,8 @@ void do_exception(struct pt_regs *regs)
 
 	if (v == 2)
 		x86_nmi_stop();		/* returns only if it was not that */
+	if (v == 1 && single_step_trap(regs))
+		return;
 	if (v == 14 && kfence_handle_page_fault(read_cr2(),
 						regs->error_code & 0x2,
 						regs->rip, regs->rbp))

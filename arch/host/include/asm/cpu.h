@@ -73,7 +73,7 @@ void host_console_raw(void);
  */
 #define HOST_TICK_SIGNAL	26	/* SIGVTALRM */
 void host_tick_init(void);
-void host_irq_raise_from_signal(unsigned int vector);
+void host_irq_raise_from_signal(unsigned int vector, void *ucontext);
 int host_irq_cpu_tid(unsigned int cpu);
 
 /*

@@ -20,6 +20,7 @@ static inline void arch_irq_restore(unsigned long flags)
 	__asm__ __volatile__("pushq %0; popfq" : : "r"(flags) : "memory", "cc");
 }
 
+#define X86_EFLAGS_TF	(1UL << 8)
 #define X86_EFLAGS_IF	(1UL << 9)
 
 static inline void arch_irq_enable(void)
