@@ -98,7 +98,8 @@ KASAN_CFLAGS := -fsanitize=kernel-address \
 		-fasan-shadow-offset=$(KASAN_SHADOW_OFFSET) \
 		--param asan-instrumentation-with-call-threshold=10000 \
 		--param asan-stack=0 --param asan-globals=0
-KASAN_SANITIZE_N := arch/x86_64/kasan.c mm/kasan.c mm/kasan_quarantine.c lib/string.c
+KASAN_SANITIZE_N := arch/x86_64/kasan.c mm/kasan.c mm/kasan_quarantine.c lib/string.c \
+		    kernel/stacktrace.c lib/stackdepot.c
 ifeq ($(KASAN),1)
 KCFLAGS += -DCONFIG_KASAN
 endif
@@ -381,7 +382,7 @@ check: $(HB)/cram compile-checks
 # checks another CPU loses a freed mapping once the purge has run, and
 # vmalloc_torture runs every CPU at once for torture_ms=, 1 s by default;
 # kfence catches its faults on x86_64's page tables with 4 CPUs running).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture,percpu,kfence,page_ref
+SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture,percpu,kfence,page_ref,stackdepot
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Two NUMA boots (QEMU builds the SRAT and SLIT): 2 nodes of 2 CPUs, and 4
 # nodes of one CPU each, node 3 without memory, with an asymmetric,
@@ -427,7 +428,7 @@ STATS_STAGES = --host '$(HB)/cram ktest=slab,kmalloc,slab_stats,failslab,smp sla
 # objects), the kasan suite and the allocator suites on 4 CPUs (15-20 s
 # of TCG).
 KASAN_KERNEL := build/kasan/kernel.elf
-KASAN_SUITES := kasan,memory_model,page_alloc,slab,slab_contract,kmalloc,kmalloc_util,mempool,vmalloc,reap,reclaim,percpu,smp,string
+KASAN_SUITES := kasan,stackdepot,memory_model,page_alloc,slab,slab_contract,kmalloc,kmalloc_util,mempool,vmalloc,reap,reclaim,percpu,smp,string
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \

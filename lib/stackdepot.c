@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stack depot (lib/stackdepot.h; Linux's lib/stackdepot.c, smaller).
+ *
+ * Records. A stored stack is a struct stack_record: its hash, its
+ * number of entries, its own handle and the entries, DEPOT_STACK_ALIGN
+ * aligned, packed one after another into pools of DEPOT_POOL_SIZE bytes
+ * (order DEPOT_POOL_ORDER pages). Nothing is ever removed. A handle is
+ * the pool's index and the record's offset in it, and a valid bit, so
+ * that 0 names nothing:
+ *
+ *	bit 31: valid   bits 30..10: pool index   bits 9..0: offset / 16
+ *
+ * Lookup. A hash table of STACK_HASH_SIZE buckets, each a list of the
+ * records with that hash, newest first. A record is written whole before
+ * it is published at its bucket's head (a release store), and records
+ * never change after, so lookups take no lock; a save that finds
+ * nothing takes depot_lock (a spinlock, interrupts off), looks again and
+ * adds the record. Fetching a handle needs no lock either: the pool's
+ * index is checked against the pools published, the offset against the
+ * pool, and the record found there must carry that very handle, so a
+ * bad handle (0, garbage, a stale word from a freed object) fetches
+ * nothing rather than reading past a pool.
+ *
+ * Memory. Saving never calls the slab allocator (KASAN saves from inside
+ * it) and never allocates under depot_lock. One spare pool is kept ready
+ * (next_pool): a record that does not fit the current pool moves to the
+ * spare, and a later save whose caller may block (gfp with
+ * __GFP_DIRECT_RECLAIM, not in an interrupt, interrupts on: a
+ * GFP_KERNEL kmalloc) takes a new spare from the page allocator before
+ * it takes the lock, with GFP_NOWAIT (no reclaim from inside another
+ * allocation). A save from anywhere else only uses what is ready; with
+ * no room it returns 0 and counts a drop. The pools are bounded
+ * (max_pools, at most DEPOT_MAX_POOLS: 16 MiB); when they are all in use
+ * every new stack is dropped, and what is stored stays valid.
+ */
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/irq.h"
+#include "kernel/printk.h"
+#include "kernel/spinlock.h"
+#include "kernel/stacktrace.h"
+#include "lib/stackdepot.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/mm.h"
+
+#define DEPOT_POOL_ORDER	2
+#define DEPOT_POOL_SIZE		(PAGE_SIZE << DEPOT_POOL_ORDER)
+#define DEPOT_STACK_ALIGN	4	/* records 16-byte aligned */
+#define DEPOT_OFFSET_BITS	(DEPOT_POOL_ORDER + PAGE_SHIFT - DEPOT_STACK_ALIGN)
+#define DEPOT_POOL_INDEX_BITS	(31 - DEPOT_OFFSET_BITS)
+#define DEPOT_VALID		(1U << 31)
+#define DEPOT_MAX_POOLS		1024	/* 16 MiB */
+#define STACK_HASH_ORDER	12
+#define STACK_HASH_SIZE		(1U << STACK_HASH_ORDER)
+
+_Static_assert(DEPOT_MAX_POOLS <= (1U << DEPOT_POOL_INDEX_BITS),
+	       "pool index does not fit the handle");
+
+struct stack_record {
+	struct stack_record *next;	/* in its bucket, older */
+	u32 hash;
+	u32 size;			/* entries */
+	depot_stack_handle_t handle;	/* its own, for fetch's check */
+	unsigned long entries[];
+};
+
+static struct stack_record *stack_table[STACK_HASH_SIZE];
+static void *stack_pools[DEPOT_MAX_POOLS];
+static unsigned int pools_num;	/* published: stack_pools[0..pools_num) */
+static size_t pool_offset;	/* used bytes of the last pool */
+static void *next_pool;		/* the spare, or NULL */
+static unsigned int max_pools = DEPOT_MAX_POOLS;
+static unsigned long nr_records;
+static unsigned long nr_dropped;
+static DEFINE_SPINLOCK(depot_lock);
+
+static size_t record_size(unsigned int nr)
+{
+	return ALIGN(sizeof(struct stack_record) + nr * sizeof(unsigned long),
+		     1UL << DEPOT_STACK_ALIGN);
+}
+
+static u32 hash_stack(const unsigned long *entries, unsigned int nr)
+{
+	u32 h = nr * 0x9e3779b9U;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		u64 e = entries[i];
+
+		h ^= (u32)e ^ (u32)(e >> 32);
+		h *= 0x85ebca6bU;
+		h ^= h >> 15;
+	}
+	return h;
+}
+
+static bool same_stack(const struct stack_record *rec, u32 hash,
+		       const unsigned long *entries, unsigned int nr)
+{
+	return rec->hash == hash && rec->size == nr &&
+	       !memcmp(rec->entries, entries, nr * sizeof(*entries));
+}
+
+static struct stack_record *find_stack(struct stack_record **bucket, u32 hash,
+				       const unsigned long *entries,
+				       unsigned int nr)
+{
+	struct stack_record *rec = __atomic_load_n(bucket, __ATOMIC_ACQUIRE);
+
+	for (; rec; rec = __atomic_load_n(&rec->next, __ATOMIC_ACQUIRE)) {
+		if (same_stack(rec, hash, entries, nr))
+			return rec;
+	}
+	return NULL;
+}
+
+/* Room for size bytes: in the last pool, else in the spare. */
+static void *depot_room(size_t size, unsigned int *index)
+{
+	lockdep_assert_held(&depot_lock);
+	if (!pools_num || pool_offset + size > DEPOT_POOL_SIZE) {
+		if (pools_num >= max_pools || !next_pool)
+			return NULL;
+		stack_pools[pools_num] = next_pool;
+		next_pool = NULL;
+		pool_offset = 0;
+		__atomic_store_n(&pools_num, pools_num + 1, __ATOMIC_RELEASE);
+	}
+	*index = pools_num - 1;
+	pool_offset += size;
+	return (char *)stack_pools[*index] + pool_offset - size;
+}
+
+static struct stack_record *depot_alloc_stack(const unsigned long *entries,
+					      unsigned int nr, u32 hash)
+{
+	size_t size = record_size(nr);
+	struct stack_record *rec;
+	unsigned int index;
+
+	rec = depot_room(size, &index);
+	if (!rec)
+		return NULL;
+	rec->hash = hash;
+	rec->size = nr;
+	rec->handle = DEPOT_VALID | index << DEPOT_OFFSET_BITS |
+		      (u32)(((char *)rec - (char *)stack_pools[index]) >>
+			    DEPOT_STACK_ALIGN);
+	memcpy(rec->entries, entries, nr * sizeof(*entries));
+	return rec;
+}
+
+static bool may_alloc(gfp_t gfp)
+{
+	return (gfp & __GFP_DIRECT_RECLAIM) && !in_interrupt() &&
+	       !irqs_disabled();
+}
+
+static void *alloc_pool(gfp_t gfp)
+{
+	struct page *page = alloc_pages(gfp | __GFP_ZERO | __GFP_NOWARN,
+					DEPOT_POOL_ORDER);
+
+	return page ? page_address(page) : NULL;
+}
+
+depot_stack_handle_t __stack_depot_save(const unsigned long *entries,
+					unsigned int nr_entries, gfp_t gfp,
+					bool can_alloc)
+{
+	struct stack_record **bucket, *found;
+	void *prealloc = NULL;
+	unsigned long flags;
+	u32 hash;
+
+	if (!nr_entries)
+		return 0;
+	nr_entries = min_t(unsigned int, nr_entries, STACK_DEPOT_MAX_ENTRIES);
+	hash = hash_stack(entries, nr_entries);
+	bucket = &stack_table[hash & (STACK_HASH_SIZE - 1)];
+	found = find_stack(bucket, hash, entries, nr_entries);
+	if (found)
+		return found->handle;
+	if (can_alloc && may_alloc(gfp) && !READ_ONCE(next_pool))
+		prealloc = alloc_pool(GFP_NOWAIT);
+
+	spin_lock_irqsave(&depot_lock, flags);
+	if (prealloc && !next_pool) {
+		next_pool = prealloc;
+		prealloc = NULL;
+	}
+	found = find_stack(bucket, hash, entries, nr_entries);
+	if (!found) {
+		found = depot_alloc_stack(entries, nr_entries, hash);
+		if (found) {
+			found->next = *bucket;
+			__atomic_store_n(bucket, found, __ATOMIC_RELEASE);
+			nr_records++;
+		} else {
+			nr_dropped++;
+		}
+	}
+	spin_unlock_irqrestore(&depot_lock, flags);
+
+	if (prealloc)	/* another save set a spare meanwhile */
+		__free_pages(virt_to_page(prealloc), DEPOT_POOL_ORDER);
+	return found ? found->handle : 0;
+}
+
+depot_stack_handle_t stack_depot_save(const unsigned long *entries,
+				      unsigned int nr_entries, gfp_t gfp)
+{
+	return __stack_depot_save(entries, nr_entries, gfp, true);
+}
+
+unsigned int stack_depot_fetch(depot_stack_handle_t handle,
+			       unsigned long **entries)
+{
+	unsigned int index = (handle & ~DEPOT_VALID) >> DEPOT_OFFSET_BITS;
+	size_t offset = (size_t)(handle & ((1U << DEPOT_OFFSET_BITS) - 1))
+			<< DEPOT_STACK_ALIGN;
+	const struct stack_record *rec;
+
+	*entries = NULL;
+	if (!(handle & DEPOT_VALID) ||
+	    index >= __atomic_load_n(&pools_num, __ATOMIC_ACQUIRE) ||
+	    offset + sizeof(*rec) > DEPOT_POOL_SIZE)
+		return 0;
+	rec = (const void *)((char *)stack_pools[index] + offset);
+	if (rec->handle != handle || !rec->size ||
+	    rec->size > STACK_DEPOT_MAX_ENTRIES ||
+	    offset + record_size(rec->size) > DEPOT_POOL_SIZE)
+		return 0;
+	*entries = (unsigned long *)rec->entries;
+	return rec->size;
+}
+
+void stack_depot_print(depot_stack_handle_t handle)
+{
+	unsigned long *entries;
+	unsigned int nr = stack_depot_fetch(handle, &entries);
+
+	if (nr)
+		stack_trace_print(entries, nr, 0);
+}
+
+void stack_depot_get_stats(struct stack_depot_stats *st)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&depot_lock, flags);
+	st->records = nr_records;
+	st->pools = pools_num;
+	st->max_pools = max_pools;
+	st->pages = (pools_num + (next_pool ? 1 : 0)) << DEPOT_POOL_ORDER;
+	st->dropped = nr_dropped;
+	spin_unlock_irqrestore(&depot_lock, flags);
+}
+
+unsigned int stack_depot_set_max_pools(unsigned int max)
+{
+	unsigned int old;
+	unsigned long flags;
+
+	spin_lock_irqsave(&depot_lock, flags);
+	old = max_pools;
+	max = max_t(unsigned int, max, max_t(unsigned int, pools_num, 1));
+	max_pools = min_t(unsigned int, max, DEPOT_MAX_POOLS);
+	spin_unlock_irqrestore(&depot_lock, flags);
+	return old;
+}
+
+int stack_depot_init(void)
+{
+	void *pool;
+	unsigned long flags;
+
+	if (READ_ONCE(next_pool) || READ_ONCE(pools_num))
+		return 0;
+	pool = alloc_pool(GFP_KERNEL);
+	if (!pool)
+		return -ENOMEM;
+	spin_lock_irqsave(&depot_lock, flags);
+	if (!next_pool && !pools_num) {
+		next_pool = pool;
+		pool = NULL;
+	}
+	spin_unlock_irqrestore(&depot_lock, flags);
+	if (pool)
+		__free_pages(virt_to_page(pool), DEPOT_POOL_ORDER);
+	return 0;
+}
