@@ -102,6 +102,8 @@ static void test_stack_trace_bad_frames(struct ktest *t)
 	KTEST_EXPECT_EQ(t, entries[0], (unsigned long)save_here + 1);
 }
 
+static int two = 2;
+
 static void test_same_stack_same_handle(struct ktest *t)
 {
 	struct stack_depot_stats before, after;
@@ -119,8 +121,8 @@ static void test_same_stack_same_handle(struct ktest *t)
 	KTEST_EXPECT_EQ(t, h2, h1);
 	KTEST_EXPECT_EQ(t, h3, h1);
 	KTEST_EXPECT_EQ(t, after.records, before.records + 1);
-	/* A real stack from one call site, twice. */
-	for (int i = 0; i < 2; i++)
+	/* A real stack from one call site, twice (a loop not unrolled). */
+	for (int i = 0; i < READ_ONCE(two); i++)
 		real[i] = save_here();
 	KTEST_EXPECT_NE(t, real[0], 0U);
 	KTEST_EXPECT_EQ(t, real[1], real[0]);
