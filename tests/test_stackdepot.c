@@ -192,6 +192,17 @@ static void test_bad_handles_fetch_nothing(struct ktest *t)
 	KTEST_ASSERT_NE(t, h, 0U);
 	KTEST_EXPECT_EQ(t, stack_depot_fetch(h + 1, &got), 0U);
 	KTEST_EXPECT_NULL(t, got);
+	/*
+	 * A record forged inside another's entries (16-byte aligned, a
+	 * plausible size) is no record either: it does not carry its handle.
+	 */
+	fresh_stack(a, NR_ENTRIES);
+	a[2] = 2UL << 32;	/* size 2, hash 0 */
+	a[3] = 0;		/* handle 0 */
+	h = stack_depot_save(a, NR_ENTRIES, GFP_KERNEL);
+	KTEST_ASSERT_NE(t, h, 0U);
+	KTEST_EXPECT_EQ(t, stack_depot_fetch(h + 2, &got), 0U);
+	KTEST_EXPECT_NULL(t, got);
 	/* Printing a bad handle prints nothing, and does not fault. */
 	ktest_capture_start(t, "0xc0de");
 	stack_depot_print(0);
