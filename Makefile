@@ -425,8 +425,8 @@ DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_po
 # slow paths, which count), on the host.
 STATS_STAGES = --host '$(HB)/cram ktest=slab,kmalloc,slab_stats,failslab,smp slab_stats'
 # The KASAN boot: the kernel built with KASAN=1 (build/kasan/, its own
-# objects), the kasan suite and the allocator suites on 4 CPUs (15-20 s
-# of TCG).
+# objects), the kasan and stackdepot suites and the allocator suites on
+# 4 CPUs (20-25 s of TCG).
 KASAN_KERNEL := build/kasan/kernel.elf
 KASAN_SUITES := kasan,stackdepot,memory_model,page_alloc,slab,slab_contract,kmalloc,kmalloc_util,mempool,vmalloc,reap,reclaim,percpu,smp,string
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The stack depot (lib/stackdepot.h; Linux's lib/stackdepot.c, smaller).
+ * The stack depot (lib/stackdepot.h; Linux's stack depot, smaller).
  *
  * Records. A stored stack is a struct stack_record: its hash, its
  * number of entries, its own handle and the entries, DEPOT_STACK_ALIGN
@@ -32,7 +32,9 @@
  * allocation). A save from anywhere else only uses what is ready; with
  * no room it returns 0 and counts a drop. The pools are bounded
  * (max_pools, at most DEPOT_MAX_POOLS: 16 MiB); when they are all in use
- * every new stack is dropped, and what is stored stays valid.
+ * every new stack is dropped, and what is stored stays valid. Before
+ * stack_depot_init() (early boot, before KASAN's init) a save stores
+ * nothing and returns 0, uncounted.
  */
 #include "kernel/bug.h"
 #include "kernel/errno.h"
@@ -72,6 +74,7 @@ static unsigned int pools_num;	/* published: stack_pools[0..pools_num) */
 static size_t pool_offset;	/* used bytes of the last pool */
 static void *next_pool;		/* the spare, or NULL */
 static unsigned int max_pools = DEPOT_MAX_POOLS;
+static bool depot_ready;	/* stack_depot_init() has run */
 static unsigned long nr_records;
 static unsigned long nr_dropped;
 static DEFINE_SPINLOCK(depot_lock);
@@ -96,11 +99,17 @@ static u32 hash_stack(const unsigned long *entries, unsigned int nr)
 	return h;
 }
 
+/* Word by word: every allocation under KASAN comes here. */
 static bool same_stack(const struct stack_record *rec, u32 hash,
 		       const unsigned long *entries, unsigned int nr)
 {
-	return rec->hash == hash && rec->size == nr &&
-	       !memcmp(rec->entries, entries, nr * sizeof(*entries));
+	if (rec->hash != hash || rec->size != nr)
+		return false;
+	for (unsigned int i = 0; i < nr; i++) {
+		if (rec->entries[i] != entries[i])
+			return false;
+	}
+	return true;
 }
 
 static struct stack_record *find_stack(struct stack_record **bucket, u32 hash,
@@ -175,7 +184,7 @@ depot_stack_handle_t __stack_depot_save(const unsigned long *entries,
 	unsigned long flags;
 	u32 hash;
 
-	if (!nr_entries)
+	if (!nr_entries || !READ_ONCE(depot_ready))
 		return 0;
 	nr_entries = min_t(unsigned int, nr_entries, STACK_DEPOT_MAX_ENTRIES);
 	hash = hash_stack(entries, nr_entries);
@@ -287,6 +296,7 @@ int stack_depot_init(void)
 		next_pool = pool;
 		pool = NULL;
 	}
+	WRITE_ONCE(depot_ready, true);
 	spin_unlock_irqrestore(&depot_lock, flags);
 	if (pool)
 		__free_pages(virt_to_page(pool), DEPOT_POOL_ORDER);

@@ -21,7 +21,8 @@ typedef u32 depot_stack_handle_t;
 
 /*
  * Make the depot ready: a page pool set aside for the first stacks.
- * Process context; may be called again (does nothing). 0 or -ENOMEM.
+ * Until then every save returns 0. Process context; may be called
+ * again (does nothing). 0 or -ENOMEM.
  */
 int stack_depot_init(void);
 

@@ -346,6 +346,23 @@ static void test_same_stack_on_every_cpu(struct ktest *t)
 	}
 }
 
+/* The counters agree with each other; the log shows what the boot stored. */
+static void test_stats(struct ktest *t)
+{
+	struct stack_depot_stats st;
+	unsigned long pool_pages;
+
+	KTEST_ASSERT_NE(t, save_here(), 0U);
+	stack_depot_get_stats(&st);
+	pool_pages = st.pools * 4;	/* 16 KiB pools */
+	KTEST_EXPECT_GE(t, st.records, 1UL);
+	KTEST_EXPECT_GE(t, st.pools, 1UL);
+	KTEST_EXPECT_LE(t, st.pools, st.max_pools);
+	KTEST_EXPECT_TRUE(t, st.pages == pool_pages || st.pages == pool_pages + 4);
+	ktest_info(t, "%lu stacks in %lu pools of 16 KiB, %lu dropped",
+		   st.records, st.pools, st.dropped);
+}
+
 static int stackdepot_suite_init(struct ktest *t)
 {
 	return stack_depot_init();
@@ -361,6 +378,7 @@ static struct ktest_case stackdepot_cases[] = {
 	KTEST_CASE(test_full_depot_drops),
 	KTEST_CASE(test_save_from_interrupt),
 	KTEST_CASE(test_same_stack_on_every_cpu),
+	KTEST_CASE(test_stats),
 	{}
 };
 
