@@ -606,7 +606,8 @@ bench-plot:
 # same entry points to glibc (what the interposition costs by itself).
 SB := $(BB)/shim
 SHIM_KSRCS := $(filter-out kernel/main.c kernel/shell.c,$(wildcard kernel/*.c)) \
-	      lib/string.c lib/vsprintf.c $(wildcard mm/*.c) arch/x86_64/e820.c
+	      lib/string.c lib/vsprintf.c lib/stackdepot.c $(wildcard mm/*.c) \
+	      arch/x86_64/e820.c
 SHIM_CFLAGS := -std=gnu11 -O2 -g -flto -fno-semantic-interposition -I. \
 	       -Iarch/host/include -fomit-frame-pointer -fno-strict-aliasing \
 	       -fno-common -fPIC -fvisibility=hidden -DCONFIG_PROVE_LOCKING=0 \
