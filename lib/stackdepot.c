@@ -22,23 +22,21 @@
  * bad handle (0, garbage, a stale word from a freed object) fetches
  * nothing rather than reading past a pool.
  *
- * Memory. Saving never calls the slab allocator (KASAN saves from inside
- * it) and never allocates under depot_lock. One spare pool is kept ready
- * (next_pool): a record that does not fit the current pool moves to the
- * spare, and a later save whose caller may block (gfp with
- * __GFP_DIRECT_RECLAIM, not in an interrupt, interrupts on: a
- * GFP_KERNEL kmalloc) takes a new spare from the page allocator before
- * it takes the lock, with GFP_NOWAIT (no reclaim from inside another
- * allocation). A save from anywhere else only uses what is ready; with
- * no room it returns 0 and counts a drop. The pools are bounded
- * (max_pools, at most DEPOT_MAX_POOLS: 16 MiB); when they are all in use
- * every new stack is dropped, and what is stored stays valid. Before
- * stack_depot_init() (early boot, before KASAN's init) a save stores
- * nothing and returns 0, uncounted.
+ * Memory. Saving never allocates: KASAN saves from inside the slab
+ * allocator, under any lock, in interrupts. stack_depot_init() takes
+ * all the pools at once from the page allocator (DEPOT_MAX_POOLS of
+ * them, 1 MiB; fewer if that many are not there), before anything is
+ * saved, and the depot keeps them for good: nothing it does later moves
+ * the page allocator's counters, which the tests compare before and
+ * after their cases. A record that does not fit the current pool opens
+ * the next one (a release store publishes it to fetch); when the last
+ * one is full, or past max_pools (lowered by the tests that fill the
+ * depot), every new stack is dropped and counted, and what is stored
+ * stays valid. Before stack_depot_init() (early boot, before KASAN's
+ * init) a save stores nothing and returns 0, uncounted.
  */
 #include "kernel/bug.h"
 #include "kernel/errno.h"
-#include "kernel/irq.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/stacktrace.h"
@@ -53,7 +51,7 @@
 #define DEPOT_OFFSET_BITS	(DEPOT_POOL_ORDER + PAGE_SHIFT - DEPOT_STACK_ALIGN)
 #define DEPOT_POOL_INDEX_BITS	(31 - DEPOT_OFFSET_BITS)
 #define DEPOT_VALID		(1U << 31)
-#define DEPOT_MAX_POOLS		1024	/* 16 MiB */
+#define DEPOT_MAX_POOLS		64	/* 1 MiB */
 #define STACK_HASH_ORDER	12
 #define STACK_HASH_SIZE		(1U << STACK_HASH_ORDER)
 
@@ -70,9 +68,9 @@ struct stack_record {
 
 static struct stack_record *stack_table[STACK_HASH_SIZE];
 static void *stack_pools[DEPOT_MAX_POOLS];
-static unsigned int pools_num;	/* published: stack_pools[0..pools_num) */
-static size_t pool_offset;	/* used bytes of the last pool */
-static void *next_pool;		/* the spare, or NULL */
+static unsigned int pools_reserved;	/* stack_pools[0..pools_reserved) */
+static unsigned int pools_num;	/* in use, published: [0..pools_num) */
+static size_t pool_offset;	/* used bytes of the last pool in use */
 static unsigned int max_pools = DEPOT_MAX_POOLS;
 static bool depot_ready;	/* stack_depot_init() has run */
 static unsigned long nr_records;
@@ -125,15 +123,13 @@ static struct stack_record *find_stack(struct stack_record **bucket, u32 hash,
 	return NULL;
 }
 
-/* Room for size bytes: in the last pool, else in the spare. */
+/* Room for size bytes: in the last pool in use, else in the next one. */
 static void *depot_room(size_t size, unsigned int *index)
 {
 	lockdep_assert_held(&depot_lock);
 	if (!pools_num || pool_offset + size > DEPOT_POOL_SIZE) {
-		if (pools_num >= max_pools || !next_pool)
+		if (pools_num >= min(max_pools, pools_reserved))
 			return NULL;
-		stack_pools[pools_num] = next_pool;
-		next_pool = NULL;
 		pool_offset = 0;
 		__atomic_store_n(&pools_num, pools_num + 1, __ATOMIC_RELEASE);
 	}
@@ -161,12 +157,6 @@ static struct stack_record *depot_alloc_stack(const unsigned long *entries,
 	return rec;
 }
 
-static bool may_alloc(gfp_t gfp)
-{
-	return (gfp & __GFP_DIRECT_RECLAIM) && !in_interrupt() &&
-	       !irqs_disabled();
-}
-
 static void *alloc_pool(gfp_t gfp)
 {
 	struct page *page = alloc_pages(gfp | __GFP_ZERO | __GFP_NOWARN,
@@ -180,7 +170,6 @@ depot_stack_handle_t __stack_depot_save(const unsigned long *entries,
 					bool can_alloc)
 {
 	struct stack_record **bucket, *found;
-	void *prealloc = NULL;
 	unsigned long flags;
 	u32 hash;
 
@@ -192,14 +181,8 @@ depot_stack_handle_t __stack_depot_save(const unsigned long *entries,
 	found = find_stack(bucket, hash, entries, nr_entries);
 	if (found)
 		return found->handle;
-	if (can_alloc && may_alloc(gfp) && !READ_ONCE(next_pool))
-		prealloc = alloc_pool(GFP_NOWAIT);
 
 	spin_lock_irqsave(&depot_lock, flags);
-	if (prealloc && !next_pool) {
-		next_pool = prealloc;
-		prealloc = NULL;
-	}
 	found = find_stack(bucket, hash, entries, nr_entries);
 	if (!found) {
 		found = depot_alloc_stack(entries, nr_entries, hash);
@@ -212,9 +195,6 @@ depot_stack_handle_t __stack_depot_save(const unsigned long *entries,
 		}
 	}
 	spin_unlock_irqrestore(&depot_lock, flags);
-
-	if (prealloc)	/* another save set a spare meanwhile */
-		__free_pages(virt_to_page(prealloc), DEPOT_POOL_ORDER);
 	return found ? found->handle : 0;
 }
 
@@ -263,7 +243,7 @@ void stack_depot_get_stats(struct stack_depot_stats *st)
 	st->records = nr_records;
 	st->pools = pools_num;
 	st->max_pools = max_pools;
-	st->pages = (pools_num + (next_pool ? 1 : 0)) << DEPOT_POOL_ORDER;
+	st->pages = pools_reserved << DEPOT_POOL_ORDER;
 	st->dropped = nr_dropped;
 	spin_unlock_irqrestore(&depot_lock, flags);
 }
@@ -283,22 +263,19 @@ unsigned int stack_depot_set_max_pools(unsigned int max)
 
 int stack_depot_init(void)
 {
-	void *pool;
+	unsigned int nr = 0;
 	unsigned long flags;
+	void *pool;
 
-	if (READ_ONCE(next_pool) || READ_ONCE(pools_num))
+	if (READ_ONCE(depot_ready))
 		return 0;
-	pool = alloc_pool(GFP_KERNEL);
-	if (!pool)
+	while (nr < DEPOT_MAX_POOLS && (pool = alloc_pool(GFP_KERNEL)))
+		stack_pools[nr++] = pool;
+	if (!nr)
 		return -ENOMEM;
 	spin_lock_irqsave(&depot_lock, flags);
-	if (!next_pool && !pools_num) {
-		next_pool = pool;
-		pool = NULL;
-	}
+	pools_reserved = nr;
 	WRITE_ONCE(depot_ready, true);
 	spin_unlock_irqrestore(&depot_lock, flags);
-	if (pool)
-		__free_pages(virt_to_page(pool), DEPOT_POOL_ORDER);
 	return 0;
 }

@@ -4,7 +4,7 @@
  * stored once and named by a 32-bit handle, so that a record of who
  * allocated or freed an object (KASAN's tracks) costs 4 bytes, not a
  * stack. Saving works from any context, interrupts included, with any
- * lock held; a depot that is full, or has no page ready, returns 0 and
+ * lock held, and never allocates; a depot that is full returns 0 and
  * counts the stack as dropped.
  */
 #ifndef LIB_STACKDEPOT_H
@@ -20,18 +20,17 @@ typedef u32 depot_stack_handle_t;
 #define STACK_DEPOT_MAX_ENTRIES	64
 
 /*
- * Make the depot ready: a page pool set aside for the first stacks.
- * Until then every save returns 0. Process context; may be called
- * again (does nothing). 0 or -ENOMEM.
+ * Make the depot ready: its pools (1 MiB) taken from the page allocator
+ * once, for good. Until then every save returns 0. Process context; may
+ * be called again (does nothing). 0 or -ENOMEM (no pool at all).
  */
 int stack_depot_init(void);
 
 /*
  * Store entries[0..nr_entries) once (the same stack again gives the
  * same handle) and return its handle, or 0: nr_entries 0, the depot
- * full, or no room and none to be had. Any context. With can_alloc, and
- * gfp allowing blocking outside interrupts, a spare pool is taken from
- * the page allocator (GFP_NOWAIT) first if none is ready.
+ * full, or not ready. Any context. gfp and can_alloc are Linux's
+ * arguments; here no save allocates (the pools are all taken at init).
  */
 depot_stack_handle_t __stack_depot_save(const unsigned long *entries,
 					unsigned int nr_entries, gfp_t gfp,
@@ -55,7 +54,7 @@ struct stack_depot_stats {
 	unsigned long records;	/* distinct stacks stored */
 	unsigned long pools;	/* pools in use */
 	unsigned long max_pools;
-	unsigned long pages;	/* pages held: pools in use and the spare */
+	unsigned long pages;	/* pages held: every pool taken at init */
 	unsigned long dropped;	/* saves that found no room: handle 0 */
 };
 void stack_depot_get_stats(struct stack_depot_stats *st);

