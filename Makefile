@@ -98,7 +98,8 @@ KASAN_CFLAGS := -fsanitize=kernel-address \
 		-fasan-shadow-offset=$(KASAN_SHADOW_OFFSET) \
 		--param asan-instrumentation-with-call-threshold=10000 \
 		--param asan-stack=0 --param asan-globals=0
-KASAN_SANITIZE_N := arch/x86_64/kasan.c mm/kasan.c mm/kasan_quarantine.c lib/string.c
+KASAN_SANITIZE_N := arch/x86_64/kasan.c mm/kasan.c mm/kasan_quarantine.c lib/string.c \
+		    kernel/stacktrace.c lib/stackdepot.c
 ifeq ($(KASAN),1)
 KCFLAGS += -DCONFIG_KASAN
 endif
@@ -382,7 +383,7 @@ check: $(HB)/cram compile-checks
 # vmalloc_torture runs every CPU at once for torture_ms=, 1 s by default;
 # kfence catches its faults on x86_64's page tables with 4 CPUs running;
 # slab_rseq single-steps SLAB's fast paths with the other CPUs running).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,slab_rseq,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture,percpu,kfence,page_ref
+SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,slab_rseq,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture,percpu,kfence,page_ref,stackdepot
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Two NUMA boots (QEMU builds the SRAT and SLIT): 2 nodes of 2 CPUs, and 4
 # nodes of one CPU each, node 3 without memory, with an asymmetric,
@@ -425,10 +426,10 @@ DEBUG_STAGES = --host '$(HB)/cram ktest=$(DEBUG_SUITES) $(DEBUG_CMDLINE) page_po
 # slow paths, which count), on the host.
 STATS_STAGES = --host '$(HB)/cram ktest=slab,kmalloc,slab_stats,failslab,smp slab_stats'
 # The KASAN boot: the kernel built with KASAN=1 (build/kasan/, its own
-# objects), the kasan suite and the allocator suites on 4 CPUs (15-20 s
-# of TCG).
+# objects), the kasan and stackdepot suites and the allocator suites on
+# 4 CPUs (20-25 s of TCG).
 KASAN_KERNEL := build/kasan/kernel.elf
-KASAN_SUITES := kasan,kfence,memory_model,page_alloc,slab,slab_rseq,slab_contract,kmalloc,kmalloc_util,mempool,vmalloc,reap,reclaim,percpu,smp,string
+KASAN_SUITES := kasan,stackdepot,kfence,memory_model,page_alloc,slab,slab_rseq,slab_contract,kmalloc,kmalloc_util,mempool,vmalloc,reap,reclaim,percpu,smp,string
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \
@@ -606,7 +607,8 @@ bench-plot:
 # same entry points to glibc (what the interposition costs by itself).
 SB := $(BB)/shim
 SHIM_KSRCS := $(filter-out kernel/main.c kernel/shell.c,$(wildcard kernel/*.c)) \
-	      lib/string.c lib/vsprintf.c $(wildcard mm/*.c) arch/x86_64/e820.c
+	      lib/string.c lib/vsprintf.c lib/stackdepot.c $(wildcard mm/*.c) \
+	      arch/x86_64/e820.c
 SHIM_CFLAGS := -std=gnu11 -O2 -g -flto -fno-semantic-interposition -I. \
 	       -Iarch/host/include -fomit-frame-pointer -fno-strict-aliasing \
 	       -fno-common -fPIC -fvisibility=hidden -DCONFIG_PROVE_LOCKING=0 \

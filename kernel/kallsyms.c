@@ -66,3 +66,13 @@ const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 		*offset = addr - start;
 	return kallsyms_names + kallsyms_name_offsets[i];
 }
+
+bool kernel_text_address(unsigned long addr)
+{
+	unsigned int n = nr_syms();
+
+	if (!n)
+		return true;
+	return addr >= sym_addr(0) &&
+	       addr < sym_addr(n - 1) + kallsyms_sizes[n - 1];
+}

@@ -21,4 +21,11 @@
 const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 			    unsigned long *offset);
 
+/*
+ * Is addr inside the kernel's text (from the first symbol to the end of
+ * the last)? True for any address while there is no table (first link
+ * pass): then nothing can be told apart.
+ */
+bool kernel_text_address(unsigned long addr);
+
 #endif /* KERNEL_KALLSYMS_H */

@@ -21,6 +21,7 @@
 #include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/report.h"
+#include "kernel/stacktrace.h"
 #include "lib/sprintf.h"
 #include "arch/arch.h"
 
@@ -30,32 +31,18 @@
 
 unsigned long warn_count;
 
-/* Layout of a frame on x86_64 with frame pointers: saved rbp, then rip. */
-struct stack_frame {
-	struct stack_frame *next;
-	unsigned long ret;
-};
-
 void show_stack(unsigned long ip, unsigned long bp)
 {
-	const struct stack_frame *frame = (const struct stack_frame *)bp;
+	unsigned long entries[MAX_STACK_DEPTH];
+	unsigned int nr = stack_trace_save_bp(bp, entries, MAX_STACK_DEPTH, 0);
 
 	pr_err("Call Trace:\n");
 	if (ip)
 		pr_err(" [<%016lx>] %pS\n", ip, (void *)ip);
-	for (int depth = 0; depth < MAX_STACK_DEPTH; depth++) {
-		if (!frame || !IS_ALIGNED((unsigned long)frame, sizeof(long)) ||
-		    !arch_on_stack((unsigned long)frame, sizeof(*frame)))
-			break;
-		if (!frame->ret)
-			break;
-		/* Return addresses point after the call: show the call. */
-		pr_err(" [<%016lx>] %pS\n", frame->ret,
-		       (void *)(frame->ret - 1));
-		if (frame->next <= frame)
-			break;
-		frame = frame->next;
-	}
+	/* Return addresses point after the call: show the call. */
+	for (unsigned int i = 0; i < nr; i++)
+		pr_err(" [<%016lx>] %pS\n", entries[i],
+		       (void *)(entries[i] - 1));
 }
 
 /*

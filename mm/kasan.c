@@ -34,12 +34,28 @@
  *    vmalloc-out-of-bounds. The report is Linux's header, object and
  *    cache, then the arch's shadow bytes around the address
  *    (arch_kasan_print_shadow(), if it has its own), and it says its
- *    kind (kernel/report.h) for the tests.
+ *    kind (kernel/report.h) for the tests. For a slab object it first
+ *    prints who allocated it and, if it is free, who freed it.
+ *
+ * 5. Tracks. With a backend every cache but slab_debug's gets a struct
+ *    kasan_alloc_meta after each object (kasan_cache_create(): the
+ *    stride grows by 16 bytes, rounded to the cache's alignment;
+ *    SLAB_KASAN says so), poisoned with the slab's red zone: the CPU
+ *    and a stack depot handle (lib/stackdepot.c) of the last
+ *    allocation and of the last free. Unlike Linux, which keeps the
+ *    free track inside the freed object, both stay outside it: the
+ *    quarantine writes nothing into its objects, and SLAB may keep its
+ *    index array in a free object. Saving a stack never allocates (the
+ *    depot took its pools at init), so frees under any lock and in
+ *    any context save theirs. A mempool element's trip into and out of
+ *    its reserve counts as a free and an allocation.
  */
 #include "kernel/atomic.h"
 #include "kernel/bug.h"
 #include "kernel/printk.h"
 #include "kernel/report.h"
+#include "kernel/stacktrace.h"
+#include "lib/stackdepot.h"
 #include "lib/string.h"
 #include "mm/kasan.h"
 #include "mm/kfence.h"
@@ -48,6 +64,7 @@
 #include "mm/vmalloc.h"
 
 #define KASAN_ROUND(x)	ALIGN((size_t)(x), KASAN_GRANULE_SIZE)
+#define KASAN_STACK_DEPTH	64	/* Linux's */
 
 static atomic_t kasan_tests_running;
 
@@ -80,10 +97,83 @@ void kasan_init(void)
 	if (!kasan_enabled())
 		return;
 	arch_kasan_init();
+	WARN(stack_depot_init(), "kasan: no memory for the stack depot yet\n");
 	kasan_quarantine_init();
 	pr_info("kasan: KernelAddressSanitizer initialized (generic, %s)\n",
 		arch_name);
 }
+
+/* --- tracks: who allocated and freed an object (section 5) ------------ */
+
+void __kasan_cache_create(struct kmem_cache *cachep)
+{
+	size_t size = ALIGN(KASAN_ROUND(cachep->object_size) +
+			    sizeof(struct kasan_alloc_meta), cachep->align);
+
+	if (WARN_ON_ONCE(cache_skipped(cachep)) || size > KMALLOC_MAX_SIZE)
+		return;	/* no room: no tracks (Linux's rule) */
+	cachep->size = (unsigned int)size;
+	cachep->flags |= SLAB_KASAN;
+}
+
+static struct kasan_alloc_meta *
+kasan_get_alloc_meta(const struct kmem_cache *cachep, const void *object)
+{
+	if (!(cachep->flags & SLAB_KASAN) || is_kfence_address(object))
+		return NULL;
+	return (void *)((char *)object + KASAN_ROUND(cachep->object_size));
+}
+
+static depot_stack_handle_t kasan_save_stack(gfp_t flags, bool can_alloc)
+{
+	unsigned long entries[KASAN_STACK_DEPTH];
+	unsigned int nr = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+
+	return __stack_depot_save(entries, nr, flags, can_alloc);
+}
+
+/* The metadata is poisoned (the slab's red zone): only these touch it. */
+static __no_sanitize_address void kasan_set_track(struct kasan_track *track,
+						  gfp_t flags, bool can_alloc)
+{
+	track->cpu = arch_cpu_id();
+	track->stack = kasan_save_stack(flags, can_alloc);
+}
+
+static __no_sanitize_address void kasan_clear_track(struct kasan_track *track)
+{
+	track->cpu = 0;
+	track->stack = 0;
+}
+
+static __no_sanitize_address void kasan_read_track(struct kasan_track *to,
+						   const struct kasan_track *from)
+{
+	to->cpu = READ_ONCE(from->cpu);
+	to->stack = READ_ONCE(from->stack);
+}
+
+static void kasan_save_alloc_info(struct kmem_cache *cachep, void *object,
+				  gfp_t flags, bool can_alloc)
+{
+	struct kasan_alloc_meta *meta = kasan_get_alloc_meta(cachep, object);
+
+	if (!meta)
+		return;
+	kasan_set_track(&meta->alloc_track, flags, can_alloc);
+	kasan_clear_track(&meta->free_track);
+}
+
+/* A free may come under any lock, from any context: it never allocates. */
+static void kasan_save_free_info(struct kmem_cache *cachep, void *object)
+{
+	struct kasan_alloc_meta *meta = kasan_get_alloc_meta(cachep, object);
+
+	if (meta)
+		kasan_set_track(&meta->free_track, 0, false);
+}
+
+/* --- what is valid ---------------------------------------------------- */
 
 void __kasan_poison_slab(struct slab *slab)
 {
@@ -121,6 +211,7 @@ void *__kasan_slab_alloc(struct kmem_cache *cachep, void *object,
 	arch_kasan_unpoison(object, cachep->object_size);
 	if (init)
 		memset(object, 0, cachep->object_size);
+	kasan_save_alloc_info(cachep, object, flags, true);
 	return object;
 }
 
@@ -197,6 +288,7 @@ bool __kasan_slab_free(struct kmem_cache *cachep, void *object,
 		memset(object, 0, cachep->object_size);
 	}
 	poison(object, KASAN_ROUND(cachep->object_size), KASAN_SLAB_FREE);
+	kasan_save_free_info(cachep, object);
 	return kasan_quarantine_put(cachep, object);
 }
 
@@ -257,9 +349,11 @@ void __kasan_mempool_poison_object(void *object)
 		       KASAN_PAGE_FREE);
 		return;
 	}
-	if (!cache_skipped(slab->slab_cache))
-		poison(object, KASAN_ROUND(slab->slab_cache->object_size),
-		       KASAN_SLAB_FREE);
+	if (cache_skipped(slab->slab_cache))
+		return;
+	poison(object, KASAN_ROUND(slab->slab_cache->object_size),
+	       KASAN_SLAB_FREE);
+	kasan_save_free_info(slab->slab_cache, object);
 }
 
 void __kasan_mempool_unpoison_object(void *object)
@@ -274,8 +368,10 @@ void __kasan_mempool_unpoison_object(void *object)
 				    compound_order(virt_to_page(object)));
 		return;
 	}
-	if (!cache_skipped(slab->slab_cache))
-		arch_kasan_unpoison(object, slab->slab_cache->object_size);
+	if (cache_skipped(slab->slab_cache))
+		return;
+	arch_kasan_unpoison(object, slab->slab_cache->object_size);
+	kasan_save_alloc_info(slab->slab_cache, object, 0, false);
 }
 
 void __kasan_cache_shrink(struct kmem_cache *cachep)
@@ -411,6 +507,45 @@ static void describe(const struct kasan_bug *b, unsigned long addr)
 		       (void *)(start + len));
 }
 
+static void print_track(const struct kasan_track *track, const char *prefix)
+{
+	unsigned long *entries;
+	unsigned int nr = stack_depot_fetch(track->stack, &entries);
+
+	pr_err("%s by task swapper/%u:\n", prefix, track->cpu);
+	if (nr)
+		stack_trace_print(entries, nr, 0);
+	else
+		pr_err("(stack is not available)\n");
+	pr_err("\n");
+}
+
+/*
+ * A slab object's tracks, those with a stack: its allocation, and its
+ * free if it is free (Linux 6.1's describe_object_stacks()).
+ */
+static void print_tracks(const struct kasan_bug *b)
+{
+	struct kasan_alloc_meta *meta;
+	struct kasan_track alloc, free;
+
+	if (!b->cachep)
+		return;
+	meta = kasan_get_alloc_meta(b->cachep, b->object);
+	if (!meta)
+		return;
+	kasan_read_track(&alloc, &meta->alloc_track);
+	kasan_read_track(&free, &meta->free_track);
+	if (!b->freed)
+		free.stack = 0;
+	if (alloc.stack || free.stack)
+		pr_err("\n");
+	if (alloc.stack)
+		print_track(&alloc, "Allocated");
+	if (free.stack)
+		print_track(&free, "Freed");
+}
+
 static const char report_rule[] =
 	"==================================================================\n";
 
@@ -426,6 +561,7 @@ bool kasan_report(unsigned long addr, size_t size, bool is_write,
 	pr_err("%s of size %zu at addr %px by task swapper/%u\n",
 	       is_write ? "Write" : "Read", size, (void *)addr, arch_cpu_id());
 	dump_stack();
+	print_tracks(&b);
 	describe(&b, addr);
 	arch_kasan_print_shadow((const void *)addr);
 	pr_err("%s", report_rule);
@@ -443,6 +579,7 @@ static void report_free(const void *object, unsigned long ip,
 	pr_err("BUG: KASAN: %s in %pS\n", bug_type, (void *)ip);
 	pr_err("Free of addr %px by task swapper/%u\n", object, arch_cpu_id());
 	dump_stack();
+	print_tracks(&b);
 	describe(&b, (unsigned long)object);
 	arch_kasan_print_shadow(object);
 	pr_err("%s", report_rule);

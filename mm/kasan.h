@@ -12,11 +12,16 @@
  * unpoisoned when allocated; a vmalloc area is valid to its size, its
  * guard page not; a mempool's spare elements are poisoned.
  *
+ * Each slab object also carries, after it, who allocated it and who
+ * freed it last (struct kasan_alloc_meta: a CPU and a stack depot
+ * handle each), which the report prints.
+ *
  * The shadow itself is the arch's (arch/arch.h: arch_kasan_poison(),
  * arch_kasan_unpoison(), arch_kasan_first_bad(), arch_kasan_report()):
- * on the host build, AddressSanitizer's; on x86_64, none yet. Without a
- * backend kasan_enabled() is a constant false and every hook below
- * compiles to nothing, so the allocators' fast paths pay nothing.
+ * on the host build, AddressSanitizer's; on x86_64 with KASAN=1, gcc's
+ * generic KASAN shadow. Without a backend kasan_enabled() is a constant
+ * false and every hook below compiles to nothing, so the allocators'
+ * fast paths and the caches' layout stay as they are.
  */
 #ifndef MM_KASAN_H
 #define MM_KASAN_H
@@ -39,6 +44,34 @@ struct slab;
 #define KASAN_SLAB_FREE		0xfb	/* a free or quarantined object */
 #define KASAN_VMALLOC_INVALID	0xf8	/* a vmalloc guard or freed area */
 
+/*
+ * A cache whose objects each carry a struct kasan_alloc_meta after them
+ * (kasan_cache_create()); never asked for by kmem_cache_create()'s
+ * callers (Linux's SLAB_KASAN).
+ */
+#define SLAB_KASAN		0x08000000u
+
+/*
+ * Who allocated or freed an object: the CPU (reports say
+ * "swapper/cpu", as for the bad access) and the stack, in the stack
+ * depot (lib/stackdepot.h; 0: none saved).
+ */
+struct kasan_track {
+	u32 cpu;
+	u32 stack;	/* depot_stack_handle_t */
+};
+
+/*
+ * Behind each object of a SLAB_KASAN cache, at the object size rounded
+ * up to a granule: the last allocation's track, and the last free's
+ * (cleared at allocation). Poisoned as the slab's red zone: only KASAN
+ * reads and writes it.
+ */
+struct kasan_alloc_meta {
+	struct kasan_track alloc_track;
+	struct kasan_track free_track;
+};
+
 /* Does this build have a shadow? A compile-time constant. */
 static __always_inline bool kasan_enabled(void)
 {
@@ -49,6 +82,7 @@ static __always_inline bool kasan_enabled(void)
 void kasan_init(void);
 
 /* Out-of-line halves of the hooks below (mm/kasan.c). */
+void __kasan_cache_create(struct kmem_cache *cachep);
 void __kasan_poison_slab(struct slab *slab);
 void __kasan_unpoison_range(const void *addr, size_t size);
 void __kasan_unpoison_object_data(struct kmem_cache *cachep, void *object);
@@ -72,6 +106,17 @@ void __kasan_poison_vmalloc(const void *addr, size_t size);
 void __kasan_mempool_poison_object(void *object);
 void __kasan_mempool_unpoison_object(void *object);
 void __kasan_cache_shrink(struct kmem_cache *cachep);
+
+/*
+ * A cache is laid out (not a slab_debug one): room for a struct
+ * kasan_alloc_meta after each object, cachep->size grown to hold it.
+ * Without a backend the layout is left as it is.
+ */
+static __always_inline void kasan_cache_create(struct kmem_cache *cachep)
+{
+	if (kasan_enabled())
+		__kasan_cache_create(cachep);
+}
 
 /* SLAB: a new slab is poisoned whole; objects are unpoisoned one by one. */
 static __always_inline void kasan_poison_slab(struct slab *slab)

@@ -53,6 +53,7 @@
 #include "kernel/report.h"
 #include "kernel/shell.h"
 #include "kernel/spinlock.h"
+#include "kernel/stacktrace.h"
 #include "kernel/time.h"
 #include "lib/list.h"
 #include "lib/prandom.h"
@@ -175,27 +176,12 @@ static void kfence_protect_guards(unsigned long page)
 
 /* --- stacks ----------------------------------------------------------- */
 
-struct kfence_frame {
-	const struct kfence_frame *next;
-	unsigned long ret;
-};
-
-/* Return addresses up the frame-pointer chain from bp. */
+/* Return addresses up the frame-pointer chain from bp, after entries[0..n). */
 static unsigned int save_stack(unsigned long *entries, unsigned int n,
 			       unsigned long bp)
 {
-	const struct kfence_frame *frame = (const void *)bp;
-
-	while (n < KFENCE_STACK_DEPTH && frame &&
-	       IS_ALIGNED((unsigned long)frame, sizeof(long)) &&
-	       arch_on_stack((unsigned long)frame, sizeof(*frame)) &&
-	       frame->ret) {
-		entries[n++] = frame->ret;
-		if (frame->next <= frame)
-			break;
-		frame = frame->next;
-	}
-	return n;
+	return n + stack_trace_save_bp(bp, entries + n, KFENCE_STACK_DEPTH - n,
+				       0);
 }
 
 /* The allocator's own functions, left off the top of a stack. */
@@ -244,8 +230,7 @@ static __noinline void save_track(struct kfence_track *track)
 
 static void print_stack(const unsigned long *entries, unsigned int n)
 {
-	for (unsigned int i = 0; i < n; i++)
-		pr_err(" %pS\n", (void *)entries[i]);
+	stack_trace_print(entries, n, 0);
 }
 
 /* --- reports ---------------------------------------------------------- */

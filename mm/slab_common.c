@@ -789,6 +789,8 @@ static int __kmem_cache_create(struct kmem_cache *cachep)
 	cachep->size = ALIGN(cachep->object_size, cachep->align);
 	if (cache_debug(cachep))
 		slab_debug_layout(cachep);
+	else
+		kasan_cache_create(cachep);
 	cachep->colour_off = max_t(unsigned int, L1_CACHE_BYTES, cachep->align);
 	if (cachep->flags & SLAB_CACHE_DMA)
 		cachep->allocflags |= GFP_DMA;
@@ -800,6 +802,7 @@ static int __kmem_cache_create(struct kmem_cache *cachep)
 		cachep->flags &= ~SLAB_DEBUG_FLAGS;
 		cachep->obj_offset = cachep->debug_offset = 0;
 		cachep->size = ALIGN(cachep->object_size, cachep->align);
+		kasan_cache_create(cachep);
 		if (!size_slab(cachep))
 			return -E2BIG;
 	}

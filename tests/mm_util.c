@@ -4,6 +4,7 @@
 #include "lib/prandom.h"
 #include "lib/string.h"
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/memblock.h"
 #include "mm/page_debug.h"
 #include "mm/slab.h"
@@ -121,6 +122,23 @@ void skip_debugged_cache(struct ktest *t, struct kmem_cache *cachep)
 		return;
 	kmem_cache_destroy(cachep);
 	ktest_skip(t, "the cache is debugged (slab_debug): no per-CPU arrays, other layout");
+}
+
+#define KASAN_LAYOUT_SKIP \
+	"the cache's objects carry KASAN's tracks (kasan.md): another stride and slab geometry"
+
+void skip_if_kasan_layout(struct ktest *t, const struct kmem_cache *cachep)
+{
+	if (cachep->flags & SLAB_KASAN)
+		ktest_skip(t, KASAN_LAYOUT_SKIP);
+}
+
+void skip_kasan_layout_cache(struct ktest *t, struct kmem_cache *cachep)
+{
+	if (!(cachep->flags & SLAB_KASAN))
+		return;
+	kmem_cache_destroy(cachep);
+	ktest_skip(t, KASAN_LAYOUT_SKIP);
 }
 
 void skip_if_kmalloc_debugged(struct ktest *t)

@@ -52,6 +52,13 @@ enum zone_type expected_zone(unsigned long pfn);
 void skip_if_debugged(struct ktest *t, const struct kmem_cache *cachep);
 /* The same for any kmalloc cache. */
 void skip_if_kmalloc_debugged(struct ktest *t);
+/*
+ * Skip the case if cachep's objects carry KASAN's tracks (SLAB_KASAN):
+ * a case about the plain stride and slab geometry. The second destroys
+ * the case's own cache first.
+ */
+void skip_if_kasan_layout(struct ktest *t, const struct kmem_cache *cachep);
+void skip_kasan_layout_cache(struct ktest *t, struct kmem_cache *cachep);
 /* The same for a test's own cache, which is destroyed first. */
 void skip_debugged_cache(struct ktest *t, struct kmem_cache *cachep);
 

@@ -13,7 +13,11 @@
  *  - what stays valid: ksize()'s bytes, SLAB_TYPESAFE_BY_RCU objects
  *    after free, a constructor's object while it runs;
  *  - the quarantine: a freed object is not handed out again at once,
- *    and its cache's shrink and destroy take it back.
+ *    and its cache's shrink and destroy take it back;
+ *  - the tracks: a use after free names the allocating and the freeing
+ *    function ("Allocated by task", "Freed by task"), an out-of-bounds
+ *    access on a live object only the allocating one; kfree_rcu(),
+ *    mempool and double frees too; room for them after each object.
  *
  * It needs a backend: the host build with AddressSanitizer, or the
  * x86_64 kernel built with KASAN=1 (gcc's -fsanitize=kernel-address).
@@ -32,6 +36,7 @@
 #include "mm/mempool.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
+#include "mm/slab_internal.h"	/* the tracks' room in the layout */
 #include "mm/vmalloc.h"
 
 /* The accesses, out of line so the compiler neither drops nor warns. */
@@ -43,6 +48,24 @@ static __noinline void poke(volatile u8 *p, long i)
 static __noinline u8 peek(const volatile u8 *p, long i)
 {
 	return p[i];
+}
+
+/*
+ * Named in the reports' "Allocated by" and "Freed by" stacks: out of
+ * line, and no tail calls (the barrier), so their frames are there.
+ */
+static __noinline void *kasan_alloc_helper(size_t size)
+{
+	void *p = kmalloc(size, GFP_KERNEL);
+
+	barrier();
+	return p;
+}
+
+static __noinline void kasan_free_helper(void *p)
+{
+	kfree(p);
+	barrier();
 }
 
 static void require_kasan(struct ktest *t)
@@ -204,6 +227,116 @@ static void test_string_functions(struct ktest *t)
 	kfree(p);
 }
 
+/*
+ * The report's tracks, from the last capture: where "Allocated by" and
+ * "Freed by" begin (NULL if absent).
+ */
+static void find_tracks(struct ktest *t, const char **alloc,
+			const char **freed)
+{
+	const char *text = ktest_captured(t);
+
+	*alloc = strstr(text, "\nAllocated by task swapper/");
+	*freed = strstr(text, "\nFreed by task swapper/");
+}
+
+/* Does needle occur in the text from start, before end (NULL: its end)? */
+static bool section_has(const char *start, const char *end, const char *needle)
+{
+	const char *at = start ? strstr(start, needle) : NULL;
+
+	return at && (!end || at < end);
+}
+
+static void test_uaf_report_has_tracks(struct ktest *t)
+{
+	const char *alloc, *freed;
+	u8 *p;
+
+	require_kasan(t);
+	p = kasan_alloc_helper(48);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	kasan_free_helper(p);
+	expect_begin(t);
+	(void)peek(p, 1);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+	find_tracks(t, &alloc, &freed);
+	KTEST_ASSERT_NOT_NULL(t, alloc);
+	KTEST_ASSERT_NOT_NULL(t, freed);
+	KTEST_EXPECT_TRUE(t, alloc < freed);
+	/* Each stack names its helper, in its own section, then the object. */
+	KTEST_EXPECT_TRUE(t, section_has(alloc, freed, "\n kasan_alloc_helper+0x"));
+	KTEST_EXPECT_FALSE(t, section_has(alloc, freed, "kasan_free_helper"));
+	KTEST_EXPECT_TRUE(t, section_has(freed, NULL, "\n kasan_free_helper+0x"));
+	KTEST_EXPECT_FALSE(t, section_has(freed, NULL, "kasan_alloc_helper"));
+	KTEST_EXPECT_TRUE(t, section_has(freed, NULL,
+					 "\nThe buggy address belongs to the object"));
+}
+
+static void test_oob_report_has_alloc_track_only(struct ktest *t)
+{
+	const char *alloc, *freed;
+	u8 *p;
+
+	require_kasan(t);
+	p = kasan_alloc_helper(40);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	expect_begin(t);
+	poke(p, 40);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+	find_tracks(t, &alloc, &freed);
+	KTEST_EXPECT_NOT_NULL(t, alloc);
+	KTEST_EXPECT_NULL(t, freed);
+	KTEST_EXPECT_CAPTURED(t, "\n kasan_alloc_helper+0x");
+	kasan_free_helper(p);
+}
+
+static void test_tracks_follow_reuse(struct ktest *t)
+{
+	struct kmem_cache *c;
+	const char *alloc, *freed;
+	u8 *p, *q;
+
+	require_kasan(t);
+	c = kmem_cache_create("kasan_reuse", 24, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	kasan_quarantine_set(false);	/* the freed object comes back at once */
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	q = kmem_cache_alloc(c, GFP_KERNEL);
+	kasan_quarantine_set(true);
+	KTEST_ASSERT_PTR_EQ(t, q, p);
+	expect_begin(t);
+	poke(q, 24);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+	find_tracks(t, &alloc, &freed);
+	KTEST_EXPECT_NOT_NULL(t, alloc);
+	KTEST_EXPECT_NULL(t, freed);	/* the free before is forgotten */
+	KTEST_EXPECT_CAPTURED(t, "test_tracks_follow_reuse+0x");
+	kmem_cache_free(c, q);
+	kmem_cache_destroy(c);
+}
+
+/* Every cache but slab_debug's has room for the tracks after its objects. */
+static void test_tracks_layout(struct ktest *t)
+{
+	struct kmem_cache *c, *d;
+
+	require_kasan(t);
+	c = kmem_cache_create("kasan_layout", 13, 32, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_TRUE(t, c->flags & SLAB_KASAN);
+	KTEST_EXPECT_EQ(t, c->size,
+			(unsigned int)ALIGN(16 + sizeof(struct kasan_alloc_meta), 32));
+	KTEST_EXPECT_EQ(t, c->object_size, 13U);
+	kmem_cache_destroy(c);
+	d = kmem_cache_create("kasan_layout_dbg", 13, 0, SLAB_RED_ZONE, NULL);
+	KTEST_ASSERT_NOT_NULL(t, d);
+	KTEST_EXPECT_FALSE(t, d->flags & SLAB_KASAN);
+	kmem_cache_destroy(d);
+}
+
 static void test_kmalloc_uaf(struct ktest *t)
 {
 	u8 *p;
@@ -302,6 +435,8 @@ static void test_double_free(struct ktest *t)
 	kfree(p);	/* reported and ignored */
 	EXPECT_ONE_REPORT(t, REPORT_KASAN_DOUBLE_FREE);
 	KTEST_EXPECT_CAPTURED(t, "BUG: KASAN: double-free in");
+	KTEST_EXPECT_CAPTURED(t, "\nAllocated by task swapper/");
+	KTEST_EXPECT_CAPTURED(t, "\nFreed by task swapper/");
 }
 
 static void test_invalid_free(struct ktest *t)
@@ -356,6 +491,9 @@ static void test_kfree_rcu(struct ktest *t)
 	expect_begin(t);
 	(void)peek(o->data, 0);
 	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+	/* Freed by RCU's callback, wherever it ran. */
+	KTEST_EXPECT_CAPTURED(t, "\nFreed by task swapper/");
+	KTEST_EXPECT_CAPTURED(t, "\n kfree+0x");
 }
 
 static void test_typesafe_by_rcu_stays_valid(struct ktest *t)
@@ -380,6 +518,7 @@ static void test_typesafe_by_rcu_stays_valid(struct ktest *t)
 
 static void test_mempool_elements(struct ktest *t)
 {
+	const char *alloc, *freed;
 	mempool_t *pool;
 	u8 *e;
 
@@ -393,6 +532,13 @@ static void test_mempool_elements(struct ktest *t)
 	expect_begin(t);
 	(void)peek(e, 0);
 	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+	/* Handed out of, and put back into, the reserve, from here. */
+	find_tracks(t, &alloc, &freed);
+	KTEST_ASSERT_NOT_NULL(t, alloc);
+	KTEST_ASSERT_NOT_NULL(t, freed);
+	KTEST_EXPECT_TRUE(t, section_has(alloc, freed,
+					 "\n test_mempool_elements+0x"));
+	KTEST_EXPECT_TRUE(t, section_has(freed, NULL, "\n mempool_free+0x"));
 	mempool_destroy(pool);
 }
 
@@ -496,6 +642,10 @@ static struct ktest_case kasan_cases[] = {
 	KTEST_CASE(test_krealloc_less),
 	KTEST_CASE(test_ksize_unpoisons),
 	KTEST_CASE(test_string_functions),
+	KTEST_CASE(test_uaf_report_has_tracks),
+	KTEST_CASE(test_oob_report_has_alloc_track_only),
+	KTEST_CASE(test_tracks_follow_reuse),
+	KTEST_CASE(test_tracks_layout),
 	KTEST_CASE(test_kmalloc_uaf),
 	KTEST_CASE(test_kmem_cache_uaf),
 	KTEST_CASE(test_page_uaf),

@@ -24,6 +24,7 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/kasan.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
@@ -68,6 +69,18 @@ static unsigned int class_of(size_t size)
 
 /* --- size classes ---------------------------------------------------------- */
 
+/*
+ * The stride: the class's size, or with KASAN's tracks behind each
+ * object (kasan.md) the size and the tracks, to the class's alignment.
+ */
+static unsigned int class_stride(const struct kmem_cache *c, unsigned int size)
+{
+	if (!(c->flags & SLAB_KASAN))
+		return size;
+	return ALIGN(size + (unsigned int)sizeof(struct kasan_alloc_meta),
+		     c->align);
+}
+
 static void test_class_table(struct ktest *t)
 {
 	skip_if_kmalloc_debugged(t);
@@ -87,7 +100,7 @@ static void test_class_table(struct ktest *t)
 		KTEST_EXPECT_STREQ(t, d->name, dma_name);
 		KTEST_EXPECT_EQ(t, c->object_size, class_size[i]);
 		KTEST_EXPECT_EQ(t, d->object_size, class_size[i]);
-		KTEST_EXPECT_EQ(t, c->size, class_size[i]);
+		KTEST_EXPECT_EQ(t, c->size, class_stride(c, class_size[i]));
 		KTEST_EXPECT_FALSE(t, c->allocflags & GFP_DMA);
 		KTEST_EXPECT_TRUE(t, d->allocflags & GFP_DMA);
 		/* Power-of-two classes are aligned to their size. */
@@ -118,7 +131,8 @@ static void test_slabinfo_classes(struct ktest *t)
 			 class_name[i % NR_CLASSES]);
 		KTEST_EXPECT_CAPTURED(t, want);
 		snprintf(want, sizeof(want), " %6u %4u %4u : tunables ",
-			 class_size[i % NR_CLASSES], c->num, 1U << c->gfporder);
+			 class_stride(c, class_size[i % NR_CLASSES]), c->num,
+			 1U << c->gfporder);
 		KTEST_EXPECT_CAPTURED(t, want);
 	}
 }

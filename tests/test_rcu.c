@@ -932,6 +932,7 @@ static void test_typesafe_by_rcu(struct ktest *t)
 	char *p;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_kasan_layout_cache(t, c);
 	free_before = pages_baseline();
 	p = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);

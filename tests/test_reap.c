@@ -394,6 +394,7 @@ static void test_reap_pass_rule(struct ktest *t)
 	c = kmem_cache_create("t-reap-rule", 128, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
+	skip_kasan_layout_cache(t, c);
 	ac = ac_of(c, cpu);
 	limit = ac->limit;
 	/* Fill the array to its limit: used (refills, no flush yet). */

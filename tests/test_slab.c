@@ -409,6 +409,7 @@ static void test_geometry(struct ktest *t)
 			      g->ctor ? counting_ctor : NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
+	skip_kasan_layout_cache(t, c);
 	KTEST_EXPECT_EQ(t, c->freelist_place, g->place);
 	KTEST_EXPECT_EQ(t, c->size, g->size);
 	KTEST_EXPECT_EQ(t, c->align, g->obj_align);
@@ -524,6 +525,7 @@ static void test_index_stack(struct ktest *t)
 			      s->ctor ? counting_ctor : NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
+	skip_kasan_layout_cache(t, c);
 	KTEST_ASSERT_EQ(t, c->freelist_place, s->place);
 	KTEST_ASSERT_EQ(t, c->num, s->num);
 	KTEST_ASSERT_EQ(t, c->freelist_idx_size, s->idx_size);
@@ -669,6 +671,7 @@ static void test_ctor_once_per_object(struct ktest *t)
 	c = kmem_cache_create(cc->name, cc->size, 0, 0, counting_ctor);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
+	skip_kasan_layout_cache(t, c);
 	KTEST_ASSERT_EQ(t, c->num, cc->num);
 	KTEST_EXPECT_EQ(t, ctor_calls, 0UL);
 
@@ -735,6 +738,7 @@ static void test_array_refill_flush_shared(struct ktest *t)
 	c = kmem_cache_create("t-arrays", 64, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
+	skip_kasan_layout_cache(t, c);
 	n = c->node[0];
 	ac = this_ac(c);
 	KTEST_ASSERT_EQ(t, c->limit, limit);
@@ -1249,6 +1253,7 @@ static void test_hwcache_align(struct ktest *t)
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
+	skip_kasan_layout_cache(t, c);
 	KTEST_EXPECT_EQ(t, c->align, 64U);
 	for (int i = 0; i < 200; i++) {
 		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);

@@ -532,6 +532,7 @@ static void test_tune_kmalloc_cache(struct ktest *t)
 	void *p[40];
 
 	skip_if_debugged(t, k);
+	skip_if_kasan_layout(t, k);
 	tune_state(k, &was);
 	KTEST_ASSERT_EQ(t, slab_tune_cpucache(k->name, 32, 16, 4), 0);
 	KTEST_EXPECT_EQ(t, cpu_cache_get(k)->limit, 32U);

@@ -25,6 +25,7 @@
  * function and wakes it with RESCHEDULE_VECTOR; it runs the function
  * and idles again; arch_cpu_join() waits for that.
  */
+#define _GNU_SOURCE	/* pthread_getattr_np() */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -54,7 +55,29 @@ char **host_argv;
 
 static void host_cpus_start(unsigned int nr);
 static u64 boot_ns;
-static unsigned long stack_top;
+/* This thread's stack, from the caller of host_stack_bounds() down. */
+static __thread unsigned long stack_lo, stack_top;
+
+/*
+ * The stack a frame walk may read (arch_on_stack()): from top, an
+ * address in the thread's outermost kernel function, down to the end of
+ * the thread's stack as pthreads says (HOST_STACK_SIZE if it cannot).
+ */
+static void host_stack_bounds(unsigned long top)
+{
+	pthread_attr_t attr;
+	size_t size = 0;
+	void *lo = NULL;
+
+	stack_top = top;
+	stack_lo = top - HOST_STACK_SIZE;
+	if (pthread_getattr_np(pthread_self(), &attr))
+		return;
+	if (!pthread_attr_getstack(&attr, &lo, &size) && lo &&
+	    (unsigned long)lo < top)
+		stack_lo = (unsigned long)lo;
+	pthread_attr_destroy(&attr);
+}
 
 static u64 monotonic_ns(void)
 {
@@ -114,7 +137,7 @@ int main(int argc, char **argv)
 {
 	char here;
 
-	stack_top = (unsigned long)&here;
+	host_stack_bounds((unsigned long)&here);
 	host_this_cpu.irq_off = 1;	/* as a CPU boots; arch_irq_init() */
 	boot_ns = monotonic_ns();
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -210,7 +233,7 @@ __noreturn void arch_emergency_restart(void)
 
 bool arch_on_stack(unsigned long addr, size_t size)
 {
-	return addr + size <= stack_top && addr >= stack_top - HOST_STACK_SIZE &&
+	return addr + size <= stack_top && addr >= stack_lo &&
 	       addr + size > addr;
 }
 
@@ -257,6 +280,9 @@ static void *host_cpu_main(void *data)
 {
 	struct host_cpu *c = data;
 
+	char here;
+
+	host_stack_bounds((unsigned long)&here);
 	host_this_cpu.id = c->id;
 	host_this_cpu.irq_off = 1;
 	rcu_cpu_starting();	/* in the grace periods before any work */

@@ -18,7 +18,8 @@
  * allocated finds both counts where they were, whatever sizes, caches
  * and order of frees it used. KASAN's shadow pages are left out too: a
  * backend that backs the shadow on demand (x86_64's, for vmalloc) keeps
- * them for good (arch_kasan_shadow_pages()).
+ * them for good (arch_kasan_shadow_pages()); and so are the stack
+ * depot's pools (lib/stackdepot.h), which are never given back.
  *
  * The per-cache breakdown is a static table (a case may be testing
  * allocation failure), keyed by the cache and by its name too: a cache
@@ -31,6 +32,7 @@
 #include "kernel/irq.h"
 #include "kernel/rcupdate.h"
 #include "lib/ktest/ktest_internal.h"
+#include "lib/stackdepot.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
@@ -50,10 +52,14 @@ static unsigned int leak_snap_nr;
 static bool leak_snap_full;
 static const struct ktest *leak_snap_owner;
 
-/* Pages in use, less those KASAN's shadow keeps for itself. */
+/* Pages in use, less those KASAN's shadow and the stack depot keep. */
 static long pages_in_use(void)
 {
-	return nr_allocated_pages() - (long)arch_kasan_shadow_pages();
+	struct stack_depot_stats depot;
+
+	stack_depot_get_stats(&depot);
+	return nr_allocated_pages() - (long)arch_kasan_shadow_pages() -
+	       (long)depot.pages;
 }
 
 /* Give back what the allocators keep for themselves. */
