@@ -69,8 +69,13 @@ __noreturn void arch_emergency_restart(void);
 /*
  * True if [addr, addr + size) lies on the current kernel stack, so a
  * frame-pointer walk can follow it without faulting.
+ * arch_stack_bounds() gives the whole of this CPU's stack that holds
+ * addr, [*lo, *hi), or false if none does: a walk asks once per stack,
+ * not once per frame.
  */
 bool arch_on_stack(unsigned long addr, size_t size);
+bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
+		       unsigned long *hi);
 
 /*
  * Single-step fn(arg) on this CPU (the trap flag: a debug trap after

@@ -6,7 +6,7 @@
  * pointer and the return address into the caller, so the chain from
  * any frame pointer leads up the stack to the outermost function. The
  * walk trusts nothing it reads: it stops at a frame not on this CPU's
- * stacks (arch_on_stack()) or not aligned, at a return address outside
+ * stacks (arch_stack_bounds(), asked once per stack) or not aligned, at a return address outside
  * the kernel's text (kernel_text_address(): garbage, or on the host
  * libc's and AddressSanitizer's frames, whose own frame pointers are
  * not kept), at a next frame that is not above this one, and after
@@ -29,21 +29,33 @@ struct stack_frame {
 	unsigned long ret;
 };
 
-static bool frame_ok(const struct stack_frame *frame)
+/* The stack the walk is on: asked of the arch when a frame leaves it. */
+struct walk_stack {
+	unsigned long lo, hi;
+};
+
+static bool frame_ok(const struct stack_frame *frame, struct walk_stack *s)
 {
-	return frame && IS_ALIGNED((unsigned long)frame, sizeof(long)) &&
-	       arch_on_stack((unsigned long)frame, sizeof(*frame));
+	unsigned long addr = (unsigned long)frame;
+
+	if (!frame || !IS_ALIGNED(addr, sizeof(long)))
+		return false;
+	if (addr >= s->lo && addr + sizeof(*frame) <= s->hi)
+		return true;
+	return arch_stack_bounds(addr, &s->lo, &s->hi) &&
+	       addr + sizeof(*frame) <= s->hi;
 }
 
 unsigned int stack_trace_save_bp(unsigned long bp, unsigned long *store,
 				 unsigned int size, unsigned int skipnr)
 {
 	const struct stack_frame *frame = (const struct stack_frame *)bp;
+	struct walk_stack s = { 0, 0 };
 	unsigned int nr = 0;
 
 	for (int depth = 0; depth < STACK_TRACE_MAX_FRAMES && nr < size;
 	     depth++) {
-		if (!frame_ok(frame) || !frame->ret ||
+		if (!frame_ok(frame, &s) || !frame->ret ||
 		    !kernel_text_address(frame->ret - 1))
 			break;
 		if (skipnr)

@@ -231,6 +231,14 @@ __noreturn void arch_emergency_restart(void)
 	abort();
 }
 
+bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
+		       unsigned long *hi)
+{
+	*lo = stack_lo;
+	*hi = stack_top;
+	return addr >= stack_lo && addr < stack_top;
+}
+
 bool arch_on_stack(unsigned long addr, size_t size)
 {
 	return addr + size <= stack_top && addr >= stack_lo &&

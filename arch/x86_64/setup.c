@@ -174,18 +174,29 @@ static bool within(unsigned long addr, size_t size, const char *lo,
 	       addr + size > addr;
 }
 
-bool arch_on_stack(unsigned long addr, size_t size)
+bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
+		       unsigned long *hi)
 {
 	unsigned int cpu = arch_cpu_id();
 	const char *ist = x86_ist_stacks(cpu);
+
+	x86_cpu_stack(cpu, lo, hi);
+	if (!*hi) {		/* before smp_boot_cpus() */
+		*lo = (unsigned long)boot_stack;
+		*hi = (unsigned long)boot_stack_top;
+	}
+	if (within(addr, 1, (const char *)*lo, (const char *)*hi))
+		return true;
+	*lo = (unsigned long)ist;
+	*hi = (unsigned long)(ist + IST_NR * IST_STACK_SIZE);
+	return within(addr, 1, ist, ist + IST_NR * IST_STACK_SIZE);
+}
+
+bool arch_on_stack(unsigned long addr, size_t size)
+{
 	unsigned long lo, hi;
 
-	x86_cpu_stack(cpu, &lo, &hi);
-	if (!hi) {		/* before smp_boot_cpus() */
-		lo = (unsigned long)boot_stack;
-		hi = (unsigned long)boot_stack_top;
-	}
-	return within(addr, size, (const char *)lo, (const char *)hi) ||
-	       within(addr, size, ist, ist + IST_NR * IST_STACK_SIZE);
+	return arch_stack_bounds(addr, &lo, &hi) &&
+	       within(addr, size, (const char *)lo, (const char *)hi);
 }
 
