@@ -14,7 +14,8 @@
  *
  * The shadow itself is the arch's (arch/arch.h: arch_kasan_poison(),
  * arch_kasan_unpoison(), arch_kasan_first_bad(), arch_kasan_report()):
- * on the host build, AddressSanitizer's; on x86_64, none yet. Without a
+ * on the host build, AddressSanitizer's; on x86_64, generic KASAN's
+ * (the kernel built with make KASAN=1). Without a
  * backend kasan_enabled() is a constant false and every hook below
  * compiles to nothing, so the allocators' fast paths pay nothing.
  */
@@ -257,9 +258,13 @@ void kasan_kunit_test_suite_end(void);
 
 /* The quarantine (mm/kasan_quarantine.c). */
 bool kasan_quarantine_put(struct kmem_cache *cachep, void *object);
+/* Do freed objects wait in the quarantine (on by default with a backend)? */
+bool kasan_quarantine_enabled(void);
 /* Quarantine on or off (off: emptied); returns whether it was on. */
 bool kasan_quarantine_set(bool on);
 void kasan_quarantine_remove_cache(struct kmem_cache *cachep);
+/* cachep's objects in the quarantine now (freed, not yet SLAB's again). */
+unsigned long kasan_quarantine_cache_objects(struct kmem_cache *cachep);
 unsigned long kasan_quarantine_reduce(unsigned long nr);
 void kasan_quarantine_init(void);
 /* Objects and bytes in the quarantine now, and its byte bound. */

@@ -4,6 +4,7 @@
 #include "lib/prandom.h"
 #include "lib/string.h"
 #include "mm/internal.h"
+#include "mm/kasan.h"
 #include "mm/memblock.h"
 #include "mm/page_debug.h"
 #include "mm/slab.h"
@@ -128,6 +129,20 @@ void skip_if_kmalloc_debugged(struct ktest *t)
 	for (unsigned int i = 0; i < KMALLOC_NR_CACHES; i++)
 		if (kmalloc_caches[0][i])
 			skip_if_debugged(t, kmalloc_caches[0][i]);
+}
+
+void skip_if_kasan_quarantine(struct ktest *t)
+{
+	if (kasan_quarantine_enabled())
+		ktest_skip(t, "KASAN's quarantine holds freed objects back: SLAB's own reuse order is not seen (kasan.quarantine=off runs it)");
+}
+
+void skip_kasan_quarantine_cache(struct ktest *t, struct kmem_cache *cachep)
+{
+	if (!kasan_quarantine_enabled())
+		return;
+	kmem_cache_destroy(cachep);
+	skip_if_kasan_quarantine(t);
 }
 
 /* --- page_stress ----------------------------------------------------- */

@@ -13,7 +13,8 @@
  *  - what stays valid: ksize()'s bytes, SLAB_TYPESAFE_BY_RCU objects
  *    after free, a constructor's object while it runs;
  *  - the quarantine: a freed object is not handed out again at once,
- *    and its cache's shrink and destroy take it back.
+ *    its cache's shrink and destroy take it back, it stays within its
+ *    bounds, and reclaim empties it when memory runs out.
  *
  * It needs a backend: the host build with AddressSanitizer, or the
  * x86_64 kernel built with KASAN=1 (gcc's -fsanitize=kernel-address).
@@ -33,6 +34,7 @@
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "mm/vmalloc.h"
+#include "tests/mm_util.h"
 
 /* The accesses, out of line so the compiler neither drops nor warns. */
 static __noinline void poke(volatile u8 *p, long i)
@@ -454,27 +456,80 @@ static void test_quarantine_delays_reuse(struct ktest *t)
 
 static void test_quarantine_bounded(struct ktest *t)
 {
+	unsigned long max_bytes = 0, max_objects = 0;
 	struct kasan_quarantine_stats st;
 	void *p;
 
 	require_kasan(t);
 	kasan_quarantine_get_stats(&st);
 	KTEST_ASSERT_GT(t, st.max_objects, 0UL);
+	KTEST_ASSERT_GT(t, st.max_bytes, 0UL);
 	/* Twice its slots of frees: it never holds more than its bounds. */
 	for (unsigned long i = 0; i < 2 * st.max_objects; i++) {
 		p = kmalloc(32, GFP_KERNEL);
 		KTEST_ASSERT_NOT_NULL(t, p);
 		kfree(p);
+		kasan_quarantine_get_stats(&st);
+		max_bytes = max(max_bytes, st.bytes);
+		max_objects = max(max_objects, st.objects);
 	}
-	kasan_quarantine_get_stats(&st);
-	KTEST_EXPECT_LE(t, st.objects, st.max_objects);
-	KTEST_EXPECT_LE(t, st.bytes, st.max_bytes);
+	KTEST_EXPECT_LE(t, max_objects, st.max_objects);
+	KTEST_EXPECT_LE(t, max_bytes, st.max_bytes);
 	KTEST_EXPECT_GT(t, st.objects, 0UL);
+	/* Big objects: the byte bound, at 1/32 of RAM, is the one reached. */
+	for (unsigned long i = 0; i < 2 * st.max_bytes / 4096; i++) {
+		p = kmalloc(4096, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p);
+		kfree(p);
+		kasan_quarantine_get_stats(&st);
+		max_bytes = max(max_bytes, st.bytes);
+	}
+	KTEST_EXPECT_LE(t, max_bytes, st.max_bytes);
+	KTEST_EXPECT_GT(t, st.bytes, st.max_bytes / 2);
 }
 
+/*
+ * Memory runs out while freed objects wait in the quarantine: reclaim's
+ * shrinker gives them back, their slabs go, and the allocation that
+ * needed the memory succeeds.
+ */
+static void test_quarantine_drained_under_pressure(struct ktest *t)
+{
+	struct kmem_cache *c;
+	struct page *page;
+	struct hog *hog;
+	void *p[64];
+
+	require_kasan(t);
+	c = kmem_cache_create("kasan_pressure", 4096, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	for (unsigned int i = 0; i < ARRAY_SIZE(p); i++) {
+		p[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p[i]);
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(p); i++)
+		kmem_cache_free(c, p[i]);
+	KTEST_EXPECT_EQ(t, kasan_quarantine_cache_objects(c),
+			(unsigned long)ARRAY_SIZE(p));
+	/* Every page, without reclaim: the quarantine is still full. */
+	hog = hog_memory_gfp(GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY);
+	KTEST_EXPECT_NULL(t, alloc_page(GFP_KERNEL | __GFP_NOWARN |
+					__GFP_NORETRY));
+	KTEST_EXPECT_EQ(t, kasan_quarantine_cache_objects(c),
+			(unsigned long)ARRAY_SIZE(p));
+	/* With reclaim: the quarantine first, then the cache's free slabs. */
+	page = alloc_page(GFP_KERNEL | __GFP_NOWARN);
+	KTEST_EXPECT_NOT_NULL(t, page);
+	KTEST_EXPECT_EQ(t, kasan_quarantine_cache_objects(c), 0UL);
+	if (page)
+		__free_page(page);
+	release_memory(hog);
+	kmem_cache_destroy(c);
+}
+
+/* Reports expected; the quarantine on even if booted with it off. */
 static bool quarantine_was_on;
 
-/* Reports expected; the quarantine on (it is off unless kasan.quarantine=on). */
 static int kasan_suite_init(struct ktest *t)
 {
 	kasan_kunit_test_suite_start();
@@ -509,6 +564,7 @@ static struct ktest_case kasan_cases[] = {
 	KTEST_CASE(test_ctor_object_valid_while_constructed),
 	KTEST_CASE(test_quarantine_delays_reuse),
 	KTEST_CASE(test_quarantine_bounded),
+	KTEST_CASE(test_quarantine_drained_under_pressure),
 	{}
 };
 
