@@ -484,7 +484,8 @@ test:
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) \
 		--lock-order Documentation/locking/locking.md \
-		--selftest $(B)/kernel.elf --gdb-check $(B)/kernel-notest.elf
+		--selftest $(B)/kernel.elf $(if $(KTEST),,--selftest-kasan $(KASAN_KERNEL)) \
+		--gdb-check $(B)/kernel-notest.elf
 
 # The torture suites and the fuzzer in QEMU on SMP CPUs (default 4) for
 # MINUTES, round after round (tools/testing/soak.py): the operations

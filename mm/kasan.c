@@ -34,10 +34,14 @@
  *    vmalloc-out-of-bounds. The report is Linux's header, object and
  *    cache, then the arch's shadow bytes around the address
  *    (arch_kasan_print_shadow(), if it has its own), and it says its
- *    kind (kernel/report.h) for the tests.
+ *    kind (kernel/report.h) for the tests. Which reports a backend that
+ *    goes on after one prints, and whether it then panics, is decided
+ *    here too (kasan_report_enabled(), kasan_report_panics()).
  */
 #include "kernel/atomic.h"
 #include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/report.h"
 #include "lib/string.h"
@@ -289,6 +293,64 @@ void kasan_kunit_test_suite_end(void)
 	if (!atomic_add_return(-1, &kasan_tests_running))
 		arch_kasan_expect_reports(false);
 }
+
+/*
+ * Which reports a backend prints, and what then (Linux's report_enabled()
+ * and check_panic_on_warn()): the kasan suite's all, since it expects
+ * them; others only the first, unless kasan_multi_shot; panic_on_warn
+ * panics after one the suite did not expect.
+ */
+static bool multi_shot, panic_on_warn, reported;
+
+bool kasan_report_enabled(bool expected)
+{
+	if (expected || READ_ONCE(multi_shot))
+		return true;
+	return !__atomic_exchange_n(&reported, true, __ATOMIC_RELAXED);
+}
+
+bool kasan_report_panics(bool expected)
+{
+	return !expected && READ_ONCE(panic_on_warn);
+}
+
+bool kasan_reports_expected(void)
+{
+	return atomic_read(&kasan_tests_running) > 0;
+}
+
+bool kasan_save_enable_multi_shot(void)
+{
+	return __atomic_exchange_n(&multi_shot, true, __ATOMIC_RELAXED);
+}
+
+void kasan_restore_multi_shot(bool enabled)
+{
+	WRITE_ONCE(multi_shot, enabled);
+}
+
+bool kasan_set_reported(bool was)
+{
+	return __atomic_exchange_n(&reported, was, __ATOMIC_RELAXED);
+}
+
+static int kasan_multi_shot_setup(char *val)
+{
+	if (val)
+		return -EINVAL;
+	multi_shot = true;
+	return 0;
+}
+kernel_param("kasan_multi_shot", kasan_multi_shot_setup);
+
+static int panic_on_warn_setup(char *val)
+{
+	if (val && strcmp(val, "1") && strcmp(val, "0"))
+		return -EINVAL;
+	WRITE_ONCE(panic_on_warn, !val || !strcmp(val, "1"));
+	return 0;
+}
+kernel_param("panic_on_warn", panic_on_warn_setup);
 
 /* What the bad address is, found from the allocators (section 4). */
 struct kasan_bug {

@@ -255,6 +255,22 @@ bool kasan_report(unsigned long addr, size_t size, bool is_write,
 /* The kasan suite runs: its reports are expected, the run goes on. */
 void kasan_kunit_test_suite_start(void);
 void kasan_kunit_test_suite_end(void);
+bool kasan_reports_expected(void);
+
+/*
+ * For a backend that goes on after a report (x86_64). Print this one?
+ * Those expected all; others only the first unless kasan_multi_shot is
+ * on the command line (Linux's report_enabled()). Then panic? Only
+ * after one not expected, and with panic_on_warn (Linux's
+ * check_panic_on_warn()).
+ */
+bool kasan_report_enabled(bool expected);
+bool kasan_report_panics(bool expected);
+/* kasan_multi_shot on, returning whether it was (Linux's names). */
+bool kasan_save_enable_multi_shot(void);
+void kasan_restore_multi_shot(bool enabled);
+/* Whether a report was printed already, set; the old value (the tests). */
+bool kasan_set_reported(bool reported);
 
 /* The quarantine (mm/kasan_quarantine.c). */
 bool kasan_quarantine_put(struct kmem_cache *cachep, void *object);

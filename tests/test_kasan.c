@@ -14,7 +14,9 @@
  *    after free, a constructor's object while it runs;
  *  - the quarantine: a freed object is not handed out again at once,
  *    its cache's shrink and destroy take it back, it stays within its
- *    bounds, and reclaim empties it when memory runs out.
+ *    bounds, and reclaim empties it when memory runs out;
+ *  - which reports are printed (the first only, unless kasan_multi_shot)
+ *    and panic_on_warn.
  *
  * It needs a backend: the host build with AddressSanitizer, or the
  * x86_64 kernel built with KASAN=1 (gcc's -fsanitize=kernel-address).
@@ -24,6 +26,7 @@
  * their report (x86_64's checks always do); while the suite runs
  * kasan_kunit_test_suite_start() tells the backend they are expected.
  */
+#include "kernel/params.h"
 #include "kernel/rcupdate.h"
 #include "kernel/report.h"
 #include "lib/ktest/ktest.h"
@@ -527,6 +530,119 @@ static void test_quarantine_drained_under_pressure(struct ktest *t)
 	kmem_cache_destroy(c);
 }
 
+/* Set a boot parameter through the command line's own parser. */
+static int set_param(const char *word)
+{
+	char buf[64];
+
+	strscpy(buf, word, sizeof(buf));
+	return parse_args(buf, __start_kernel_params,
+			  (size_t)(__stop_kernel_params - __start_kernel_params));
+}
+
+/*
+ * Only the first report that nobody expected is printed, unless
+ * kasan_multi_shot; the kasan suite's are all (Linux's report_enabled()).
+ * The decision itself: on x86_64 the run goes on after a report and
+ * x86_kasan_report() asks it; the host's ASan ends the run anyway.
+ */
+static void test_report_once_unless_multi_shot(struct ktest *t)
+{
+	bool multi, reported;
+
+	require_kasan(t);
+	multi = kasan_save_enable_multi_shot();
+	kasan_restore_multi_shot(false);
+	reported = kasan_set_reported(false);
+	KTEST_EXPECT_TRUE(t, kasan_report_enabled(false));	/* the first */
+	KTEST_EXPECT_FALSE(t, kasan_report_enabled(false));
+	KTEST_EXPECT_FALSE(t, kasan_report_enabled(false));
+	KTEST_EXPECT_TRUE(t, kasan_report_enabled(true));	/* expected */
+	KTEST_EXPECT_TRUE(t, kasan_reports_expected());	/* this suite's */
+	/* kasan_multi_shot: every one. */
+	KTEST_EXPECT_FALSE(t, kasan_save_enable_multi_shot());
+	KTEST_EXPECT_TRUE(t, kasan_report_enabled(false));
+	KTEST_EXPECT_TRUE(t, kasan_report_enabled(false));
+	kasan_restore_multi_shot(false);
+	KTEST_EXPECT_FALSE(t, kasan_report_enabled(false));
+	/* The same from the command line; it takes no value. */
+	ktest_capture_start(t, "Malformed kernel command line parameter");
+	KTEST_EXPECT_EQ(t, set_param("kasan_multi_shot=1"), 1);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_FALSE(t, kasan_report_enabled(false));
+	KTEST_EXPECT_EQ(t, set_param("kasan_multi_shot"), 0);
+	KTEST_EXPECT_TRUE(t, kasan_report_enabled(false));
+	kasan_restore_multi_shot(multi);
+	kasan_set_reported(reported);
+}
+
+/*
+ * The same end to end where the run goes on after a report (x86_64):
+ * with the suite's reports not expected for a moment, only the first
+ * bad access is reported, every one under kasan_multi_shot.
+ */
+static void test_single_shot_reports(struct ktest *t)
+{
+	bool multi, reported;
+	u8 *p;
+
+	require_kasan(t);
+	if (strcmp(arch_name, "x86_64"))
+		ktest_skip(t, "the host's AddressSanitizer ends the run at a report nobody expects");
+	if (kasan_report_panics(false))
+		ktest_skip(t, "booted with panic_on_warn: a report would panic");
+	p = kmalloc(13, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	multi = kasan_save_enable_multi_shot();
+	kasan_restore_multi_shot(false);
+	reported = kasan_set_reported(false);
+	kasan_kunit_test_suite_end();		/* nobody expects these */
+	expect_begin(t);
+	poke(p, 13);
+	poke(p, 14);
+	(void)peek(p, 15);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);	/* the first only */
+	kasan_save_enable_multi_shot();
+	expect_begin(t);
+	poke(p, 13);
+	poke(p, 14);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	kasan_restore_multi_shot(false);
+	expect_begin(t);
+	poke(p, 13);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+	kasan_kunit_test_suite_start();
+	kasan_restore_multi_shot(multi);
+	kasan_set_reported(reported);
+	kfree(p);
+}
+
+/* panic_on_warn: a report nobody expected panics, the suite's never. */
+static void test_panic_on_warn(struct ktest *t)
+{
+	bool was;
+
+	require_kasan(t);
+	was = kasan_report_panics(false);
+	KTEST_ASSERT_EQ(t, set_param("panic_on_warn=0"), 0);
+	KTEST_EXPECT_FALSE(t, kasan_report_panics(false));
+	KTEST_EXPECT_FALSE(t, kasan_report_panics(true));
+	KTEST_EXPECT_EQ(t, set_param("panic_on_warn"), 0);
+	KTEST_EXPECT_TRUE(t, kasan_report_panics(false));
+	KTEST_EXPECT_FALSE(t, kasan_report_panics(true));
+	KTEST_EXPECT_EQ(t, set_param("panic_on_warn=0"), 0);
+	KTEST_EXPECT_FALSE(t, kasan_report_panics(false));
+	KTEST_EXPECT_EQ(t, set_param("panic_on_warn=1"), 0);
+	KTEST_EXPECT_TRUE(t, kasan_report_panics(false));
+	/* A bad value changes nothing. */
+	ktest_capture_start(t, "Malformed kernel command line parameter");
+	KTEST_EXPECT_EQ(t, set_param("panic_on_warn=yes"), 1);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_TRUE(t, kasan_report_panics(false));
+	KTEST_EXPECT_EQ(t, set_param(was ? "panic_on_warn=1" :
+				     "panic_on_warn=0"), 0);
+}
+
 /* Reports expected; the quarantine on even if booted with it off. */
 static bool quarantine_was_on;
 
@@ -565,6 +681,9 @@ static struct ktest_case kasan_cases[] = {
 	KTEST_CASE(test_quarantine_delays_reuse),
 	KTEST_CASE(test_quarantine_bounded),
 	KTEST_CASE(test_quarantine_drained_under_pressure),
+	KTEST_CASE(test_report_once_unless_multi_shot),
+	KTEST_CASE(test_single_shot_reports),
+	KTEST_CASE(test_panic_on_warn),
 	{}
 };
 

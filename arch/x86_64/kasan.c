@@ -49,13 +49,11 @@
  *    recurse, in interrupts too. As Linux: only the first report is
  *    printed unless kasan_multi_shot is on the command line (or the
  *    kasan suite runs, whose reports are all expected), and
- *    panic_on_warn panics after one.
+ *    panic_on_warn panics after one (mm/kasan.c decides both).
  */
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/x86.h"
 #include "kernel/bug.h"
-#include "kernel/errno.h"
-#include "kernel/params.h"
 #include "kernel/printk.h"
 #include "lib/bitops.h"
 #include "lib/sprintf.h"
@@ -81,8 +79,7 @@ static bool shadow_ready;	/* x86_kasan_populate_shadow() is done */
 static unsigned long direct_end;	/* the direct map of RAM ends here */
 static unsigned long shadow_boot_pages, shadow_vmalloc_pages;
 
-static bool multi_shot, panic_on_warn, reports_expected;
-static int reported;
+static bool reports_expected;
 static unsigned int report_depth[NR_CPUS];
 
 static __always_inline s8 *shadow(unsigned long addr)
@@ -388,24 +385,6 @@ const void *x86_kasan_first_bad(const void *addr, size_t size)
 
 /* --- reports -------------------------------------------------------------- */
 
-static int kasan_multi_shot_setup(char *val)
-{
-	if (val)
-		return -EINVAL;
-	multi_shot = true;
-	return 0;
-}
-kernel_param("kasan_multi_shot", kasan_multi_shot_setup);
-
-static int panic_on_warn_setup(char *val)
-{
-	if (val && strcmp(val, "1") && strcmp(val, "0"))
-		return -EINVAL;
-	panic_on_warn = !val || !strcmp(val, "1");
-	return 0;
-}
-kernel_param("panic_on_warn", panic_on_warn_setup);
-
 /* The vmalloc shadow's pages and tables, from the page allocator. */
 unsigned long x86_kasan_shadow_pages(void)
 {
@@ -425,11 +404,11 @@ void x86_kasan_report(unsigned long addr, size_t size, bool is_write,
 
 	if (report_depth[cpu])
 		return;		/* the report's own accesses */
-	if (!expected && !multi_shot &&
-	    __atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+	if (!kasan_report_enabled(expected))
 		return;		/* single shot: the first report only */
 	report_depth[cpu]++;
-	if (!kasan_report(addr, size, is_write, ip) && panic_on_warn)
+	kasan_report(addr, size, is_write, ip);
+	if (kasan_report_panics(expected))
 		panic("KASAN: panic_on_warn set");
 	report_depth[cpu]--;
 }
