@@ -128,13 +128,33 @@ void *__kasan_slab_alloc(struct kmem_cache *cachep, void *object,
 	return object;
 }
 
+/*
+ * Invalid from valid bytes on to total: only the tail's shadow is
+ * written, from the granule valid ends in (those before it are valid
+ * already, as __kasan_slab_alloc() left them), nothing when valid fills
+ * the object (Linux's kasan_poison_last_granule() and redzone).
+ */
+static void set_tail_invalid(const void *object, size_t valid, size_t total,
+			     u8 value)
+{
+	size_t from = ALIGN_DOWN(valid, KASAN_GRANULE_SIZE);
+	const char *tail = (const char *)object + from;
+
+	if (KASAN_ROUND(total) > from)
+		poison(tail, KASAN_ROUND(total) - from, value);
+	if (valid > from)
+		arch_kasan_unpoison(tail, valid - from);
+}
+
+/* After __kasan_slab_alloc(): the object is valid to its object size. */
 void *__kasan_kmalloc(struct kmem_cache *cachep, const void *object,
 		      size_t size, gfp_t flags)
 {
-	if (cache_skipped(cachep) || is_kfence_address(object))
+	/* All of it asked for: valid already, as the slab alloc left it. */
+	if (size >= cachep->object_size || cache_skipped(cachep) ||
+	    is_kfence_address(object))
 		return (void *)object;
-	set_valid(object, min_t(size_t, size, cachep->object_size),
-		  cachep->object_size, KASAN_SLAB_REDZONE);
+	set_tail_invalid(object, size, cachep->object_size, KASAN_SLAB_REDZONE);
 	return (void *)object;
 }
 
@@ -155,6 +175,10 @@ void *__kasan_krealloc(const void *object, size_t size, gfp_t flags)
 
 	if (!slab)
 		return __kasan_kmalloc_large(object, size, flags);
+	/* Growing: the bytes up to size may have been cut off before. */
+	if (!cache_skipped(slab->slab_cache) && !is_kfence_address(object))
+		arch_kasan_unpoison(object, min_t(size_t, size,
+					  slab->slab_cache->object_size));
 	return __kasan_kmalloc(slab->slab_cache, object, size, flags);
 }
 

@@ -305,12 +305,10 @@ void x86_kasan_init(void)
  * Can the shadow of [addr, addr + size) be written? The direct map of
  * RAM and the image always can; vmalloc's once it has pages.
  */
-static bool shadow_writable(unsigned long addr, size_t size)
+static __noinline bool other_shadow_writable(unsigned long addr, size_t size)
 {
 	if (!READ_ONCE(shadow_ready))
 		return false;
-	if (addr >= X86_PAGE_OFFSET && addr + size <= direct_end)
-		return true;
 	if (addr >= (unsigned long)_text && addr + size <= (unsigned long)_end)
 		return true;
 	if (addr >= VMALLOC_START && addr + size <= VMALLOC_END)
@@ -320,11 +318,28 @@ static bool shadow_writable(unsigned long addr, size_t size)
 	return false;
 }
 
+/* The direct map's first (every slab object and page), inline. */
+static __always_inline bool shadow_writable(unsigned long addr, size_t size)
+{
+	if (likely(addr >= X86_PAGE_OFFSET && addr + size <= direct_end &&
+		   READ_ONCE(shadow_ready)))
+		return true;
+	return other_shadow_writable(addr, size);
+}
+
 /* Write the shadow of that many granules from addr: 8 bytes at a time. */
-static void shadow_fill(unsigned long addr, size_t granules, s8 value)
+static __always_inline void shadow_fill(unsigned long addr, size_t granules,
+					s8 value)
 {
 	u8 *s = (u8 *)shadow(addr), *end = s + granules;
 	u64 word = (u8)value * 0x0101010101010101ULL;
+
+	/* Most objects: whole words of shadow (64-byte multiples, aligned). */
+	if (IS_ALIGNED((unsigned long)s | granules, 8)) {
+		for (; s < end; s += 8)
+			*(u64 *)s = word;
+		return;
+	}
 
 	while (s < end && !IS_ALIGNED((unsigned long)s, 8))
 		*s++ = value;
@@ -358,12 +373,16 @@ void x86_kasan_unpoison(const void *addr, size_t size)
 const void *x86_kasan_first_bad(const void *addr, size_t size)
 {
 	unsigned long a = (unsigned long)addr, end = a + size;
+	s8 s;
 
 	if (!size || a < KERNEL_HALF_START)
 		return NULL;
+	if (size == 1) {	/* a free's double-free check */
+		s = *shadow(a);
+		return s && (s8)(a & (KASAN_GRANULE_SIZE - 1)) >= s ? addr : NULL;
+	}
 	while (a < end) {
 		unsigned long g = ALIGN_DOWN(a, KASAN_GRANULE_SIZE);
-		s8 s;
 
 		/* 64 valid bytes (8 shadow bytes of 0) at a time. */
 		if (IS_ALIGNED(a, 64) && end - a >= 64 && !*(u64 *)shadow(a)) {
@@ -371,7 +390,6 @@ const void *x86_kasan_first_bad(const void *addr, size_t size)
 			continue;
 		}
 		s = *shadow(a);
-
 		if (s) {
 			if (s < 0 || (long)(a - g) >= s)
 				return (const void *)a;
