@@ -91,15 +91,17 @@ endif
 # access: 2.5-4x faster than outline calls under TCG, see kasan.md); no
 # stack or global redzones. The files that run before the shadow exists
 # or that are KASAN's own runtime are not instrumented (Linux's
-# KASAN_SANITIZE := n); lib/string.c's primitives check their range
-# once at entry (mm/kasan.h).
+# KASAN_SANITIZE := n), nor SLAB itself, as Linux's mm/Makefile leaves
+# slab.c and slab_common.c (the hooks say what is valid; SLAB's own
+# accesses are its metadata); lib/string.c's primitives check their
+# range once at entry (mm/kasan.h).
 KASAN_SHADOW_OFFSET := 0xdffffc0000000000
 KASAN_CFLAGS := -fsanitize=kernel-address \
 		-fasan-shadow-offset=$(KASAN_SHADOW_OFFSET) \
 		--param asan-instrumentation-with-call-threshold=10000 \
 		--param asan-stack=0 --param asan-globals=0
 KASAN_SANITIZE_N := arch/x86_64/kasan.c mm/kasan.c mm/kasan_quarantine.c lib/string.c \
-		    kernel/stacktrace.c lib/stackdepot.c
+		    kernel/stacktrace.c lib/stackdepot.c mm/slab.c mm/slab_common.c
 ifeq ($(KASAN),1)
 KCFLAGS += -DCONFIG_KASAN
 endif
@@ -156,10 +158,10 @@ $(B)/kobjs.list $(HB)/hobjs.list: FORCE
 	@echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' | cmp -s - $@ || \
 		echo '$(if $(findstring hobjs,$@),$(HOBJS),$(KOBJS))' > $@
 
-# The LOCKDEP and NR_CPUS settings (and KASAN's flags) the objects were
-# built with: a change rebuilds them (the shim's objects: NR_CPUS only,
-# LOCKDEP is always 0).
-BUILD_CONF := LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS)$(if $(filter 1,$(KASAN)), KASAN_CFLAGS=$(KASAN_CFLAGS))
+# The LOCKDEP and NR_CPUS settings (and KASAN's flags and the files it
+# leaves alone) the objects were built with: a change rebuilds them (the
+# shim's objects: NR_CPUS only, LOCKDEP is always 0).
+BUILD_CONF := LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS)$(if $(filter 1,$(KASAN)), KASAN_CFLAGS=$(KASAN_CFLAGS) KASAN_SANITIZE_N=$(KASAN_SANITIZE_N))
 $(B)/lockdep.conf $(HB)/lockdep.conf: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(BUILD_CONF)' | cmp -s - $@ || echo '$(BUILD_CONF)' > $@
@@ -486,7 +488,8 @@ test:
 		$(if $(KTEST),,$(EXTRA_BOOTS) $(DEBUG_STAGES) $(STATS_STAGES)) \
 		--timeout $(TIMEOUT) \
 		--lock-order Documentation/locking/locking.md \
-		--selftest $(B)/kernel.elf --gdb-check $(B)/kernel-notest.elf
+		--selftest $(B)/kernel.elf $(if $(KTEST),,--selftest-kasan $(KASAN_KERNEL)) \
+		--gdb-check $(B)/kernel-notest.elf
 
 # The torture suites and the fuzzer in QEMU on SMP CPUs (default 4) for
 # MINUTES, round after round (tools/testing/soak.py): the operations

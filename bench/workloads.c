@@ -15,6 +15,7 @@
 #include "kernel/cpumask.h"
 #include "kernel/smp.h"
 #include "mm/gfp.h"
+#include "mm/kasan.h"
 #include "mm/numa.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
@@ -167,7 +168,10 @@ static unsigned long array_floor(void)
 		p = array_pop(cache);
 		if (!p)
 			return 0;
+		/* Under KASAN an object in the array is invalid: valid in use. */
+		kasan_unpoison_object_data(cache, p);
 		bench_touch(p);
+		kasan_poison_object_data(cache, p);
 		if (!array_push(cache, p))
 			return 0;
 	}

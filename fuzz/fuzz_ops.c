@@ -69,6 +69,7 @@
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"	/* white-box: the zones' watermarks */
+#include "mm/kasan.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "mm/vmalloc.h"
@@ -740,11 +741,12 @@ static void op_free(struct fuzz_state *s, unsigned int v)
 
 /* --- private caches ------------------------------------------------------ */
 
+/* Objects handed out and not freed (KASAN's quarantined ones were). */
 static long cache_in_use(struct kmem_cache *cachep)
 {
-	unsigned int cpu;
+	long in_use = -(long)kasan_quarantine_cache_objects(cachep);
 	struct kmem_cache_node *n;
-	long in_use = 0;
+	unsigned int cpu;
 	int nid;
 
 	for_each_kmem_cache_node(cachep, nid, n) {

@@ -35,7 +35,10 @@
  *    cache, then the arch's shadow bytes around the address
  *    (arch_kasan_print_shadow(), if it has its own), and it says its
  *    kind (kernel/report.h) for the tests. For a slab object it first
- *    prints who allocated it and, if it is free, who freed it.
+ *    prints who allocated it and, if it is free, who freed it. Which
+ *    reports a backend that goes on after one prints, and whether it
+ *    then panics, is decided here too (kasan_report_enabled(),
+ *    kasan_report_panics()).
  *
  * 5. Tracks. With a backend every cache but slab_debug's gets a struct
  *    kasan_alloc_meta after each object (kasan_cache_create(): the
@@ -52,6 +55,8 @@
  */
 #include "kernel/atomic.h"
 #include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/report.h"
 #include "kernel/stacktrace.h"
@@ -215,13 +220,33 @@ void *__kasan_slab_alloc(struct kmem_cache *cachep, void *object,
 	return object;
 }
 
+/*
+ * Invalid from valid bytes on to total: only the tail's shadow is
+ * written, from the granule valid ends in (those before it are valid
+ * already, as __kasan_slab_alloc() left them), nothing when valid fills
+ * the object (Linux's kasan_poison_last_granule() and redzone).
+ */
+static void set_tail_invalid(const void *object, size_t valid, size_t total,
+			     u8 value)
+{
+	size_t from = ALIGN_DOWN(valid, KASAN_GRANULE_SIZE);
+	const char *tail = (const char *)object + from;
+
+	if (KASAN_ROUND(total) > from)
+		poison(tail, KASAN_ROUND(total) - from, value);
+	if (valid > from)
+		arch_kasan_unpoison(tail, valid - from);
+}
+
+/* After __kasan_slab_alloc(): the object is valid to its object size. */
 void *__kasan_kmalloc(struct kmem_cache *cachep, const void *object,
 		      size_t size, gfp_t flags)
 {
-	if (cache_skipped(cachep) || is_kfence_address(object))
+	/* All of it asked for: valid already, as the slab alloc left it. */
+	if (size >= cachep->object_size || cache_skipped(cachep) ||
+	    is_kfence_address(object))
 		return (void *)object;
-	set_valid(object, min_t(size_t, size, cachep->object_size),
-		  cachep->object_size, KASAN_SLAB_REDZONE);
+	set_tail_invalid(object, size, cachep->object_size, KASAN_SLAB_REDZONE);
 	return (void *)object;
 }
 
@@ -243,6 +268,10 @@ void *__kasan_krealloc(const void *object, size_t size, gfp_t flags)
 	slab = virt_to_slab(object);
 	if (!slab)
 		return __kasan_kmalloc_large(object, size, flags);
+	/* Growing: the bytes up to size may have been cut off before. */
+	if (!cache_skipped(slab->slab_cache) && !is_kfence_address(object))
+		arch_kasan_unpoison(object, min_t(size_t, size,
+					  slab->slab_cache->object_size));
 	return __kasan_kmalloc(slab->slab_cache, object, size, flags);
 }
 
@@ -392,6 +421,64 @@ void kasan_kunit_test_suite_end(void)
 	if (!atomic_add_return(-1, &kasan_tests_running))
 		arch_kasan_expect_reports(false);
 }
+
+/*
+ * Which reports a backend prints, and what then (Linux's report_enabled()
+ * and check_panic_on_warn()): the kasan suite's all, since it expects
+ * them; others only the first, unless kasan_multi_shot; panic_on_warn
+ * panics after one the suite did not expect.
+ */
+static bool multi_shot, panic_on_warn, reported;
+
+bool kasan_report_enabled(bool expected)
+{
+	if (expected || READ_ONCE(multi_shot))
+		return true;
+	return !__atomic_exchange_n(&reported, true, __ATOMIC_RELAXED);
+}
+
+bool kasan_report_panics(bool expected)
+{
+	return !expected && READ_ONCE(panic_on_warn);
+}
+
+bool kasan_reports_expected(void)
+{
+	return atomic_read(&kasan_tests_running) > 0;
+}
+
+bool kasan_save_enable_multi_shot(void)
+{
+	return __atomic_exchange_n(&multi_shot, true, __ATOMIC_RELAXED);
+}
+
+void kasan_restore_multi_shot(bool enabled)
+{
+	WRITE_ONCE(multi_shot, enabled);
+}
+
+bool kasan_set_reported(bool was)
+{
+	return __atomic_exchange_n(&reported, was, __ATOMIC_RELAXED);
+}
+
+static int kasan_multi_shot_setup(char *val)
+{
+	if (val)
+		return -EINVAL;
+	multi_shot = true;
+	return 0;
+}
+kernel_param("kasan_multi_shot", kasan_multi_shot_setup);
+
+static int panic_on_warn_setup(char *val)
+{
+	if (val && strcmp(val, "1") && strcmp(val, "0"))
+		return -EINVAL;
+	WRITE_ONCE(panic_on_warn, !val || !strcmp(val, "1"));
+	return 0;
+}
+kernel_param("panic_on_warn", panic_on_warn_setup);
 
 /* What the bad address is, found from the allocators (section 4). */
 struct kasan_bug {

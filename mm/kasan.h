@@ -299,12 +299,32 @@ bool kasan_report(unsigned long addr, size_t size, bool is_write,
 /* The kasan suite runs: its reports are expected, the run goes on. */
 void kasan_kunit_test_suite_start(void);
 void kasan_kunit_test_suite_end(void);
+bool kasan_reports_expected(void);
+
+/*
+ * For a backend that goes on after a report (x86_64). Print this one?
+ * Those expected all; others only the first unless kasan_multi_shot is
+ * on the command line (Linux's report_enabled()). Then panic? Only
+ * after one not expected, and with panic_on_warn (Linux's
+ * check_panic_on_warn()).
+ */
+bool kasan_report_enabled(bool expected);
+bool kasan_report_panics(bool expected);
+/* kasan_multi_shot on, returning whether it was (Linux's names). */
+bool kasan_save_enable_multi_shot(void);
+void kasan_restore_multi_shot(bool enabled);
+/* Whether a report was printed already, set; the old value (the tests). */
+bool kasan_set_reported(bool reported);
 
 /* The quarantine (mm/kasan_quarantine.c). */
 bool kasan_quarantine_put(struct kmem_cache *cachep, void *object);
+/* Do freed objects wait in the quarantine (on by default with a backend)? */
+bool kasan_quarantine_enabled(void);
 /* Quarantine on or off (off: emptied); returns whether it was on. */
 bool kasan_quarantine_set(bool on);
 void kasan_quarantine_remove_cache(struct kmem_cache *cachep);
+/* cachep's objects in the quarantine now (freed, not yet SLAB's again). */
+unsigned long kasan_quarantine_cache_objects(struct kmem_cache *cachep);
 unsigned long kasan_quarantine_reduce(unsigned long nr);
 void kasan_quarantine_init(void);
 /* Objects and bytes in the quarantine now, and its byte bound. */

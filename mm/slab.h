@@ -131,7 +131,8 @@ void kmem_cache_cpu_release(void);
  * slab_objects_in_use() - objects allocated and not yet freed
  *
  * Description: over all caches; the allocator's own off-slab index
- * arrays are not counted. For leak checks.
+ * arrays are not counted, nor objects freed into a quarantine (KASAN's,
+ * slab_debug's). For leak checks.
  *
  * Context: interrupts on, not an interrupt handler: takes the cache
  * list's lock.

@@ -1273,7 +1273,7 @@ struct slab_counts {
 	unsigned long cached_objs;	/* free in array caches */
 	unsigned long slabs;
 	unsigned long free_slabs;
-	unsigned long quarantined;	/* slab_debug: kept out of use */
+	unsigned long quarantined;	/* slab_debug's and KASAN's: freed */
 };
 
 /* Objects in node n's shared and alien arrays. */
@@ -1302,7 +1302,8 @@ static void cache_counts(struct kmem_cache *cachep, struct slab_counts *c)
 		c->free_objs += n->free_objects;
 		c->cached_objs += node_cached_objs(n);
 	}
-	c->quarantined = cachep->nr_quarantined;
+	c->quarantined = cachep->nr_quarantined +
+			 kasan_quarantine_cache_objects(cachep);
 	for_each_possible_cpu(cpu)
 		c->cached_objs += cachep->cpu_cache[cpu]->avail;
 }

@@ -148,6 +148,20 @@ void skip_if_kmalloc_debugged(struct ktest *t)
 			skip_if_debugged(t, kmalloc_caches[0][i]);
 }
 
+void skip_if_kasan_quarantine(struct ktest *t)
+{
+	if (kasan_quarantine_enabled())
+		ktest_skip(t, "KASAN's quarantine holds freed objects back: SLAB's own reuse order is not seen (kasan.quarantine=off runs it)");
+}
+
+void skip_kasan_quarantine_cache(struct ktest *t, struct kmem_cache *cachep)
+{
+	if (!kasan_quarantine_enabled())
+		return;
+	kmem_cache_destroy(cachep);
+	skip_if_kasan_quarantine(t);
+}
+
 /* --- page_stress ----------------------------------------------------- */
 
 struct stress_held {

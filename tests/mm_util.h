@@ -61,6 +61,15 @@ void skip_if_kasan_layout(struct ktest *t, const struct kmem_cache *cachep);
 void skip_kasan_layout_cache(struct ktest *t, struct kmem_cache *cachep);
 /* The same for a test's own cache, which is destroyed first. */
 void skip_debugged_cache(struct ktest *t, struct kmem_cache *cachep);
+/*
+ * Skip a test of SLAB's own reuse order (a freed object is the next one
+ * handed out, counts of objects in the arrays after frees) under KASAN's
+ * quarantine, which delays every free on purpose (Linux's KUnit tests
+ * skip such cases under KASAN too).
+ */
+void skip_if_kasan_quarantine(struct ktest *t);
+/* The same for a test's own cache, which is destroyed first. */
+void skip_kasan_quarantine_cache(struct ktest *t, struct kmem_cache *cachep);
 
 /*
  * A short random stress of the page allocator: ops allocations and frees

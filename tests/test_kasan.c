@@ -13,7 +13,10 @@
  *  - what stays valid: ksize()'s bytes, SLAB_TYPESAFE_BY_RCU objects
  *    after free, a constructor's object while it runs;
  *  - the quarantine: a freed object is not handed out again at once,
- *    and its cache's shrink and destroy take it back;
+ *    its cache's shrink and destroy take it back, it stays within its
+ *    bounds, and reclaim empties it when memory runs out;
+ *  - which reports are printed (the first only, unless kasan_multi_shot)
+ *    and panic_on_warn;
  *  - the tracks: a use after free names the allocating and the freeing
  *    function ("Allocated by task", "Freed by task"), an out-of-bounds
  *    access on a live object only the allocating one; kfree_rcu(),
@@ -27,6 +30,7 @@
  * their report (x86_64's checks always do); while the suite runs
  * kasan_kunit_test_suite_start() tells the backend they are expected.
  */
+#include "kernel/params.h"
 #include "kernel/rcupdate.h"
 #include "kernel/report.h"
 #include "lib/ktest/ktest.h"
@@ -38,6 +42,7 @@
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* the tracks' room in the layout */
 #include "mm/vmalloc.h"
+#include "tests/mm_util.h"
 
 /* The accesses, out of line so the compiler neither drops nor warns. */
 static __noinline void poke(volatile u8 *p, long i)
@@ -593,34 +598,199 @@ static void test_quarantine_delays_reuse(struct ktest *t)
 	EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
 	for (unsigned int i = 0; i < ARRAY_SIZE(q); i++)
 		kfree(q[i]);
-	/* Reclaim's shrinker empties it: p and everything older. */
-	KTEST_EXPECT_GE(t, kasan_quarantine_reduce(ULONG_MAX),
-			before.objects + 1);
+	/* Reclaim's shrinker empties it: this CPU's batch, p there. */
+	KTEST_EXPECT_GE(t, kasan_quarantine_reduce(ULONG_MAX), 1UL);
 }
 
 static void test_quarantine_bounded(struct ktest *t)
 {
+	unsigned long max_bytes = 0, max_objects = 0;
 	struct kasan_quarantine_stats st;
 	void *p;
 
 	require_kasan(t);
 	kasan_quarantine_get_stats(&st);
 	KTEST_ASSERT_GT(t, st.max_objects, 0UL);
+	KTEST_ASSERT_GT(t, st.max_bytes, 0UL);
 	/* Twice its slots of frees: it never holds more than its bounds. */
 	for (unsigned long i = 0; i < 2 * st.max_objects; i++) {
 		p = kmalloc(32, GFP_KERNEL);
 		KTEST_ASSERT_NOT_NULL(t, p);
 		kfree(p);
+		kasan_quarantine_get_stats(&st);
+		max_bytes = max(max_bytes, st.bytes);
+		max_objects = max(max_objects, st.objects);
 	}
-	kasan_quarantine_get_stats(&st);
-	KTEST_EXPECT_LE(t, st.objects, st.max_objects);
-	KTEST_EXPECT_LE(t, st.bytes, st.max_bytes);
+	KTEST_EXPECT_LE(t, max_objects, st.max_objects);
+	KTEST_EXPECT_LE(t, max_bytes, st.max_bytes);
 	KTEST_EXPECT_GT(t, st.objects, 0UL);
+	/* Big objects: the byte bound, at 1/32 of RAM, is the one reached. */
+	for (unsigned long i = 0; i < 2 * st.max_bytes / 4096; i++) {
+		p = kmalloc(4096, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p);
+		kfree(p);
+		kasan_quarantine_get_stats(&st);
+		max_bytes = max(max_bytes, st.bytes);
+	}
+	KTEST_EXPECT_LE(t, max_bytes, st.max_bytes);
+	KTEST_EXPECT_GT(t, st.bytes, st.max_bytes / 2);
 }
 
+/*
+ * Memory runs out while freed objects wait in the quarantine: reclaim's
+ * shrinker gives them back, their slabs go, and the allocation that
+ * needed the memory succeeds.
+ */
+static void test_quarantine_drained_under_pressure(struct ktest *t)
+{
+	struct kmem_cache *c;
+	struct page *page;
+	struct hog *hog;
+	void *p[64];
+
+	require_kasan(t);
+	c = kmem_cache_create("kasan_pressure", 4096, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	for (unsigned int i = 0; i < ARRAY_SIZE(p); i++) {
+		p[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p[i]);
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(p); i++)
+		kmem_cache_free(c, p[i]);
+	KTEST_EXPECT_EQ(t, kasan_quarantine_cache_objects(c),
+			(unsigned long)ARRAY_SIZE(p));
+	/* Every page, without reclaim: the quarantine is still full. */
+	hog = hog_memory_gfp(GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY);
+	KTEST_EXPECT_NULL(t, alloc_page(GFP_KERNEL | __GFP_NOWARN |
+					__GFP_NORETRY));
+	KTEST_EXPECT_EQ(t, kasan_quarantine_cache_objects(c),
+			(unsigned long)ARRAY_SIZE(p));
+	/* With reclaim: the quarantine first, then the cache's free slabs. */
+	page = alloc_page(GFP_KERNEL | __GFP_NOWARN);
+	KTEST_EXPECT_NOT_NULL(t, page);
+	KTEST_EXPECT_EQ(t, kasan_quarantine_cache_objects(c), 0UL);
+	if (page)
+		__free_page(page);
+	release_memory(hog);
+	kmem_cache_destroy(c);
+}
+
+/* Set a boot parameter through the command line's own parser. */
+static int set_param(const char *word)
+{
+	char buf[64];
+
+	strscpy(buf, word, sizeof(buf));
+	return parse_args(buf, __start_kernel_params,
+			  (size_t)(__stop_kernel_params - __start_kernel_params));
+}
+
+/*
+ * Only the first report that nobody expected is printed, unless
+ * kasan_multi_shot; the kasan suite's are all (Linux's report_enabled()).
+ * The decision itself: on x86_64 the run goes on after a report and
+ * x86_kasan_report() asks it; the host's ASan ends the run anyway.
+ */
+static void test_report_once_unless_multi_shot(struct ktest *t)
+{
+	bool multi, reported;
+
+	require_kasan(t);
+	multi = kasan_save_enable_multi_shot();
+	kasan_restore_multi_shot(false);
+	reported = kasan_set_reported(false);
+	KTEST_EXPECT_TRUE(t, kasan_report_enabled(false));	/* the first */
+	KTEST_EXPECT_FALSE(t, kasan_report_enabled(false));
+	KTEST_EXPECT_FALSE(t, kasan_report_enabled(false));
+	KTEST_EXPECT_TRUE(t, kasan_report_enabled(true));	/* expected */
+	KTEST_EXPECT_TRUE(t, kasan_reports_expected());	/* this suite's */
+	/* kasan_multi_shot: every one. */
+	KTEST_EXPECT_FALSE(t, kasan_save_enable_multi_shot());
+	KTEST_EXPECT_TRUE(t, kasan_report_enabled(false));
+	KTEST_EXPECT_TRUE(t, kasan_report_enabled(false));
+	kasan_restore_multi_shot(false);
+	KTEST_EXPECT_FALSE(t, kasan_report_enabled(false));
+	/* The same from the command line; it takes no value. */
+	ktest_capture_start(t, "Malformed kernel command line parameter");
+	KTEST_EXPECT_EQ(t, set_param("kasan_multi_shot=1"), 1);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_FALSE(t, kasan_report_enabled(false));
+	KTEST_EXPECT_EQ(t, set_param("kasan_multi_shot"), 0);
+	KTEST_EXPECT_TRUE(t, kasan_report_enabled(false));
+	kasan_restore_multi_shot(multi);
+	kasan_set_reported(reported);
+}
+
+/*
+ * The same end to end where the run goes on after a report (x86_64):
+ * with the suite's reports not expected for a moment, only the first
+ * bad access is reported, every one under kasan_multi_shot.
+ */
+static void test_single_shot_reports(struct ktest *t)
+{
+	bool multi, reported;
+	u8 *p;
+
+	require_kasan(t);
+	if (strcmp(arch_name, "x86_64"))
+		ktest_skip(t, "the host's AddressSanitizer ends the run at a report nobody expects");
+	if (kasan_report_panics(false))
+		ktest_skip(t, "booted with panic_on_warn: a report would panic");
+	p = kmalloc(13, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	multi = kasan_save_enable_multi_shot();
+	kasan_restore_multi_shot(false);
+	reported = kasan_set_reported(false);
+	kasan_kunit_test_suite_end();		/* nobody expects these */
+	expect_begin(t);
+	poke(p, 13);
+	poke(p, 14);
+	(void)peek(p, 15);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);	/* the first only */
+	kasan_save_enable_multi_shot();
+	expect_begin(t);
+	poke(p, 13);
+	poke(p, 14);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 2U);
+	kasan_restore_multi_shot(false);
+	expect_begin(t);
+	poke(p, 13);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+	kasan_kunit_test_suite_start();
+	kasan_restore_multi_shot(multi);
+	kasan_set_reported(reported);
+	kfree(p);
+}
+
+/* panic_on_warn: a report nobody expected panics, the suite's never. */
+static void test_panic_on_warn(struct ktest *t)
+{
+	bool was;
+
+	require_kasan(t);
+	was = kasan_report_panics(false);
+	KTEST_ASSERT_EQ(t, set_param("panic_on_warn=0"), 0);
+	KTEST_EXPECT_FALSE(t, kasan_report_panics(false));
+	KTEST_EXPECT_FALSE(t, kasan_report_panics(true));
+	KTEST_EXPECT_EQ(t, set_param("panic_on_warn"), 0);
+	KTEST_EXPECT_TRUE(t, kasan_report_panics(false));
+	KTEST_EXPECT_FALSE(t, kasan_report_panics(true));
+	KTEST_EXPECT_EQ(t, set_param("panic_on_warn=0"), 0);
+	KTEST_EXPECT_FALSE(t, kasan_report_panics(false));
+	KTEST_EXPECT_EQ(t, set_param("panic_on_warn=1"), 0);
+	KTEST_EXPECT_TRUE(t, kasan_report_panics(false));
+	/* A bad value changes nothing. */
+	ktest_capture_start(t, "Malformed kernel command line parameter");
+	KTEST_EXPECT_EQ(t, set_param("panic_on_warn=yes"), 1);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_TRUE(t, kasan_report_panics(false));
+	KTEST_EXPECT_EQ(t, set_param(was ? "panic_on_warn=1" :
+				     "panic_on_warn=0"), 0);
+}
+
+/* Reports expected; the quarantine on even if booted with it off. */
 static bool quarantine_was_on;
 
-/* Reports expected; the quarantine on (it is off unless kasan.quarantine=on). */
 static int kasan_suite_init(struct ktest *t)
 {
 	kasan_kunit_test_suite_start();
@@ -659,6 +829,10 @@ static struct ktest_case kasan_cases[] = {
 	KTEST_CASE(test_ctor_object_valid_while_constructed),
 	KTEST_CASE(test_quarantine_delays_reuse),
 	KTEST_CASE(test_quarantine_bounded),
+	KTEST_CASE(test_quarantine_drained_under_pressure),
+	KTEST_CASE(test_report_once_unless_multi_shot),
+	KTEST_CASE(test_single_shot_reports),
+	KTEST_CASE(test_panic_on_warn),
 	{}
 };
 

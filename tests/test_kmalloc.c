@@ -405,9 +405,10 @@ static void test_krealloc(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_EXPECT_EQ(t, ksize(p), 64UL);
 	KTEST_EXPECT_PTR_EQ(t, krealloc(p, 0, GFP_KERNEL), ZERO_SIZE_PTR);
-	/* It was freed: the per-CPU array hands it out next. */
+	/* It was freed: the per-CPU array hands it out next (no quarantine). */
 	q = kmalloc(64, GFP_KERNEL);
-	KTEST_EXPECT_PTR_EQ(t, q, p);
+	if (!kasan_quarantine_enabled())
+		KTEST_EXPECT_PTR_EQ(t, q, p);
 	kfree(q);
 
 	/* Failure leaves the old object alone. */
@@ -497,7 +498,8 @@ static void test_kcalloc_kmalloc_array(struct ktest *t)
 	kfree(p);
 	q = kcalloc(10, 12, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, q);
-	KTEST_EXPECT_PTR_EQ(t, q, p);
+	if (!kasan_quarantine_enabled())	/* else p waits there */
+		KTEST_EXPECT_PTR_EQ(t, q, p);
 	KTEST_EXPECT_EQ(t, ksize(q), 128UL);
 	KTEST_EXPECT_NULL(t, memchr_inv(q, 0, 120));
 	kfree(q);
@@ -531,7 +533,9 @@ static void test_kzalloc(struct ktest *t)
 		kfree(p);
 		q = kzalloc(sizes[i], GFP_KERNEL);
 		KTEST_ASSERT_NOT_NULL(t, q);
-		if (sizes[i] <= KMALLOC_MAX_CACHE_SIZE)	/* LIFO: the dirty one */
+		/* LIFO: the dirty one (unless KASAN's quarantine holds it). */
+		if (sizes[i] <= KMALLOC_MAX_CACHE_SIZE &&
+		    !kasan_quarantine_enabled())
 			KTEST_EXPECT_PTR_EQ(t, q, p);
 		KTEST_EXPECT_NULL(t, memchr_inv(q, 0, ksize(q)));
 		kfree(q);
@@ -543,6 +547,7 @@ static void test_kfree_sensitive(struct ktest *t)
 	unsigned char *p, *q;
 
 	skip_if_kmalloc_debugged(t);
+	skip_if_kasan_quarantine(t);
 	p = kmalloc(200, GFP_KERNEL);
 
 	KTEST_ASSERT_NOT_NULL(t, p);

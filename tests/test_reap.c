@@ -336,6 +336,7 @@ static void test_reap_idle_cache(struct ktest *t)
 	c = kmem_cache_create("t-reap-idle", 256, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
+	skip_kasan_quarantine_cache(t, c);
 	/* More than the array holds: the rest goes to the shared array or slabs. */
 	n = min((unsigned long)c->limit + 2 * c->num,
 		(unsigned long)MAX_REAP_OBJS);
@@ -395,6 +396,7 @@ static void test_reap_pass_rule(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
 	skip_kasan_layout_cache(t, c);
+	skip_kasan_quarantine_cache(t, c);
 	ac = ac_of(c, cpu);
 	limit = ac->limit;
 	/* Fill the array to its limit: used (refills, no flush yet). */
@@ -464,6 +466,7 @@ static void test_reap_busy_keeps_hot(struct ktest *t)
 	c = kmem_cache_create("t-reap-busy", 192, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
+	skip_kasan_quarantine_cache(t, c);
 	for (int i = 0; i < 8; i++) {
 		hot[i] = kmem_cache_alloc(c, GFP_KERNEL);
 		KTEST_ASSERT_NOT_NULL(t, hot[i]);

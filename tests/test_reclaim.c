@@ -27,6 +27,7 @@
 #include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"	/* white-box: vmstat events, reclaim depth */
+#include "mm/kasan.h"
 #include "mm/mm.h"
 #include "mm/page-flags.h"
 #include "mm/shrinker.h"
@@ -237,10 +238,15 @@ static unsigned long cache_kept_pages(struct kmem_cache *c)
 	return get_node(c, 0)->total_slabs << c->gfporder;
 }
 
+/*
+ * Free objects a cache keeps: in its slabs and arrays, and freed ones
+ * waiting in KASAN's quarantine (which reclaim empties first).
+ */
 static unsigned long cache_kept_objects(struct kmem_cache *c)
 {
 	struct kmem_cache_node *n = get_node(c, 0);
-	unsigned long objs = n->free_objects + cpu_cache_get(c)->avail;
+	unsigned long objs = n->free_objects + cpu_cache_get(c)->avail +
+			     kasan_quarantine_cache_objects(c);
 
 	return objs + (n->shared ? n->shared->avail : 0);
 }

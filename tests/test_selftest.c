@@ -14,13 +14,17 @@
  * and this case as its caller. panic_smp and panic_ap need several
  * CPUs: the others print without pause (one spins with interrupts off,
  * which only an NMI stops) when CPU 0, or CPU 1, panics; the log must
- * end with that panic's last line.
+ * end with that panic's last line. kasan_panic_on_warn runs on the
+ * KASAN=1 kernel booted with panic_on_warn: its out-of-bounds write must
+ * be reported, then panic.
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
 #include "lib/ktest/ktest.h"
 #include "mm/gfp.h"
+#include "mm/kasan.h"
 #include "mm/page_debug.h"
+#include "mm/slab.h"
 #include "mm/vmalloc.h"
 #include "arch/arch.h"
 #include "kernel/cpumask.h"
@@ -144,6 +148,26 @@ static void panic_ap(struct ktest *t)
 		arch_cpu_relax();
 }
 
+/* Out of line, so that the compiler neither drops nor warns. */
+static __noinline void poke_byte(volatile u8 *p, long i)
+{
+	p[i] = 0x5a;
+}
+
+/* The KASAN=1 kernel with panic_on_warn: the report panics. */
+static void kasan_panic_on_warn(struct ktest *t)
+{
+	u8 *p;
+
+	if (!kasan_enabled())
+		ktest_skip(t, "needs a KASAN backend (the KASAN=1 kernel)");
+	p = kmalloc(13, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	poke_byte(p, 13);
+	kfree(p);
+	KTEST_FAIL(t, "a KASAN report with panic_on_warn did not panic");
+}
+
 static const struct ktest_case selftest_cases[] = {
 	{ .name = "pass", .run = pass },
 	{ .name = "fail", .run = fail },
@@ -156,6 +180,7 @@ static const struct ktest_case selftest_cases[] = {
 	{ .name = "panic_ap", .run = panic_ap },
 	{ .name = "hang", .run = hang },
 	{ .name = "triple", .run = triple },
+	{ .name = "kasan_panic_on_warn", .run = kasan_panic_on_warn },
 	{}
 };
 KTEST_SUITE(selftest, selftest_cases, KTEST_HIDDEN);

@@ -32,6 +32,7 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/kasan.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
@@ -90,7 +91,8 @@ static long cache_in_use(struct kmem_cache *c)
 {
 	unsigned int cpu;
 	struct kmem_cache_node *n = c->node[0];
-	long in_use = (long)(n->total_slabs * c->num - n->free_objects);
+	long in_use = (long)(n->total_slabs * c->num - n->free_objects -
+			     kasan_quarantine_cache_objects(c));
 
 	if (n->shared)
 		in_use -= n->shared->avail;
@@ -526,6 +528,7 @@ static void test_index_stack(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
 	skip_kasan_layout_cache(t, c);
+	skip_kasan_quarantine_cache(t, c);
 	KTEST_ASSERT_EQ(t, c->freelist_place, s->place);
 	KTEST_ASSERT_EQ(t, c->num, s->num);
 	KTEST_ASSERT_EQ(t, c->freelist_idx_size, s->idx_size);
@@ -672,6 +675,7 @@ static void test_ctor_once_per_object(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
 	skip_kasan_layout_cache(t, c);
+	skip_kasan_quarantine_cache(t, c);
 	KTEST_ASSERT_EQ(t, c->num, cc->num);
 	KTEST_EXPECT_EQ(t, ctor_calls, 0UL);
 
@@ -739,6 +743,7 @@ static void test_array_refill_flush_shared(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
 	skip_kasan_layout_cache(t, c);
+	skip_kasan_quarantine_cache(t, c);
 	n = c->node[0];
 	ac = this_ac(c);
 	KTEST_ASSERT_EQ(t, c->limit, limit);
@@ -856,6 +861,7 @@ static void test_free_limit(struct ktest *t)
 	c = kmem_cache_create("t-free-limit", 20000, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_debugged_cache(t, c);
+	skip_kasan_quarantine_cache(t, c);
 	n = c->node[0];
 	ac = this_ac(c);
 	KTEST_ASSERT_EQ(t, c->num, 1U);
@@ -1237,7 +1243,8 @@ static void test_zalloc_and_size(struct ktest *t)
 	kmem_cache_free(c, p);
 	q = kmem_cache_zalloc(c, GFP_KERNEL);
 	/* The per-CPU array is LIFO: the dirty object comes back. */
-	KTEST_EXPECT_PTR_EQ(t, q, p);
+	if (!kasan_quarantine_enabled())	/* else it waits there */
+		KTEST_EXPECT_PTR_EQ(t, q, p);
 	KTEST_ASSERT_NOT_NULL(t, q);
 	KTEST_EXPECT_NULL(t, memchr_inv(q, 0, 40));
 	kmem_cache_free(c, q);

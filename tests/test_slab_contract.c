@@ -139,6 +139,7 @@ static void test_kmalloc_gfp0_gets_no_reserve_object(struct ktest *t)
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	skip_if_kmalloc_debugged(t);
+	skip_if_kasan_quarantine(t);
 	/* Nothing cached: the next kmalloc-192 object needs a new slab. */
 	kmem_cache_shrink(c);
 	hogs = hog_memory();
@@ -204,6 +205,7 @@ static void test_reserve_mode_ends_when_freed(struct ktest *t)
 	unsigned long before;
 	struct hog *hogs;
 
+	skip_if_kasan_quarantine(t);
 	c = reserve_cache(t, "t-reserve-end", 256, &hogs, obj);
 	if (!c)
 		return;
@@ -232,6 +234,7 @@ static void test_reserve_mode_ends_when_memory_back(struct ktest *t)
 	void *obj[NR_RESERVE], *p;
 	struct hog *hogs;
 
+	skip_if_kasan_quarantine(t);
 	c = reserve_cache(t, "t-reserve-back", 128, &hogs, obj);
 	if (!c)
 		return;

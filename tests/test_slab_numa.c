@@ -308,6 +308,8 @@ static void test_remote_free_through_alien(struct ktest *t)
 
 	/* Skipped before statistics go on: a skip would leave them on. */
 	need_nodes(t);
+	skip_if_kasan_quarantine(t);
+	was = slab_stats_set(true);
 	cpu = remote_cpu(t, &nid);
 	was = slab_stats_set(true);
 	c = numa_cache(t, "numa-remote", 128);
@@ -351,6 +353,7 @@ static void test_kfree_remote_and_local(struct ktest *t)
 	int cpu, nid;
 
 	need_nodes(t);
+	skip_if_kasan_quarantine(t);
 	cpu = remote_cpu(t, &nid);
 	KTEST_ASSERT_FALSE(t, slab_stats_on());
 	alien = get_node(k, nid)->alien[0];
@@ -394,6 +397,7 @@ static void test_local_free_stays_on_cpu(struct ktest *t)
 	int cpu, nid;
 
 	need_nodes(t);
+	skip_if_kasan_quarantine(t);
 	cpu = remote_cpu(t, &nid);
 	run_on(t, cpu, alloc_free_local, &rf);
 	KTEST_EXPECT_EQ(t, rf.nid, nid);
@@ -414,6 +418,7 @@ static void test_reap_sends_aliens_home(struct ktest *t)
 	int cpu, nid;
 
 	need_nodes(t);
+	skip_if_kasan_quarantine(t);
 	cpu = remote_cpu(t, &nid);
 	c = numa_cache(t, "numa-reap", 64);
 	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {

@@ -428,6 +428,7 @@ static void test_per_cpu_stats_add_up(struct ktest *t)
 	unsigned int nr;
 	bool was;
 
+	skip_if_kasan_quarantine(t);
 	nr = smp_setup(t, SMP_ITEMS(min(SMP_STATS_OPS, smp_ops / 2),
 				    nr_cpu_ids));
 	create_smp_cache(t);

@@ -49,13 +49,11 @@
  *    recurse, in interrupts too. As Linux: only the first report is
  *    printed unless kasan_multi_shot is on the command line (or the
  *    kasan suite runs, whose reports are all expected), and
- *    panic_on_warn panics after one.
+ *    panic_on_warn panics after one (mm/kasan.c decides both).
  */
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/x86.h"
 #include "kernel/bug.h"
-#include "kernel/errno.h"
-#include "kernel/params.h"
 #include "kernel/printk.h"
 #include "lib/bitops.h"
 #include "lib/sprintf.h"
@@ -82,8 +80,7 @@ static bool shadow_ready;	/* x86_kasan_populate_shadow() is done */
 static unsigned long direct_end;	/* the direct map of RAM ends here */
 static unsigned long shadow_boot_pages, shadow_vmalloc_pages;
 
-static bool multi_shot, panic_on_warn, reports_expected;
-static int reported;
+static bool reports_expected;
 static unsigned int report_depth[NR_CPUS];
 
 static __always_inline s8 *shadow(unsigned long addr)
@@ -309,12 +306,10 @@ void x86_kasan_init(void)
  * Can the shadow of [addr, addr + size) be written? The direct map of
  * RAM and the image always can; vmalloc's once it has pages.
  */
-static bool shadow_writable(unsigned long addr, size_t size)
+static __noinline bool other_shadow_writable(unsigned long addr, size_t size)
 {
 	if (!READ_ONCE(shadow_ready))
 		return false;
-	if (addr >= X86_PAGE_OFFSET && addr + size <= direct_end)
-		return true;
 	if (addr >= (unsigned long)_text && addr + size <= (unsigned long)_end)
 		return true;
 	if (addr >= VMALLOC_START && addr + size <= VMALLOC_END)
@@ -326,11 +321,28 @@ static bool shadow_writable(unsigned long addr, size_t size)
 	return false;
 }
 
+/* The direct map's first (every slab object and page), inline. */
+static __always_inline bool shadow_writable(unsigned long addr, size_t size)
+{
+	if (likely(addr >= X86_PAGE_OFFSET && addr + size <= direct_end &&
+		   READ_ONCE(shadow_ready)))
+		return true;
+	return other_shadow_writable(addr, size);
+}
+
 /* Write the shadow of that many granules from addr: 8 bytes at a time. */
-static void shadow_fill(unsigned long addr, size_t granules, s8 value)
+static __always_inline void shadow_fill(unsigned long addr, size_t granules,
+					s8 value)
 {
 	u8 *s = (u8 *)shadow(addr), *end = s + granules;
 	u64 word = (u8)value * 0x0101010101010101ULL;
+
+	/* Most objects: whole words of shadow (64-byte multiples, aligned). */
+	if (IS_ALIGNED((unsigned long)s | granules, 8)) {
+		for (; s < end; s += 8)
+			*(u64 *)s = word;
+		return;
+	}
 
 	while (s < end && !IS_ALIGNED((unsigned long)s, 8))
 		*s++ = value;
@@ -364,12 +376,16 @@ void x86_kasan_unpoison(const void *addr, size_t size)
 const void *x86_kasan_first_bad(const void *addr, size_t size)
 {
 	unsigned long a = (unsigned long)addr, end = a + size;
+	s8 s;
 
 	if (!size || a < KERNEL_HALF_START)
 		return NULL;
+	if (size == 1) {	/* a free's double-free check */
+		s = *shadow(a);
+		return s && (s8)(a & (KASAN_GRANULE_SIZE - 1)) >= s ? addr : NULL;
+	}
 	while (a < end) {
 		unsigned long g = ALIGN_DOWN(a, KASAN_GRANULE_SIZE);
-		s8 s;
 
 		/* 64 valid bytes (8 shadow bytes of 0) at a time. */
 		if (IS_ALIGNED(a, 64) && end - a >= 64 && !*(u64 *)shadow(a)) {
@@ -377,7 +393,6 @@ const void *x86_kasan_first_bad(const void *addr, size_t size)
 			continue;
 		}
 		s = *shadow(a);
-
 		if (s) {
 			if (s < 0 || (long)(a - g) >= s)
 				return (const void *)a;
@@ -390,24 +405,6 @@ const void *x86_kasan_first_bad(const void *addr, size_t size)
 }
 
 /* --- reports -------------------------------------------------------------- */
-
-static int kasan_multi_shot_setup(char *val)
-{
-	if (val)
-		return -EINVAL;
-	multi_shot = true;
-	return 0;
-}
-kernel_param("kasan_multi_shot", kasan_multi_shot_setup);
-
-static int panic_on_warn_setup(char *val)
-{
-	if (val && strcmp(val, "1") && strcmp(val, "0"))
-		return -EINVAL;
-	panic_on_warn = !val || !strcmp(val, "1");
-	return 0;
-}
-kernel_param("panic_on_warn", panic_on_warn_setup);
 
 /* The vmalloc shadow's pages and tables, from the page allocator. */
 unsigned long x86_kasan_shadow_pages(void)
@@ -428,11 +425,11 @@ void x86_kasan_report(unsigned long addr, size_t size, bool is_write,
 
 	if (report_depth[cpu])
 		return;		/* the report's own accesses */
-	if (!expected && !multi_shot &&
-	    __atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+	if (!kasan_report_enabled(expected))
 		return;		/* single shot: the first report only */
 	report_depth[cpu]++;
-	if (!kasan_report(addr, size, is_write, ip) && panic_on_warn)
+	kasan_report(addr, size, is_write, ip);
+	if (kasan_report_panics(expected))
 		panic("KASAN: panic_on_warn set");
 	report_depth[cpu]--;
 }

@@ -40,7 +40,10 @@ one failure, so a failed stage can never add up to "0 failed".
 of test_harness.py and then boots the kernel's hidden ``selftest`` suite
 cases (pass, fail, panic, exception, hang, triple, vmalloc_guard, and
 pagealloc_fault booted with debug_pagealloc=on), checking that each gets the expected
-verdict (and, where one is listed, that its log holds a given report).  ``run`` is the interactive mode behind ``make run``.
+verdict (and, where one is listed, that its log holds a given report);
+with ``--selftest-kasan KERNEL`` (make test: the KASAN=1 kernel) also
+kasan_panic_on_warn, booted there with panic_on_warn: a KASAN report
+must panic.  ``run`` is the interactive mode behind ``make run``.
 
 ``--gdb-check KERNEL`` boots KERNEL (make test: the kernel without its
 tests) to its shell with QEMU's gdb stub and checks that the gdb helpers
@@ -975,10 +978,14 @@ LIVE_SELFTESTS = {
     'pagealloc_fault': ('exception', 'debug_pagealloc fault on a free page named'),
     'double_fault': ('exception', 'double fault on a broken stack reported'),
     'vmalloc_guard': ('exception', 'vmalloc guard page write named with its area'),
+    'kasan_panic_on_warn': ('panic', 'a KASAN report panics under panic_on_warn'),
 }
+# Cases booted on the KASAN=1 kernel (--selftest-kasan); left out without it.
+SELFTEST_KASAN = ('kasan_panic_on_warn',)
 # Kernel parameters a selftest case needs besides its ktest=, and text its
 # log must contain.
-SELFTEST_PARAMS = {'pagealloc_fault': 'debug_pagealloc=on'}
+SELFTEST_PARAMS = {'pagealloc_fault': 'debug_pagealloc=on',
+                   'kasan_panic_on_warn': 'panic_on_warn'}
 # Cases that need several CPUs; the others boot with --smp (default 1).
 SELFTEST_SMP = {'panic_smp': '4', 'panic_ap': '4'}
 # Cases whose log must end with their panic: nothing printed after the
@@ -987,7 +994,10 @@ SELFTEST_PANIC_LAST = ('panic_smp', 'panic_ap')
 SELFTEST_LOG_TEXT = {'pagealloc_fault': '(debug_pagealloc: pfn 0x',
                      'double_fault': 'CPU exception 8 (#DF Double Fault)',
                      'vmalloc_guard': '(vmalloc guard page of a 12288-byte area '
-                                      'allocated by vmalloc_guard+0x'}
+                                      'allocated by vmalloc_guard+0x',
+                     'kasan_panic_on_warn': ('BUG: KASAN: slab-out-of-bounds in poke_byte',
+                                             'Kernel panic - not syncing: KASAN: '
+                                             'panic_on_warn set')}
 
 
 class _CollectingResult(unittest.TestResult):
@@ -1043,9 +1053,10 @@ def check_live(case, outcome):
         problems.append('no failing KTAP result')
     if case == 'triple' and outcome.kind == 'exit' and outcome.obs.status != 0:
         problems.append('expected QEMU status 0, got %s' % outcome.obs.status)
-    if case in SELFTEST_LOG_TEXT and not log_contains(outcome.stage.log_path,
-                                                      SELFTEST_LOG_TEXT[case]):
-        problems.append('no %r in the log' % SELFTEST_LOG_TEXT[case])
+    wanted = SELFTEST_LOG_TEXT.get(case, ())
+    for line in (wanted,) if isinstance(wanted, str) else wanted:
+        if not log_contains(outcome.stage.log_path, line):
+            problems.append('no %r in the log' % line)
     if case in SELFTEST_PANIC_LAST:
         problems += panic_log_problems(outcome.stage.log_path)
     label = '%s (ktest=selftest.%s, reason: %s)' % (text, case, outcome.reason)
@@ -1092,13 +1103,16 @@ def live_selftests(kernel, args):
     quiet = Printer(quiet=True)
     jobs = []
     for case in LIVE_SELFTESTS:   # 'hang' first: it overlaps the others
+        elf = args.selftest_kasan if case in SELFTEST_KASAN else kernel
+        if not elf:
+            continue
         if case == 'hang':
             timeout = idle = args.hang_timeout
         else:
             timeout = min(first(args.timeout, 120.0), 60.0)
             idle = args.idle_timeout
         cmdline = ('ktest=selftest.%s %s' % (case, SELFTEST_PARAMS.get(case, ''))).strip()
-        boot = Boot(kernel, cmdline, first(args.mem, '128M'),
+        boot = Boot(elf, cmdline, first(args.mem, '128M'),
                     SELFTEST_SMP.get(case, first(args.smp, '1')), timeout,
                     first(args.qemu_args, ''))
         stage = boot_stage(boot, 'selftest-' + case, (args.log_dir, args.iso_dir), idle,
@@ -1166,8 +1180,10 @@ def run_gdb_check(kernel, args, printer):
 
 
 def run_selftests(kernel, args, printer):
-    printer.info('harness: selftest (unit tests + %d boots of %s)'
-                 % (len(LIVE_SELFTESTS), kernel))
+    kasan = len(SELFTEST_KASAN) if args.selftest_kasan else 0
+    printer.info('harness: selftest (unit tests + %d boots of %s%s)'
+                 % (len(LIVE_SELFTESTS) - len(SELFTEST_KASAN), kernel,
+                    ', %d of %s' % (kasan, args.selftest_kasan) if kasan else ''))
     start = time.monotonic()
     checks = unit_selftests() + live_selftests(kernel, args)
     for check in checks:
@@ -1281,6 +1297,10 @@ def main_parser():
                         help='test the harness: unit tests, then boot the selftest '
                              'suite cases of ELF (pass, fail, panic, exception, '
                              'hang, triple) and check each verdict')
+    parser.add_argument('--selftest-kasan', metavar='ELF',
+                        help='with --selftest: boot the cases that need KASAN '
+                             '(kasan_panic_on_warn) on ELF, the KASAN=1 kernel '
+                             '(left out without it)')
     parser.add_argument('--lock-order', metavar='DOC',
                         help="check the lock validator's graph in every "
                         "stage's log against DOC's lock order "
