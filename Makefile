@@ -133,7 +133,7 @@ HARNESS := $(PYTHON) tools/testing/harness.py
 QEMU_OPTS := --mem $(MEM) --smp $(SMP) $(if $(QEMU_ARGS),--qemu-args='$(QEMU_ARGS)') \
 	     --firmware $(FIRMWARE) --machine $(MACHINE) $(if $(NUMA),--numa '$(NUMA)')
 
-.PHONY: FORCE all docs run test-build bench bench-ab bench-icount bench-icount-ab format-check debug test check selftest deps clean help iso host \
+.PHONY: FORCE all docs run test-build bench bench-ab bench-kasan bench-icount bench-icount-ab format-check debug test check selftest deps clean help iso host \
 	compile_commands.json fuzz compile-checks matrix shim bench-real \
 	bench-real-check bench-plot soak
 
@@ -695,6 +695,14 @@ bench-ab:
 		--glob '$(BENCH_GLOB)' --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
 	git worktree remove --force $(B)/baseline
 
+# KASAN's cost: the in-kernel bench in the KASAN=1 kernel against the
+# plain one, booted alternately under QEMU, cycles per operation and
+# their ratio (bench/kasan_cost.py); two rounds, a full bench boot takes
+# a minute or two of TCG.
+bench-kasan: $(B)/kernel.elf kasan-kernel
+	$(PYTHON) bench/kasan_cost.py --plain $(B)/kernel.elf \
+		--kasan $(KASAN_KERNEL) --glob '$(BENCH_GLOB)' --rounds 2
+
 # Instructions per operation of every one-thread row, for cram and the
 # peers, under valgrind (bench/icount.py): counts that do not move with
 # machine load. bench-icount-ab: the same for this tree against BASELINE.
@@ -749,7 +757,7 @@ clean:
 	rm -rf $(B) compile_commands.json
 
 help:
-	@echo "targets: all (default) kernel-notest run debug test check compile-checks docs matrix soak fuzz fuzz-lf fuzz-lf-merge bench bench-ab bench-icount bench-icount-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
+	@echo "targets: all (default) kernel-notest run debug test check compile-checks docs matrix soak fuzz fuzz-lf fuzz-lf-merge bench bench-ab bench-kasan bench-icount bench-icount-ab bench-plot bench-real bench-real-check shim deps clean iso host compile_commands.json"
 	@echo "variables: KASAN=0|1 MEM=$(MEM) SMP=$(SMP) FIRMWARE=$(FIRMWARE) MACHINE=$(MACHINE) NUMA= CMDLINE= QEMU_ARGS= KTEST=glob CC= CROSS_COMPILE= TIMEOUT=$(TIMEOUT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED= SECONDS=$(SECONDS) (fuzz-lf) LOCKDEP=$(LOCKDEP) NR_CPUS=$(NR_CPUS) MINUTES=$(MINUTES) (soak)"
 
 -include $(KOBJS:.o=.d) $(HOBJS:.o=.d) $(HARCH_OBJS:.o=.d) $(SHIM_OBJS:.o=.d)

@@ -179,6 +179,14 @@ bool arch_on_stack(unsigned long addr, size_t size)
 	return false;
 }
 
+bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
+		       unsigned long *hi)
+{
+	*lo = 0;
+	*hi = 0;
+	return false;
+}
+
 int arch_cpu_run(unsigned int cpu, void (*fn)(void *arg), void *arg)
 {
 	return -ENOSYS;
