@@ -1030,8 +1030,9 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 	}
 	/*
 	 * The page allocation may reclaim (mm/vmscan.c), which drains this
-	 * CPU's array of this very cache: it is empty until the new slab
-	 * fills it below, and the new slab is on no list yet.
+	 * CPU's array of this very cache, and KASAN's quarantine, which
+	 * frees objects into it: the new slab is on no list yet, and fills
+	 * the array below only if it is still empty (Linux's re-check).
 	 */
 	slab = cache_grow_begin(cachep, gfp_exact_node(flags), nid);
 	if (!slab)
@@ -1044,7 +1045,9 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 		cache_grow_end(cachep, slab);
 		return stats_node_alloc(cachep, objp);
 	}
-	alloc_block(cachep, ac, slab, refill_batch(ac));
+	ac = cpu_cache_get(cachep);
+	if (likely(!ac->avail))
+		alloc_block(cachep, ac, slab, refill_batch(ac));
 	ac_in_use(ac);
 	cache_grow_end(cachep, slab);
 pop:

@@ -309,7 +309,6 @@ static void test_remote_free_through_alien(struct ktest *t)
 	/* Skipped before statistics go on: a skip would leave them on. */
 	need_nodes(t);
 	skip_if_kasan_quarantine(t);
-	was = slab_stats_set(true);
 	cpu = remote_cpu(t, &nid);
 	was = slab_stats_set(true);
 	c = numa_cache(t, "numa-remote", 128);
