@@ -1244,11 +1244,18 @@ static __always_inline void cpu_cache_free(struct kmem_cache *cachep,
 	__cpu_cache_free(cachep, objp, slab_nr_nodes > 1);
 }
 
-/* NULL, ZERO_SIZE_PTR or a KFENCE object (zero_or_null_or_kfence()). */
+/*
+ * What zero_or_null_or_kfence() sends here: NULL and ZERO_SIZE_PTR are
+ * ignored, a KFENCE object goes to KFENCE, anything else in the range
+ * (on the host, a low address below the pool) is a bad pointer.
+ */
 static __noinline void slab_free_special(const void *objp)
 {
 	if (is_kfence_address(objp))
 		kfence_free(objp);
+	else if (!ZERO_OR_NULL_PTR(objp))
+		slab_report_bad_ptr(objp, _RET_IP_, REPORT_SLAB_NOT_KMALLOC,
+				    "free of a pointer not from a slab (below KFENCE's pool)");
 }
 
 /* kmem_cache_free_bulk()'s loop, with the node test out of it. */

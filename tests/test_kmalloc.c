@@ -26,6 +26,7 @@
 #include "mm/gfp.h"
 #include "mm/kasan.h"
 #include "mm/mm.h"
+#include "mm/kfence.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
 #include "tests/mm_util.h"
@@ -330,6 +331,26 @@ static void test_bad_kfree(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pages_free(), before);
 	kfree(big);
 	__free_pages(plain, 0);
+}
+
+/*
+ * Where the arch's NULL test also covers addresses below KFENCE's pool
+ * (the host: mm/kfence.h), a pointer there is reported, not ignored.
+ */
+static void test_kfree_below_kfence_pool(struct ktest *t)
+{
+	unsigned long before = pages_free();
+
+	if (KFENCE_POOL_WRAPS)
+		ktest_skip(t, "the pool ends the address space: nothing below it is tested with NULL");
+	ktest_capture_start(t, "BUG:");
+	kfree((void *)(KFENCE_POOL_START - PAGE_SIZE));
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	KTEST_EXPECT_REPORTS(t, REPORT_SLAB_NOT_KMALLOC, 1);
+	kfree(ZERO_SIZE_PTR);	/* still ignored: no report more */
+	kfree(NULL);
+	KTEST_EXPECT_REPORTS(t, REPORT_SLAB_NOT_KMALLOC, 1);
+	KTEST_EXPECT_EQ(t, pages_free(), before);
 }
 
 /* --- krealloc and friends ------------------------------------------------- */
@@ -909,6 +930,7 @@ static const struct ktest_case kmalloc_cases[] = {
 	KTEST_CASE_PARAM(test_large, large_gen),
 	KTEST_CASE(test_too_large),
 	KTEST_CASE(test_bad_kfree),
+	KTEST_CASE(test_kfree_below_kfence_pool),
 	KTEST_CASE(test_krealloc),
 	KTEST_CASE(test_krealloc_classes),
 	KTEST_CASE(test_kcalloc_kmalloc_array),
