@@ -67,13 +67,10 @@ __noreturn void arch_stop_this_cpu(void);
 __noreturn void arch_emergency_restart(void);
 
 /*
- * True if [addr, addr + size) lies on the current kernel stack, so a
- * frame-pointer walk can follow it without faulting.
- * arch_stack_bounds() gives the whole of this CPU's stack that holds
- * addr, [*lo, *hi), or false if none does: a walk asks once per stack,
- * not once per frame.
+ * The whole of this CPU's kernel stack that holds addr, [*lo, *hi), or
+ * false if none does: a frame-pointer walk follows frames inside it
+ * without faulting, and asks once per stack, not once per frame.
  */
-bool arch_on_stack(unsigned long addr, size_t size);
 bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
 		       unsigned long *hi);
 

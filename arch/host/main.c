@@ -59,7 +59,7 @@ static u64 boot_ns;
 static __thread unsigned long stack_lo, stack_top;
 
 /*
- * The stack a frame walk may read (arch_on_stack()): from top, an
+ * The stack a frame walk may read (arch_stack_bounds()): from top, an
  * address in the thread's outermost kernel function, down to the end of
  * the thread's stack as pthreads says (HOST_STACK_SIZE if it cannot).
  */
@@ -239,11 +239,6 @@ bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
 	return addr >= stack_lo && addr < stack_top;
 }
 
-bool arch_on_stack(unsigned long addr, size_t size)
-{
-	return addr + size <= stack_top && addr >= stack_lo &&
-	       addr + size > addr;
-}
 
 /* "nr_cpus=": main() has used it already (host_nr_cpus()). */
 static int nr_cpus_setup(char *val)

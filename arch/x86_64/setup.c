@@ -192,11 +192,4 @@ bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
 	return within(addr, 1, ist, ist + IST_NR * IST_STACK_SIZE);
 }
 
-bool arch_on_stack(unsigned long addr, size_t size)
-{
-	unsigned long lo, hi;
-
-	return arch_stack_bounds(addr, &lo, &hi) &&
-	       within(addr, size, (const char *)lo, (const char *)hi);
-}
 

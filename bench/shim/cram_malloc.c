@@ -174,11 +174,6 @@ void host_console_raw(void)
 }
 
 /* No stack walks here: backtraces stop at once. */
-bool arch_on_stack(unsigned long addr, size_t size)
-{
-	return false;
-}
-
 bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
 		       unsigned long *hi)
 {
