@@ -333,8 +333,12 @@ static void test_smp_get_put(struct ktest *t)
 
 /* --- bad input ----------------------------------------------------------- */
 
-/* put_page() of a free page: reported, the free lists untouched. */
-static void test_put_free_page(struct ktest *t)
+/*
+ * op (put_page or get_page) on a page just freed: one report of kind,
+ * saying what, no reference count changed, the free lists untouched.
+ */
+static void ref_op_on_free_page(struct ktest *t, void (*op)(struct page *),
+				enum report_kind kind, const char *what)
 {
 	struct page *page = alloc_page(GFP_KERNEL);
 	unsigned long free;
@@ -343,12 +347,19 @@ static void test_put_free_page(struct ktest *t)
 	__free_page(page);
 	free = count_start(t);
 	ktest_capture_start(t, BAD_PAGE);
-	put_page(page);
-	expect_one_report(t, REPORT_BAD_PAGE_PUT_UNDERFLOW);
-	KTEST_EXPECT_CAPTURED(t, "order:0: put_page() of a page with refcount 0: page_ref underflow");
+	op(page);
+	expect_one_report(t, kind);
+	KTEST_EXPECT_CAPTURED(t, what);
 	KTEST_EXPECT_EQ(t, page_ref_count(page), 0);
 	KTEST_EXPECT_EQ(t, pages_free(), free);
 	expect_sane(t);
+}
+
+/* put_page() of a free page: reported, the free lists untouched. */
+static void test_put_free_page(struct ktest *t)
+{
+	ref_op_on_free_page(t, put_page, REPORT_BAD_PAGE_PUT_UNDERFLOW,
+			    "order:0: put_page() of a page with refcount 0: page_ref underflow");
 }
 
 /* The same with the page merged into a free block on the buddy lists. */
@@ -390,19 +401,8 @@ static void test_double_put(struct ktest *t)
 /* get_page() of a free page: reported, no reference taken. */
 static void test_get_free_page(struct ktest *t)
 {
-	struct page *page = alloc_page(GFP_KERNEL);
-	unsigned long free;
-
-	KTEST_ASSERT_NOT_NULL(t, page);
-	__free_page(page);
-	free = count_start(t);
-	ktest_capture_start(t, BAD_PAGE);
-	get_page(page);
-	expect_one_report(t, REPORT_BAD_PAGE_REF_ZERO);
-	KTEST_EXPECT_CAPTURED(t, "order:0: refcount 0: a reference to a free page, or not the first page of its block");
-	KTEST_EXPECT_EQ(t, page_ref_count(page), 0);
-	KTEST_EXPECT_EQ(t, pages_free(), free);
-	expect_sane(t);
+	ref_op_on_free_page(t, get_page, REPORT_BAD_PAGE_REF_ZERO,
+			    "order:0: refcount 0: a reference to a free page, or not the first page of its block");
 }
 
 /* get_page() of an inner page of a plain block, which holds no count. */
