@@ -384,8 +384,8 @@ check: $(HB)/cram compile-checks
 # checks another CPU loses a freed mapping once the purge has run, and
 # vmalloc_torture runs every CPU at once for torture_ms=, 1 s by default;
 # kfence catches its faults on x86_64's page tables with 4 CPUs running;
-# slab_rseq single-steps SLAB's fast paths with the other CPUs running).
-SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,slab_rseq,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture,percpu,kfence,page_ref,stackdepot
+# rseq single-steps SLAB's fast paths with the other CPUs running).
+SMP_SUITES := smpboot,acpi_boot,irq,printk,time,smp_call,smp_drain,workqueue,slab,rseq,kmalloc,smp,rcu,rcutorture,reap,bench,pgtable,vmalloc,vmalloc_torture,percpu,kfence,page_ref,stackdepot
 SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # Two NUMA boots (QEMU builds the SRAT and SLIT): 2 nodes of 2 CPUs, and 4
 # nodes of one CPU each, node 3 without memory, with an asymmetric,
@@ -431,7 +431,7 @@ STATS_STAGES = --host '$(HB)/cram ktest=slab,kmalloc,slab_stats,failslab,smp sla
 # objects), the kasan and stackdepot suites and the allocator suites on
 # 4 CPUs (20-25 s of TCG).
 KASAN_KERNEL := build/kasan/kernel.elf
-KASAN_SUITES := kasan,stackdepot,kfence,memory_model,page_alloc,slab,slab_rseq,slab_contract,kmalloc,kmalloc_util,mempool,vmalloc,reap,reclaim,percpu,smp,string
+KASAN_SUITES := kasan,stackdepot,kfence,memory_model,page_alloc,slab,rseq,slab_contract,kmalloc,kmalloc_util,mempool,vmalloc,reap,reclaim,percpu,smp,string
 EXTRA_BOOTS := $(call boot,32M,ktest=$(SIZE_SUITES)) \
 	       $(call boot,1G,ktest=$(SIZE_SUITES)) \
 	       $(call boot,5G,ktest=$(SIZE_SUITES),-cpu max) \

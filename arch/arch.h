@@ -79,7 +79,7 @@ bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
  * every instruction). Before each instruction, step(&ip, data) runs in
  * the trap's context, as an interrupt handler would, with the address
  * of the instruction about to run, which it may change; when it returns
- * false the stepping ends. For tests (the slab_rseq suite steps the
+ * false the stepping ends. For tests (the rseq suite steps the
  * restartable sequences, kernel/rseq.h); not reentrant.
  */
 void arch_single_step(void (*fn)(void *arg), void *arg,

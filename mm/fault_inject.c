@@ -38,6 +38,7 @@
 #include "kernel/spinlock.h"
 #include "lib/string.h"
 #include "mm/fault_inject.h"
+#include "mm/internal.h"
 #include "mm/slab_internal.h"
 
 #define FAULT_SPEC_LEN		64
@@ -114,11 +115,13 @@ static int parse_spec(const char *spec, struct fault_spec *f)
 	return 0;
 }
 
-/* The slab allocator routes allocations by failslab's state. */
+/* The allocators route requests by their point's state. */
 static void notify_enabled(struct fault_attr *attr)
 {
 	if (attr == &failslab)
 		slab_failslab_changed();
+	else if (attr == &fail_page_alloc)
+		pcp_fast_paths_update();
 }
 
 int fault_attr_set(struct fault_attr *attr, const char *spec, u64 seed)

@@ -295,6 +295,16 @@ void free_pages(unsigned long addr, unsigned int order);
  */
 void *alloc_pages_exact(size_t size, gfp_t gfp) __alloc_size(1);
 /**
+ * alloc_pages_exact_nid() - alloc_pages_exact() preferring a node
+ * @nid: the node to prefer, or NUMA_NO_NODE for this CPU's
+ * @size: bytes wanted, rounded up to whole pages
+ * @gfp: GFP flags, as for alloc_pages_node(); __GFP_COMP is dropped
+ *
+ * Context: as alloc_pages().
+ * Return: as alloc_pages_exact().
+ */
+void *alloc_pages_exact_nid(int nid, size_t size, gfp_t gfp) __alloc_size(2);
+/**
  * free_pages_exact() - free pages from alloc_pages_exact()
  * @virt: the address it returned; NULL is ignored
  * @size: the size given to it

@@ -57,24 +57,42 @@ struct free_area {
  * PAGE_ALLOC_COSTLY_ORDER (Linux keeps them per order since 5.14). Freed
  * blocks collect here and allocations take from here without the zone
  * lock. As in Linux, one budget in pages covers all orders: a free that
- * brings count to high drains at least batch pages, the other orders'
- * lists first (round robin from the next order up), so the order in use
- * keeps its hot blocks and a CPU never holds high pages after a free.
- * An empty list is refilled with batch pages' worth of blocks (batch >>
- * order, at least one); each refill or drain holds zone->lock once.
- * Their pages are not counted in zone->free_pages.
+ * brings the pages on all lists to high drains at least batch pages, the
+ * other orders' lists first (round robin from the next order up), so the
+ * order in use keeps its hot blocks and a CPU never holds high pages
+ * after a free. An empty list is refilled with batch pages' worth of
+ * blocks (batch >> order, at least one); each refill or drain holds
+ * zone->lock once. Their pages are not counted in zone->free_pages.
  *
- * Only the owning CPU touches a per_cpu_pages, with interrupts off;
- * another CPU only reads the counts and sets drain_pending (see
- * mm/page_alloc.c, section 6).
+ * A list is an array used as a stack, as SLAB's struct array_cache is,
+ * so that the fast paths' pop and push are restartable sequences
+ * (kernel/rseq.h: count, then limit, then the entries): pages[count - 1]
+ * is the hottest block, pages[0] the coldest, which a drain takes first.
+ * A fast-path push stops at limit, the list's share of what is left of
+ * high, which the slow paths set again each time they run
+ * (pcp_set_limits()): the fast path never brings the pages to high, it
+ * leaves that free to the slow path, which drains. size is the room:
+ * high's worth of blocks plus one.
+ *
+ * Only the owning CPU touches a per_cpu_pages and its lists, with
+ * interrupts off or inside a restartable sequence; another CPU only
+ * reads the counts and sets drain_pending (see mm/page_alloc.c, section
+ * 6).
  */
 #define PAGE_ALLOC_COSTLY_ORDER	3
 #define NR_PCP_ORDERS		(PAGE_ALLOC_COSTLY_ORDER + 1)
 
 struct pcp_list {
-	struct list_head list;	/* blocks of one order, hottest first */
-	int count;		/* blocks on list */
-	int batch;		/* blocks per refill: batch pages >> order */
+	unsigned int count;	/* blocks on the list */
+	unsigned int limit;	/* a fast-path free stops here */
+	u16 size;		/* room for blocks */
+	u8 batch;		/* blocks per refill: batch pages >> order */
+	bool drain_pending;	/* another CPU asked for a drain: a gate */
+	bool touched;		/* a slow path used it since reap_* */
+	unsigned int reap_count;	/* count at cache_reap's last pass */
+	unsigned long fast_hits;	/* alloc fast path's allocations */
+	unsigned long reap_hits;	/* fast_hits at cache_reap's last pass */
+	struct page *pages[];	/* coldest first */
 };
 
 /*
@@ -97,32 +115,59 @@ enum numa_stat_item {
 };
 
 /*
- * The header and the lists of orders 0 and 1 share one cache line.
+ * One CPU's lists in one zone. The fast paths read only the list
+ * pointer; what they write (the count, fast_hits) and what stops them
+ * (drain_pending: the sequences' gate, kernel/rseq.h) are in the list
+ * itself. A drain request sets every list's drain_pending. cache_reap
+ * finds a list used since its last pass by its touched (the slow paths
+ * set it), its count or its fast_hits, against the last pass's.
  *
  * The alloc fast path counts its allocations in fast_hits alone: each
  * is a numa_hit, and local_node or other_node as the zone's node is the
  * CPU's or not, which the readers work out (node_numa_event()).
  */
 struct per_cpu_pages {
-	bool touched;		/* used since cache_reap's last pass */
-	bool drain_pending;	/* another CPU asked for a drain */
-	int count;		/* pages on all lists */
 	int high;		/* a free that reaches it drains */
 	int batch;		/* pages per drain */
-	struct pcp_list lists[NR_PCP_ORDERS];
-	unsigned long fast_hits;	/* alloc fast path's allocations */
+	struct pcp_list *lists[NR_PCP_ORDERS];
 } __aligned(64);
 
 /* The fast path's allocations from pcp; any CPU may ask, without a lock. */
 static inline unsigned long pcp_fast_hits(const struct per_cpu_pages *pcp)
 {
-	return READ_ONCE(pcp->fast_hits);
+	unsigned long hits = 0;
+
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		hits += READ_ONCE(pcp->lists[o]->fast_hits);
+	return hits;
 }
+
+/* Has another CPU asked pcp's owner to drain? Any CPU may ask. */
+static inline bool pcp_drain_pending(const struct per_cpu_pages *pcp)
+{
+	bool pending = false;
+
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		pending |= READ_ONCE(pcp->lists[o]->drain_pending);
+	return pending;
+}
+
+struct zone;
+void zone_pcp_init(struct zone *zone);
+/*
+ * Turn the page allocator's fast paths off or back on after a change of
+ * page_debug_flags or of fail_page_alloc's enabled (mm/page_alloc.c).
+ */
+void pcp_fast_paths_update(void);
 
 /* Pages (not blocks) on pcp's lists; any CPU may ask, without a lock. */
 static inline unsigned long pcp_pages(const struct per_cpu_pages *pcp)
 {
-	return (unsigned long)READ_ONCE(pcp->count);
+	unsigned long pages = 0;
+
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		pages += (unsigned long)READ_ONCE(pcp->lists[o]->count) << o;
+	return pages;
 }
 
 struct pglist_data;

@@ -276,6 +276,7 @@ static void init_zone(struct pglist_data *pgdat, enum zone_type z)
 
 	zone->name = zone_names[z];
 	zone->zone_pgdat = pgdat;
+	zone_pcp_init(zone);
 	for (int order = 0; order < MAX_ORDER; order++)
 		INIT_LIST_HEAD(&zone->free_area[order].free_list);
 	zone_pfn_limits(z, &start, &end);

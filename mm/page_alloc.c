@@ -46,23 +46,29 @@
  *    counters. Each CPU keeps, per zone, one list per order 0-3 under
  *    one high and batch in pages (mm/internal.h); a refill or drain of
  *    batch pages holds zone->lock once. The lists have no lock: only their
- *    CPU touches them, with interrupts off (pushf/cli and popf on
- *    x86_64, a thread-local flag on the host: no locked instruction).
- *    So the fast paths, alloc_pages() and
+ *    CPU touches them. A list is an array used as a stack (SLAB's
+ *    arrays' layout), so the fast paths, alloc_pages() and
  *    __free_pages() for an ordinary request that the list can serve,
- *    make no locked instruction and no call: interrupts off, a pop or a
- *    push, interrupts back on; the last reference is dropped with a
- *    plain store (the only reference is ours, nobody can take another).
+ *    pop or push it in a restartable sequence (kernel/rseq.h): no lock,
+ *    no locked instruction, no call, the interrupt flag left alone (an
+ *    interrupt inside the pop or push restarts it); the last reference
+ *    is dropped with a plain store (the only reference is ours, nobody
+ *    can take another). Everything else on a list (refills, drains,
+ *    the slow paths) runs with interrupts off (pushf/cli and popf on
+ *    x86_64, a thread-local flag on the host). A fast-path push stops
+ *    at the list's limit, its share of the pages left below high,
+ *    which every slow-path operation sets again (pcp_set_limits()):
+ *    only a slow path brings the pages to high, and drains.
  *
  *    Another CPU never touches a list. drain_all_pages() (reclaim,
  *    tests) has every CPU that holds pages drain its own in its
  *    call-function interrupt, which cannot land inside that CPU's fast
  *    path. Where no IPI may be sent (interrupts off, or an interrupt
  *    handler: kernel/smp.h), it drains this CPU's lists and sets the
- *    others' drain_pending, which the owner honours at its next
- *    slow-path pcp operation (the fast paths test it and step aside) or
- *    cache_reap pass; so do CPUs that take no interrupts (the malloc
- *    shim's, application threads).
+ *    others' drain_pending, which the owner honours at its next pcp
+ *    operation (the flag is the fast paths' gate: they step aside to
+ *    the slow path) or cache_reap pass; so do CPUs that take no
+ *    interrupts (the malloc shim's, application threads).
  *
  *    Why not a lock: Linux since 5.14 guards each CPU's lists with a
  *    spinlock that remote drainers take and the owner trylocks, so that
@@ -71,8 +77,8 @@
  *    with the refcount's, three) were most of the pair's cost here. This
  *    kernel has no preemption and cheap, bounded IPIs, so the older
  *    design (Linux before 5.14, and SLAB's arrays in mm/slab.c) is both
- *    correct and fastest: interrupts off for the owner, IPIs or a
- *    request flag for everyone else. The price: a drain from interrupt
+ *    correct and fastest: restartable sequences or interrupts off for
+ *    the owner, IPIs or a request flag for everyone else. The price: a drain from interrupt
  *    context or with interrupts off is deferred on the other CPUs.
  *
  *    Lock order: Documentation/locking/locking.md (kernel/lockdep.c
@@ -80,7 +86,8 @@
  *
  * 7. Checks and debugging (mm/page_debug.c, mm/fault_inject.c). Every
  *    free is checked for the bad frees of section 5; the fast path does
- *    it as one test of the flags word (and the tail bit), the refcount
+ *    it as one compare of the flags word (no flag, and the fast path's
+ *    zone), a test of the tail bit, the refcount
  *    (exactly 1: a block already on a per-CPU list has 0, so a double
  *    free is caught there) and the order, and leaves reporting to
  *    free_pages_prepare. A block is checked to look free (check_new_page)
@@ -89,11 +96,13 @@
  *    reference taken on a freed block is found at the latest by the
  *    drain, reported, and the block kept out of the free lists. While
  *    page_debug_flags or fail_page_alloc is on, every allocation and
- *    free takes the slow paths, and a block about to go to the free
- *    lists or a per-CPU list, and a block about to be handed out
- *    (before __GFP_ZERO), pass one test of page_debug_flags: page
- *    poisoning and debug_pagealloc hook in behind it. fail_page_alloc is
- *    one test of its ->enabled in alloc_pages(); an injected failure
+ *    free takes the slow paths (pcp_fast_paths_update() turns the
+ *    fast paths off, so that they test neither), and a block about to
+ *    go to the free lists or a per-CPU list, and a block about to be
+ *    handed out (before __GFP_ZERO), pass one test of page_debug_flags:
+ *    page poisoning and debug_pagealloc hook in behind it.
+ *    fail_page_alloc is one test of its ->enabled in the slow path of
+ *    alloc_pages(); an injected failure
  *    returns NULL before the free lists are looked at, without the
  *    "page allocation failure" report (it is not a shortage of memory;
  *    fault_inject_verbose reports it instead).
@@ -129,7 +138,8 @@
  *    alloc fast path serves the first zone of this CPU's memory node,
  *    found at boot (pcp_fast_zone[cpu]). Each allocation counts Linux's
  *    numa_hit/miss/foreign/local/other (zone_statistics) in the per-CPU
- *    lists of the zones involved; the fast path counts in one word.
+ *    lists of the zones involved; the fast path counts in one word of
+ *    its list (fast_hits).
  *
  * 10. References (Linux's rules). An allocated block's first page holds
  *    its references; a compound page's tails count on the head.
@@ -146,13 +156,15 @@
  *    put_page() of a page with no reference, get_page() of one and
  *    split_page() of a compound page are reported and change nothing.
  *    None of this touches the fast paths: a page with more than one
- *    reference fails free_page_fast_ok().
+ *    reference fails free_page_refs_ok().
  */
 #include "kernel/bug.h"
 #include "kernel/errno.h"
+#include "kernel/overflow.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/report.h"
+#include "kernel/rseq.h"
 #include "kernel/irq.h"
 #include "kernel/smp.h"
 #include "lib/string.h"
@@ -576,31 +588,48 @@ static struct zone *pcp_fast_zone[NR_CPUS] = {
  * reads its own above: one load that does not wait for this CPU's
  * number, as the fast path was before it had nodes (a CPU's number is
  * not a per-CPU variable here, so a per-CPU zone costs a dependent
- * load, measurably). pcp_fast_zone_all_id is its node and zone as the
- * top bits of page->flags give them (page_zone_id(); ~0 for no_zone),
- * so that the free fast path knows a page of that zone without loading
- * node_data[] for it.
+ * load, measurably). pcp_fast_zone_one is that zone as boot found it;
+ * pcp_fast_zone_all is it while the fast paths are on (no page
+ * debugging, no fail_page_alloc: pcp_fast_paths_update()), no_zone
+ * otherwise, so that the alloc fast path need not test them.
+ * pcp_fast_zone_bits is the same switch for the free fast path: the
+ * zone's node and zone as the top bits of page->flags hold them, with
+ * no page flag (~0 while off), so that one compare finds a page of that
+ * zone without flags, without loading node_data[] for it. The free fast
+ * path then uses pcp_fast_zone_one, which never changes once set.
  */
+static struct zone *pcp_fast_zone_one = &no_zone;
 static struct zone *pcp_fast_zone_all = &no_zone;
-static unsigned long pcp_fast_zone_all_id = ~0UL;
+static unsigned long pcp_fast_zone_bits = ~0UL;
 
-/*
- * The node and zone of a page, as one number: the top bits of its
- * flags, where nothing else is kept.
- */
-static __always_inline unsigned long page_zone_id(const struct page *page)
+/* The bits of page->flags that say which node and zone, nothing else. */
+#define PAGE_ZONEID_MASK	(~0UL << NODES_PGSHIFT)
+
+/* What a page of zone, with no flag set, has in its flags word. */
+static unsigned long zone_flags_bits(const struct zone *zone)
 {
 	BUILD_BUG_ON(ZONES_PGSHIFT + 2 > BITS_PER_LONG ||
 		     NODES_PGSHIFT + 4 != ZONES_PGSHIFT ||
 		     __NR_PAGEFLAGS > NODES_PGSHIFT);
-	return page->flags >> NODES_PGSHIFT;
+	return ((unsigned long)zone_idx(zone) << ZONES_PGSHIFT) |
+	       ((unsigned long)zone_to_nid(zone) << NODES_PGSHIFT);
 }
 
-static unsigned long zone_id(const struct zone *zone)
+/* Page debugging or fail_page_alloc on: every request takes the slow paths. */
+static bool pcp_fast_paths_off(void)
 {
-	return ((unsigned long)zone_idx(zone) << (ZONES_PGSHIFT - NODES_PGSHIFT)) |
-	       (unsigned long)zone_to_nid(zone);
+	return READ_ONCE(page_debug_flags) || READ_ONCE(fail_page_alloc.enabled);
 }
+
+void pcp_fast_paths_update(void)
+{
+	struct zone *one = READ_ONCE(pcp_fast_zone_one);
+	bool on = one != &no_zone && !pcp_fast_paths_off();
+
+	WRITE_ONCE(pcp_fast_zone_all, on ? one : &no_zone);
+	WRITE_ONCE(pcp_fast_zone_bits, on ? zone_flags_bits(one) : ~0UL);
+}
+
 /* Linux's _numa_mem_: each CPU's nearest node with memory. */
 static int cpu_mem_node[NR_CPUS];
 
@@ -609,19 +638,56 @@ static struct per_cpu_pages *this_cpu_pcp(struct zone *zone)
 	return &zone->pcp[arch_cpu_id()];
 }
 
-/* The cold end of one list to the buddy lists; zone->lock held. */
-static void free_pcp_block(struct zone *zone, struct per_cpu_pages *pcp,
-			   unsigned int order)
-{
-	struct pcp_list *l = &pcp->lists[order];
-	struct page *page = list_last_entry(&l->list, struct page, lru);
+/* The list every CPU has until setup_pcp_lists() gives it one: no room. */
+static struct pcp_list pcp_list_none;
 
-	list_del(&page->lru);
-	l->count--;
-	pcp->count -= 1 << order;
-	/* A block that no longer looks free is reported and left out. */
-	if (check_new_page(page, order))
-		__free_one_page(page, page_to_pfn(page), zone, order);
+/* Every CPU's lists in zone: pcp_list_none, until setup_pcp_lists(). */
+void zone_pcp_init(struct zone *zone)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+			zone->pcp[cpu].lists[o] = &pcp_list_none;
+	}
+}
+
+/*
+ * Give each of pcp's lists its limit: its count and its share of the
+ * pages left below high, half of them to order's list (the one in use)
+ * and the rest in equal parts to the others, so that the fast path's
+ * pushes, all together, stop short of high (mm/internal.h). On the
+ * lists' CPU, interrupts off.
+ */
+static void pcp_set_limits(struct per_cpu_pages *pcp, unsigned int order)
+{
+	long room = pcp->high - 1 - (long)pcp_pages(pcp);
+
+	if (!pcp->high)
+		return;		/* no lists of its own: pcp_list_none */
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
+		struct pcp_list *l = pcp->lists[o];
+		long share = 0;
+
+		if (room > 0)
+			share = o == order ? room / 2 :
+				room / (2 * (NR_PCP_ORDERS - 1));
+		l->limit = l->count + (unsigned int)(share >> o);
+		WARN_ON_ONCE(l->limit > l->size);
+	}
+}
+
+/* The n coldest blocks of one list to the buddy lists; zone->lock held. */
+static void free_pcp_blocks(struct zone *zone, struct pcp_list *l,
+			    unsigned int order, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		struct page *page = l->pages[i];
+
+		/* A block that no longer looks free is reported and left out. */
+		if (check_new_page(page, order))
+			__free_one_page(page, page_to_pfn(page), zone, order);
+	}
+	l->count -= n;
+	memmove(l->pages, l->pages + n, l->count * sizeof(l->pages[0]));
 }
 
 /*
@@ -635,22 +701,25 @@ static unsigned long free_pcppages_bulk(struct zone *zone,
 					struct per_cpu_pages *pcp,
 					unsigned int order, int pages)
 {
+	long left = (long)pcp_pages(pcp);
 	unsigned long moved = 0;
 
 	lockdep_assert_irqs_disabled();
 	spin_lock(&zone->lock);
 	for (unsigned int i = 1; i <= NR_PCP_ORDERS; i++) {
-		unsigned int o = (order + i) % NR_PCP_ORDERS;
+		unsigned int o = (order + i) % NR_PCP_ORDERS, n = 0;
+		struct pcp_list *l = pcp->lists[o];
 
-		while (pcp->lists[o].count &&
-		       (pages > 0 || pcp->count >= pcp->high)) {
-			free_pcp_block(zone, pcp, o);
+		while (n < l->count && (pages > 0 || left >= pcp->high)) {
+			n++;
 			pages -= 1 << o;
-			moved += 1UL << o;
+			left -= 1L << o;
 		}
+		free_pcp_blocks(zone, l, o, n);
+		moved += (unsigned long)n << o;
 	}
 	spin_unlock(&zone->lock);
-	WARN_ON_ONCE(pcp->count < 0 || pcp->count >= pcp->high);
+	WARN_ON_ONCE(left < 0 || left >= pcp->high);
 	return moved;
 }
 
@@ -663,29 +732,40 @@ static unsigned long free_pcppages_all(struct zone *zone,
 	lockdep_assert_irqs_disabled();
 	spin_lock(&zone->lock);
 	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
-		while (pcp->lists[o].count) {
-			free_pcp_block(zone, pcp, o);
-			moved += 1UL << o;
-		}
+		moved += (unsigned long)pcp->lists[o]->count << o;
+		free_pcp_blocks(zone, pcp->lists[o], o, pcp->lists[o]->count);
 	}
 	spin_unlock(&zone->lock);
-	WARN_ON_ONCE(pcp->count);
 	return moved;
+}
+
+/* Reverse pages[from, to): the first block taken ends on top. */
+static void pcp_reverse(struct pcp_list *l, unsigned int from,
+			unsigned int to)
+{
+	while (from + 1 < to) {
+		struct page *page = l->pages[from];
+
+		l->pages[from++] = l->pages[--to];
+		l->pages[to] = page;
+	}
 }
 
 /*
  * Refill one list with up to batch blocks, under one hold of
- * zone->lock. The blocks are checked here, as they leave the buddy
- * lists, and not again when the fast path hands them out.
+ * zone->lock, the first one taken on top (handed out first). The
+ * blocks are checked here, as they leave the buddy lists, and not again
+ * when the fast path hands them out.
  */
 static void rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp,
 			 unsigned int order)
 {
-	struct pcp_list *l = &pcp->lists[order];
+	struct pcp_list *l = pcp->lists[order];
+	unsigned int first = l->count;
 
 	lockdep_assert_irqs_disabled();
 	spin_lock(&zone->lock);
-	for (int i = 0; i < l->batch; i++) {
+	for (int i = 0; i < l->batch && l->count < l->size; i++) {
 		struct page *page = __rmqueue_smallest(zone, order);
 
 		if (!page)
@@ -693,41 +773,74 @@ static void rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp,
 		if (!check_new_page(page, order))
 			continue;	/* reported; never handed out */
 		arch_alloc_page(page, order);
-		list_add_tail(&page->lru, &l->list);
-		l->count++;
-		pcp->count += 1 << order;
+		l->pages[l->count++] = page;
 	}
 	spin_unlock(&zone->lock);
+	pcp_reverse(l, first, l->count);
 }
 
 /* Everything on pcp's lists to the buddy lists; pages moved. */
 static unsigned long drain_pages_zone(struct zone *zone,
 				      struct per_cpu_pages *pcp)
 {
+	unsigned long moved;
+
 	/* Cleared before the drain: a request made during it stays. */
-	WRITE_ONCE(pcp->drain_pending, false);
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		WRITE_ONCE(pcp->lists[o]->drain_pending, false);
 	barrier();
-	return free_pcppages_all(zone, pcp);
+	moved = free_pcppages_all(zone, pcp);
+	pcp_set_limits(pcp, 0);
+	return moved;
 }
 
 /* Honour another CPU's drain request, on this CPU's next pcp operation. */
 static void pcp_drain_if_asked(struct zone *zone, struct per_cpu_pages *pcp)
 {
-	if (unlikely(READ_ONCE(pcp->drain_pending)))
+	if (unlikely(pcp_drain_pending(pcp)))
 		drain_pages_zone(zone, pcp);
 }
 
 /*
- * This CPU's lists, for a slow-path operation: a pending drain done
- * first, the lists marked used. Interrupts off.
+ * This CPU's lists, for a slow-path operation on order's: a pending
+ * drain done first, the list marked used. Interrupts off.
  */
-static struct per_cpu_pages *this_cpu_pcp_slow(struct zone *zone)
+static struct per_cpu_pages *this_cpu_pcp_slow(struct zone *zone,
+					       unsigned int order)
 {
 	struct per_cpu_pages *pcp = this_cpu_pcp(zone);
 
 	pcp_drain_if_asked(zone, pcp);
-	pcp->touched = true;
+	pcp->lists[order]->touched = true;
 	return pcp;
+}
+
+/*
+ * Was any of pcp's lists used since the last call (cache_reap's pass):
+ * touched by a slow path, or its count or fast_hits moved? Marks them
+ * unused. On the lists' CPU, interrupts off.
+ */
+static bool pcp_test_and_clear_touched(struct per_cpu_pages *pcp)
+{
+	bool used = false;
+
+	if (!pcp->high)
+		return false;	/* no lists of its own: pcp_list_none */
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
+		struct pcp_list *l = pcp->lists[o];
+
+		used |= l->touched || l->count != l->reap_count ||
+			l->fast_hits != l->reap_hits;
+		l->touched = false;
+		l->reap_count = l->count;
+		l->reap_hits = l->fast_hits;
+	}
+	return used;
+}
+/* Has this CPU a list for order in zone (not before setup_pcp_lists())? */
+static bool pcp_serves(struct zone *zone, unsigned int order)
+{
+	return order < NR_PCP_ORDERS && this_cpu_pcp(zone)->lists[order]->size;
 }
 
 static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order)
@@ -738,24 +851,22 @@ static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pcp = this_cpu_pcp_slow(zone);
-	l = &pcp->lists[order];
+	pcp = this_cpu_pcp_slow(zone, order);
+	l = pcp->lists[order];
 	if (!l->count)
 		rmqueue_bulk(zone, pcp, order);
-	if (l->count) {
-		page = list_first_entry(&l->list, struct page, lru);
-		list_del(&page->lru);
-		l->count--;
-		pcp->count -= 1 << order;
-	}
+	if (l->count)
+		page = l->pages[--l->count];
+	pcp_set_limits(pcp, order);
 	local_irq_restore(flags);
 	return page;
 }
 
 /*
- * A prepared block (refcount 0) onto this CPU's list; drain if full. Out
- * of line: inlined, its drain loop would cost the free fast path a
- * stack frame.
+ * A prepared block (refcount 0) onto this CPU's list; drain if the
+ * pages reach high. Straight to the buddy lists where the CPU has no
+ * list in zone (pcp_list_none). Out of line: inlined, its drain loop
+ * would cost the free fast path a stack frame.
  */
 static __noinline void free_unref_page(struct page *page, struct zone *zone,
 				       unsigned int order)
@@ -765,13 +876,20 @@ static __noinline void free_unref_page(struct page *page, struct zone *zone,
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pcp = this_cpu_pcp_slow(zone);
-	l = &pcp->lists[order];
-	list_add(&page->lru, &l->list);
-	l->count++;
-	pcp->count += 1 << order;
-	if (pcp->count >= pcp->high)
-		free_pcppages_bulk(zone, pcp, order, pcp->batch);
+	pcp = this_cpu_pcp_slow(zone, order);
+	l = pcp->lists[order];
+	if (unlikely(!l->size)) {
+		spin_lock(&zone->lock);
+		__free_one_page(page, page_to_pfn(page), zone, order);
+		spin_unlock(&zone->lock);
+	} else {
+		/* Below high before this free: there is room (internal.h). */
+		BUG_ON(l->count >= l->size);
+		l->pages[l->count++] = page;
+		if (pcp_pages(pcp) >= (unsigned long)pcp->high)
+			free_pcppages_bulk(zone, pcp, order, pcp->batch);
+		pcp_set_limits(pcp, order);
+	}
 	local_irq_restore(flags);
 }
 
@@ -804,10 +922,11 @@ unsigned long drain_local_pages_idle(void)
 
 		local_irq_save(flags);
 		pcp = this_cpu_pcp(zone);
-		if (pcp->touched && !READ_ONCE(pcp->drain_pending))
-			pcp->touched = false;
-		else
+		if (!pcp_test_and_clear_touched(pcp) ||
+		    pcp_drain_pending(pcp)) {
 			moved += drain_pages_zone(zone, pcp);
+			pcp_test_and_clear_touched(pcp);	/* emptied */
+		}
 		local_irq_restore(flags);
 	}
 	return moved;
@@ -827,8 +946,10 @@ static void drain_pages_ask(unsigned int cpu)
 	for_each_zone(zone) {
 		struct per_cpu_pages *pcp = &zone->pcp[cpu];
 
-		if (pcp_pages(pcp) && !READ_ONCE(pcp->drain_pending))
-			WRITE_ONCE(pcp->drain_pending, true);
+		if (!pcp_pages(pcp))
+			continue;
+		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+			WRITE_ONCE(pcp->lists[o]->drain_pending, true);
 	}
 }
 
@@ -950,7 +1071,7 @@ static struct page *rmqueue(struct zone *zone, unsigned int order)
 	struct page *page;
 	unsigned long flags;
 
-	if (order < NR_PCP_ORDERS)
+	if (pcp_serves(zone, order))
 		return rmqueue_pcplist(zone, order);
 	spin_lock_irqsave(&zone->lock, flags);
 	page = __rmqueue_smallest(zone, order);
@@ -1154,46 +1275,41 @@ int numa_mem_id(void)
 	return READ_ONCE(cpu_mem_node[arch_cpu_id()]);
 }
 
-/* May the fast path serve this request from zone? */
+/*
+ * May the fast path serve this request from zone: no zone modifier or
+ * debugging, and the zone at least the largest per-CPU block above its
+ * min watermark (a little stricter than the slow path's
+ * zone_watermark_ok() for the smaller orders, so that the test needs no
+ * shift: near min the slow path decides, by the same rule)?
+ */
 static __always_inline bool pcp_fast_ok(const struct zone *zone, gfp_t gfp,
 					unsigned int order)
 {
-	return order < NR_PCP_ORDERS &&
-	       !((gfp & PCP_SLOW_GFP) | READ_ONCE(page_debug_flags) |
-		 READ_ONCE(fail_page_alloc.enabled)) &&
+	return order < NR_PCP_ORDERS && !(gfp & PCP_SLOW_GFP) &&
 	       READ_ONCE(zone->free_pages) >=
-		       min_wmark_pages(zone) + (1UL << order);
+		       min_wmark_pages(zone) + (1UL << PAGE_ALLOC_COSTLY_ORDER);
 }
 
 /*
- * Pop this CPU's list for order in zone, interrupts off for the pop
- * alone; NULL if it is empty or a drain is asked for (the caller takes
- * the slow path). Counted in fast_hits.
+ * Pop this CPU's list for order in zone, a restartable sequence
+ * (kernel/rseq.h) that leaves the interrupt flag alone; NULL if the list
+ * is empty or a drain is asked for (its gate: the caller takes the slow
+ * path). Counted in the list's fast_hits, in one instruction after the
+ * commit.
  */
 static __always_inline struct page *rmqueue_pcp_fast(struct zone *zone,
 						     unsigned int order)
 {
-	struct per_cpu_pages *pcp;
 	struct pcp_list *l;
 	struct page *page;
-	unsigned long flags;
 
-	flags = arch_irq_save();
-	pcp = this_cpu_pcp(zone);
-	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
-	l = &pcp->lists[order];
-	OPTIMIZER_HIDE_VAR(l);
-	if (unlikely(!l->count || pcp->drain_pending)) {
-		arch_irq_restore(flags);
+	page = arch_rseq_pop((void *const *)&this_cpu_pcp(zone)->lists[order],
+			     offsetof(struct pcp_list, pages),
+			     offsetof(struct pcp_list, drain_pending),
+			     (void **)&l);
+	if (unlikely(!page))
 		return NULL;
-	}
-	page = list_first_entry(&l->list, struct page, lru);
-	list_del(&page->lru);
-	l->count--;
-	pcp->count -= 1 << order;
-	pcp->touched = true;
-	pcp->fast_hits++;
-	arch_irq_restore(flags);
+	arch_local_inc(&l->fast_hits);
 	set_page_count(page, 1);
 	page->alloc_order = order;
 	kasan_alloc_pages(page, order);
@@ -1211,10 +1327,10 @@ static __noinline struct page *alloc_pages_cpu_zone(gfp_t gfp,
 	struct page *page = NULL;
 	struct zone *zone;
 
-	if (READ_ONCE(pcp_fast_zone_all) != &no_zone)	/* one memory node */
+	if (READ_ONCE(pcp_fast_zone_one) != &no_zone)	/* one memory node */
 		return alloc_pages_slow(gfp, order, numa_mem_id());
 	zone = pcp_fast_zone[arch_cpu_id()];
-	if (pcp_fast_ok(zone, gfp, order))
+	if (pcp_fast_ok(zone, gfp, order) && !pcp_fast_paths_off())
 		page = rmqueue_pcp_fast(zone, order);
 	if (!page)
 		return alloc_pages_slow(gfp, order, numa_mem_id());
@@ -1280,67 +1396,95 @@ static __noinline void free_pages_slow(struct page *page, unsigned int order,
 }
 
 /*
- * May the fast path free page at order: a struct page of RAM (a 2 MiB
- * chunk that is RAM through and through), no flags (reserved, buddy,
- * slab, head, pfmemalloc ...), not a tail, exactly our one reference
- * (a page on a per-CPU list has none: a double free fails here), the
- * order it was allocated with? Anything else goes to free_pages_prepare,
- * which reports what is wrong.
+ * Is page, by its address alone, a struct page of RAM (in a 2 MiB chunk
+ * that is RAM through and through), and order one of the per-CPU lists'?
  */
-static __always_inline bool free_page_fast_ok(const struct page *page,
-					      unsigned int order)
+static __always_inline bool free_page_ptr_ok(const struct page *page,
+					     unsigned int order)
 {
 	unsigned long off = (unsigned long)page - (unsigned long)vmemmap;
 	unsigned long pfn = off / sizeof(struct page);
 
 	return order < NR_PCP_ORDERS && pfn < max_pfn &&
-	       !(off % sizeof(struct page)) && pfn_in_ram_chunk(pfn) &&
-	       !((page->flags & PAGE_FLAGS_MASK) |
-		 (READ_ONCE(page->compound_head) & 1) |
-		 READ_ONCE(page_debug_flags)) &&
+	       !(off % sizeof(struct page)) && pfn_in_ram_chunk(pfn);
+}
+
+/*
+ * The rest of the fast path's checks but the flags: not a tail, exactly
+ * our one reference (a page on a per-CPU list has none: a double free
+ * fails here), the order it was allocated with.
+ */
+static __always_inline bool free_page_refs_ok(const struct page *page,
+					      unsigned int order)
+{
+	return !(READ_ONCE(page->compound_head) & 1) &&
 	       page_ref_count(page) == 1 && page->alloc_order == order;
 }
 
 /*
- * The fast path (section 6): checks in free_page_fast_ok(), the last
- * reference dropped with a plain store, a push onto this CPU's list
- * with interrupts off. A full list, a drain request and everything else
- * take the slow paths.
+ * The last reference dropped with plain stores (ours is the only one,
+ * nobody can take another), then a push onto this CPU's list for order
+ * in zone, a restartable sequence; a list at its limit or with a drain
+ * asked for (its gate) takes the slow path.
  */
-void __free_pages(struct page *page, unsigned int order)
+static __always_inline void free_page_to_pcp(struct page *page,
+					     struct zone *zone,
+					     unsigned int order)
 {
-	struct per_cpu_pages *pcp;
-	struct zone *zone;
-	struct pcp_list *l;
-	unsigned long flags;
-
-	if (unlikely(!free_page_fast_ok(page, order))) {
-		free_pages_slow(page, order, _RET_IP_);
-		return;
-	}
 	set_page_count(page, 0);
 	page->alloc_order = 0;
 	page->mapping = NULL;
 	kasan_free_pages(page, order);
-	zone = READ_ONCE(pcp_fast_zone_all);
-	if (unlikely(page_zone_id(page) != READ_ONCE(pcp_fast_zone_all_id)))
-		zone = page_zone(page);
-	flags = arch_irq_save();
-	pcp = this_cpu_pcp(zone);
-	OPTIMIZER_HIDE_VAR(pcp);	/* kept in a register, not rebuilt */
-	l = &pcp->lists[order];
-	OPTIMIZER_HIDE_VAR(l);
-	if (unlikely(pcp->drain_pending ||
-		     pcp->count + (1 << order) >= pcp->high)) {
-		arch_irq_restore(flags);
+	if (unlikely(!arch_rseq_push((void *const *)&this_cpu_pcp(zone)->lists[order],
+				     offsetof(struct pcp_list, pages),
+				     offsetof(struct pcp_list, drain_pending),
+				     page, NULL)))
 		free_unref_page(page, zone, order);
+}
+
+/*
+ * __free_pages() of a page of another zone than pcp_fast_zone_one, or
+ * with flags, or while the fast paths are off: the same checks with the
+ * flags and the switch apart, the zone from the page; anything wrong or
+ * any debugging goes to free_pages_prepare(), which reports it.
+ */
+static __noinline void free_pages_other_zone(struct page *page,
+					     unsigned int order,
+					     unsigned long caller)
+{
+	if (unlikely((page->flags & PAGE_FLAGS_MASK) || pcp_fast_paths_off() ||
+		     !free_page_refs_ok(page, order))) {
+		free_pages_slow(page, order, caller);
 		return;
 	}
-	list_add(&page->lru, &l->list);
-	l->count++;
-	pcp->count += 1 << order;
-	pcp->touched = true;
-	arch_irq_restore(flags);
+	free_page_to_pcp(page, page_zone(page), order);
+}
+
+/*
+ * The fast path (section 6): checks in free_page_ptr_ok(), one compare
+ * of the flags word that finds at once no flags (reserved, buddy, slab,
+ * head, pfmemalloc ...), the zone of pcp_fast_zone_one and the fast
+ * paths on (pcp_fast_zone_bits), the rest in free_page_refs_ok(), then
+ * free_page_to_pcp(). Everything else takes the slow paths.
+ */
+void __free_pages(struct page *page, unsigned int order)
+{
+	unsigned long flags;
+
+	if (unlikely(!free_page_ptr_ok(page, order))) {
+		free_pages_slow(page, order, _RET_IP_);
+		return;
+	}
+	flags = READ_ONCE(page->flags) & (PAGE_FLAGS_MASK | PAGE_ZONEID_MASK);
+	if (unlikely(flags != READ_ONCE(pcp_fast_zone_bits))) {
+		free_pages_other_zone(page, order, _RET_IP_);
+		return;
+	}
+	if (unlikely(!free_page_refs_ok(page, order))) {
+		free_pages_slow(page, order, _RET_IP_);
+		return;
+	}
+	free_page_to_pcp(page, READ_ONCE(pcp_fast_zone_one), order);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
@@ -1447,13 +1591,18 @@ void split_page(struct page *page, unsigned int order)
 
 void *alloc_pages_exact(size_t size, gfp_t gfp)
 {
+	return alloc_pages_exact_nid(NUMA_NO_NODE, size, gfp);
+}
+
+void *alloc_pages_exact_nid(int nid, size_t size, gfp_t gfp)
+{
 	unsigned int order = get_order(size);
 	unsigned long used = PFN_UP(size);
 	struct page *page;
 
 	if (!size)
 		return NULL;
-	page = alloc_pages(gfp & ~__GFP_COMP, order);
+	page = alloc_pages_node(nid, gfp & ~__GFP_COMP, order);
 	if (!page)
 		return NULL;
 	split_page(page, order);
@@ -1517,6 +1666,7 @@ void init_mem_debugging_and_hardening(void)
 	else
 		__atomic_fetch_and(&page_debug_flags, ~PAGE_DEBUG_INIT,
 				   __ATOMIC_RELEASE);
+	pcp_fast_paths_update();
 }
 
 /* --- boot: handing memory over, watermarks ------------------------------ */
@@ -1593,6 +1743,48 @@ void setup_per_zone_wmarks(void)
 	}
 }
 
+/* Room in blocks of order for a list under high (mm/internal.h). */
+static unsigned int pcp_list_size(int high, unsigned int order)
+{
+	return ((unsigned int)(high - 1) >> order) + 1;
+}
+
+/*
+ * One CPU's lists in a zone, in bytes, a whole number of cache lines
+ * (struct per_cpu_pages is one).
+ */
+static size_t pcp_lists_bytes(int high)
+{
+	size_t bytes = 0;
+
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		bytes += struct_size((struct pcp_list *)NULL, pages,
+				     pcp_list_size(high, o));
+	return ALIGN(bytes, sizeof(struct per_cpu_pages));
+}
+
+/*
+ * Lay out one CPU's lists at mem and set them up; batch pages per
+ * refill and drain, high in pages for all orders.
+ */
+static void pcp_lists_init(struct per_cpu_pages *pcp, void *mem, int batch,
+			   int high)
+{
+	memset(pcp, 0, sizeof(*pcp));
+	pcp->batch = batch;
+	pcp->high = high;
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
+		struct pcp_list *l = mem;
+
+		memset(l, 0, sizeof(*l));
+		l->size = (u16)pcp_list_size(high, o);
+		l->batch = (u8)max(batch >> o, 1);
+		pcp->lists[o] = l;
+		mem = &l->pages[l->size];
+	}
+	pcp_set_limits(pcp, 0);
+}
+
 /*
  * Linux's zone_batchsize, roughly: a quarter of managed/1024 pages, at
  * most 63, for order 0 (counting the pages deferred init has still to
@@ -1600,28 +1792,35 @@ void setup_per_zone_wmarks(void)
  * six batches, over all orders (Linux's pcp->high before it became
  * adaptive), and room for two blocks of the largest order however small
  * the zone. A list of order o is refilled with batch >> o blocks, at
- * least one.
+ * least one. The lists of every possible CPU come from one allocation
+ * on the zone's node, kept for good; a zone without pages, or whose
+ * node cannot give them, keeps pcp_list_none, and its blocks go
+ * straight to and from the buddy lists.
  */
 static void setup_pcp_lists(struct zone *zone)
 {
-	unsigned int cpu;
 	unsigned long pages = zone->managed_pages + zone_deferred_pages(zone);
 	int batch = (int)clamp_val(pages / 4096, 1UL, 63UL);
+	int high = max(6 * batch, 2 << PAGE_ALLOC_COSTLY_ORDER);
+	size_t bytes = pcp_lists_bytes(high);
+	unsigned int cpu;
+	char *mem;
 
 	/* the fast paths' fields share a line (mm/internal.h) */
-	BUILD_BUG_ON(offsetof(struct per_cpu_pages, lists[2]) > 64);
+	BUILD_BUG_ON(sizeof(struct per_cpu_pages) != 64);
+	if (!zone->managed_pages)
+		return;
+	mem = alloc_pages_exact_nid(zone_to_nid(zone),
+				    bytes * num_possible_cpus(),
+				    GFP_NOWAIT | __GFP_THISNODE | __GFP_NOWARN);
+	if (!mem) {
+		pr_warn("%s zone: no memory for per-CPU page lists\n",
+			zone->name);
+		return;
+	}
 	for_each_possible_cpu(cpu) {
-		struct per_cpu_pages *pcp = &zone->pcp[cpu];
-
-		memset(pcp, 0, sizeof(*pcp));
-		pcp->batch = batch;
-		pcp->high = max(6 * batch, 2 << PAGE_ALLOC_COSTLY_ORDER);
-		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
-			struct pcp_list *l = &pcp->lists[o];
-
-			INIT_LIST_HEAD(&l->list);
-			l->batch = max(batch >> o, 1);
-		}
+		pcp_lists_init(&zone->pcp[cpu], mem, batch, high);
+		mem += bytes;
 	}
 }
 
@@ -1739,8 +1938,10 @@ static void setup_pcp_fast_zones(void)
 			all = &no_zone;
 		first = false;
 	}
-	WRITE_ONCE(pcp_fast_zone_all_id, all == &no_zone ? ~0UL : zone_id(all));
-	WRITE_ONCE(pcp_fast_zone_all, all);
+	/* Before the bits (x86 keeps stores in order): a free sees it. */
+	WRITE_ONCE(pcp_fast_zone_one, all);
+	barrier();
+	pcp_fast_paths_update();
 }
 
 void memblock_free_all(void)

@@ -214,6 +214,7 @@ void page_poisoning_set(bool on)
 		__atomic_fetch_and(&page_debug_flags, ~PAGE_DEBUG_POISON,
 				   __ATOMIC_RELEASE);
 	}
+	pcp_fast_paths_update();
 }
 
 bool debug_pagealloc_fault(unsigned long addr, unsigned long *pfn)
@@ -496,35 +497,43 @@ static void pcp_entry(struct check *c, struct page *page, void *arg)
 	check_free_pages_debug(c, page, n);
 }
 
+/*
+ * One list: its count within its limit and its limit within its size,
+ * then every block it counts. zone->lock held.
+ */
+static void check_pcp_list(struct pcp_arg *a, const struct pcp_list *l)
+{
+	unsigned int n = min(l->count, l->size);
+	char what[56];
+
+	scnprintf(what, sizeof(what), "zone %s cpu %d order-%u list",
+		  a->zone->name, a->cpu, a->order);
+	if (l->count > l->limit || l->limit > l->size)
+		problem(a->c, REPORT_PAGE_CHECK_COUNT,
+			"%s: count %u, limit %u, size %u", what, l->count,
+			l->limit, l->size);
+	for (unsigned int i = 0; i < n; i++) {
+		if (!valid_page_ptr(l->pages[i])) {
+			problem(a->c, REPORT_PAGE_CHECK_LIST,
+				"%s: entry %u is not a struct page: %px", what,
+				i, l->pages[i]);
+			continue;
+		}
+		pcp_entry(a->c, l->pages[i], a);
+	}
+}
+
 /* One CPU's lists of one zone, on that CPU (or one that takes no IPIs). */
 static void check_pcp_local(void *info)
 {
 	struct pcp_arg *a = info;
 	struct per_cpu_pages *pcp = &a->zone->pcp[a->cpu];
-	unsigned long flags, pages = 0;
-	char what[56];
+	unsigned long flags;
 
 	local_irq_save(flags);
 	spin_lock(&a->zone->lock);
-	for (a->order = 0; a->order < NR_PCP_ORDERS; a->order++) {
-		struct pcp_list *l = &pcp->lists[a->order];
-		unsigned long limit, n;
-
-		scnprintf(what, sizeof(what), "zone %s cpu %d order-%u list",
-			  a->zone->name, a->cpu, a->order);
-		limit = min_t(unsigned long, max(l->count, 0),
-			      a->zone->spanned_pages) + 1;
-		n = walk_list(a->c, &l->list, limit, what, pcp_entry, a);
-		if (n != (unsigned long)l->count)
-			problem(a->c, REPORT_PAGE_CHECK_COUNT,
-				"%s: %lu blocks listed, count %d", what, n,
-				l->count);
-		pages += (unsigned long)l->count << a->order;
-	}
-	if (pages != (unsigned long)pcp->count)
-		problem(a->c, REPORT_PAGE_CHECK_COUNT,
-			"zone %s cpu %d lists: %lu pages listed, count %d",
-			a->zone->name, a->cpu, pages, pcp->count);
+	for (a->order = 0; a->order < NR_PCP_ORDERS; a->order++)
+		check_pcp_list(a, pcp->lists[a->order]);
 	spin_unlock(&a->zone->lock);
 	local_irq_restore(flags);
 }

@@ -982,7 +982,7 @@ static void test_watermarks_memalloc(struct ktest *t)
 {
 	struct zone *dma = zone_of(ZONE_DMA);
 	struct per_cpu_pages *pcp = my_pcp(dma);
-	unsigned long min = min_wmark_pages(dma), batch = pcp->lists[0].batch;
+	unsigned long min = min_wmark_pages(dma), batch = pcp->lists[0]->batch;
 	unsigned long n, expected, flagged;
 	struct free_counts before;
 	struct chain c = { 0 };
@@ -1040,7 +1040,7 @@ static void test_watermarks_memalloc(struct ktest *t)
 					 __GFP_MEMALLOC | __GFP_NOMEMALLOC, 2));
 
 	/* 2. GFP_ATOMIC may go down to half of min. */
-	expected = model_allocs(dma->free_pages, pcp->lists[0].count, batch,
+	expected = model_allocs(dma->free_pages, pcp->lists[0]->count, batch,
 				 min - min / 2);
 	n = flagged = 0;
 	while ((page = alloc_page(GFP_DMA | GFP_ATOMIC | __GFP_NOWARN))) {
@@ -1058,7 +1058,7 @@ static void test_watermarks_memalloc(struct ktest *t)
 					__GFP_MEMALLOC | __GFP_NOMEMALLOC));
 
 	/* 3. __GFP_MEMALLOC takes all that is left, every page flagged. */
-	expected = dma->free_pages + pcp->lists[0].count;
+	expected = dma->free_pages + pcp->lists[0]->count;
 	KTEST_EXPECT_GT(t, expected, 0UL);
 	n = flagged = 0;
 	while ((page = alloc_page(GFP_DMA | __GFP_NOWARN | __GFP_MEMALLOC))) {
@@ -1071,7 +1071,7 @@ static void test_watermarks_memalloc(struct ktest *t)
 	KTEST_EXPECT_EQ(t, n, expected);
 	KTEST_EXPECT_EQ(t, flagged, n);
 	KTEST_EXPECT_EQ(t, dma->free_pages, 0UL);
-	KTEST_EXPECT_EQ(t, pcp->lists[0].count, 0);
+	KTEST_EXPECT_EQ(t, pcp->lists[0]->count, 0);
 	if (last) {
 		__free_page(last);
 		KTEST_EXPECT_FALSE(t, PagePfmemalloc(last));
@@ -1347,19 +1347,15 @@ static struct page *pcp_blocks[1024];
  */
 static bool pcp_list_is(struct pcp_list *l, unsigned long last, int count)
 {
-	unsigned long flags, j = 0;
-	struct page *page;
-	bool same = true;
+	unsigned long flags;
+	bool same;
 
 	local_irq_save(flags);
-	list_for_each_entry(page, &l->list, lru) {
-		if (j >= (unsigned long)count || j > last ||
-		    page != pcp_blocks[last - j])
-			same = false;
-		j++;
-	}
+	same = l->count == (unsigned int)count;
+	for (unsigned long j = 0; same && j < (unsigned long)count; j++)
+		same = j <= last && l->pages[l->count - 1 - j] == pcp_blocks[last - j];
 	local_irq_restore(flags);
-	return same && j == (unsigned long)count;
+	return same;
 }
 
 /*
@@ -1392,7 +1388,7 @@ static void pcp_list_fill_drain(struct ktest *t, unsigned int order)
 {
 	struct zone *zone = zone_of(top_zone());
 	struct per_cpu_pages *pcp = my_pcp(zone);
-	struct pcp_list *l = &pcp->lists[order];
+	struct pcp_list *l = pcp->lists[order];
 	unsigned long n, free0, bad = 0, wrong = 0, size = 1UL << order;
 	int count = 0, most = 0;
 
@@ -1417,11 +1413,11 @@ static void pcp_list_fill_drain(struct ktest *t, unsigned int order)
 	for (unsigned long i = 0; i < n; i++) {
 		__free_pages(pcp_blocks[i], order);
 		count = pcp_model_free(pcp, count, order);
-		bad += l->count != count ||
+		bad += l->count != (unsigned int)count ||
 		       zone->free_pages != free0 + (i + 1 - count) * size ||
 		       pcp_pages(pcp) != count * size ||
 		       !pcp_list_is(l, i, count);
-		most = max(most, l->count);
+		most = max_t(int, most, l->count);
 	}
 	KTEST_EXPECT_EQ(t, bad, 0UL);
 	KTEST_EXPECT_EQ(t, most, (pcp->high - 1) >> order);
@@ -1435,7 +1431,7 @@ static void pcp_list_fill_drain(struct ktest *t, unsigned int order)
 static void pcp_list_refill(struct ktest *t, unsigned int order)
 {
 	struct zone *zone = zone_of(top_zone());
-	struct pcp_list *l = &my_pcp(zone)->lists[order];
+	struct pcp_list *l = my_pcp(zone)->lists[order];
 	unsigned long free0;
 	struct page *page;
 
@@ -1478,13 +1474,13 @@ static void pcp_lists_share_high(struct ktest *t)
 	free0 = zone->free_pages;
 	for (int i = 0; i < small; i++)
 		__free_page(pcp_blocks[i]);
-	KTEST_EXPECT_EQ(t, pcp->lists[0].count, small);
-	KTEST_EXPECT_EQ(t, pcp->count, small);
+	KTEST_EXPECT_EQ(t, pcp->lists[0]->count, (unsigned int)small);
+	KTEST_EXPECT_EQ(t, pcp_pages(pcp), (unsigned long)small);
 	__free_pages(big, 3);
-	KTEST_EXPECT_EQ(t, pcp->lists[3].count, 1);
-	KTEST_EXPECT_EQ(t, pcp->lists[0].count, small - moved);
-	KTEST_EXPECT_EQ(t, pcp->count, small - moved + 8);
-	KTEST_EXPECT_LT(t, pcp->count, pcp->high);
+	KTEST_EXPECT_EQ(t, pcp->lists[3]->count, 1U);
+	KTEST_EXPECT_EQ(t, pcp->lists[0]->count, (unsigned int)(small - moved));
+	KTEST_EXPECT_EQ(t, pcp_pages(pcp), (unsigned long)(small - moved + 8));
+	KTEST_EXPECT_LT(t, pcp_pages(pcp), (unsigned long)pcp->high);
 	KTEST_EXPECT_EQ(t, zone->free_pages, free0 + (unsigned long)moved);
 	drain_all_pages();
 	KTEST_EXPECT_EQ(t, zone->free_pages, free0 + (unsigned long)small + 8);
@@ -1595,7 +1591,7 @@ static unsigned long refill_slack(struct page *page, unsigned int order)
 {
 	if (order >= NR_PCP_ORDERS)
 		return 0;
-	return (unsigned long)(my_pcp(page_zone(page))->lists[order].batch - 1)
+	return (unsigned long)(my_pcp(page_zone(page))->lists[order]->batch - 1)
 	       << order;
 }
 
@@ -1788,7 +1784,7 @@ static void double_free_pcp(struct ktest *t, unsigned int order)
 
 	KTEST_ASSERT_NOT_NULL(t, page);
 	__free_pages(page, order);
-	l = &my_pcp(page_zone(page))->lists[order];
+	l = my_pcp(page_zone(page))->lists[order];
 	count = l->count;
 	KTEST_EXPECT_GT(t, count, 0);
 	copy = *page;
@@ -1850,7 +1846,7 @@ static void bad_use_after_free_pcp(struct ktest *t)
 static void bad_use_after_free_buddy(struct ktest *t)
 {
 	struct zone *zone = zone_of(top_zone());
-	struct pcp_list *l = &my_pcp(zone)->lists[0];
+	struct pcp_list *l = my_pcp(zone)->lists[0];
 	struct page *pair = alloc_pages(GFP_KERNEL, 1), *victim, *page;
 	unsigned long flags;
 

@@ -28,6 +28,7 @@
 #include "arch/arch.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
+#include "kernel/irq.h"
 #include "lib/ktest/ktest.h"
 #include "kernel/params.h"
 #include "lib/sprintf.h"
@@ -372,35 +373,36 @@ static struct page *some_free_block(struct zone **zonep, unsigned int *order)
 }
 
 /*
- * A per-CPU list of order 2 whose block count is off, then the lists'
- * page total alone: each is reported, and named.
+ * A per-CPU list of order 2 whose limit is past its room, then one whose
+ * count is past its limit: each is reported once, and named.
  */
 static void check_pcp_order2(struct ktest *t)
 {
 	struct page *block = alloc_pages(GFP_KERNEL, 2);
-	struct per_cpu_pages *pcp;
-	unsigned int lines;
+	struct pcp_list *l;
+	unsigned int lines, limit;
 	int problems;
 
 	KTEST_ASSERT_NOT_NULL(t, block);
 	__free_pages(block, 2);
-	pcp = &page_zone(block)->pcp[arch_cpu_id()];
-	KTEST_EXPECT_GT(t, pcp->lists[2].count, 0);
-	pcp->lists[2].count++;
+	l = page_zone(block)->pcp[arch_cpu_id()].lists[2];
+	KTEST_EXPECT_GT(t, l->count, 0U);
+	limit = l->limit;
+	l->limit = l->size + 1;
 	problems = captured_check(t, &lines);
-	pcp->lists[2].count--;
-	KTEST_EXPECT_GE(t, problems, 2);	/* the list, and the total */
-	KTEST_EXPECT_EQ(t, lines, (unsigned int)problems);
-	KTEST_EXPECT_CAPTURED(t, "order-2 list: ");
-	KTEST_EXPECT_CAPTURED(t, "pages listed, count");
-
-	pcp->count += 4;
-	problems = captured_check(t, &lines);
-	pcp->count -= 4;
+	l->limit = limit;
 	KTEST_EXPECT_EQ(t, problems, 1);
 	KTEST_EXPECT_EQ(t, lines, 1U);
 	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_COUNT);
-	KTEST_EXPECT_CAPTURED(t, "pages listed, count");
+	KTEST_EXPECT_CAPTURED(t, "order-2 list: count ");
+
+	l->limit = l->count - 1;
+	problems = captured_check(t, &lines);
+	l->limit = limit;
+	KTEST_EXPECT_EQ(t, problems, 1);
+	KTEST_EXPECT_EQ(t, lines, 1U);
+	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_COUNT);
+	KTEST_EXPECT_CAPTURED(t, "order-2 list: count ");
 }
 
 /*
@@ -413,7 +415,8 @@ static void test_page_alloc_check_detects(struct ktest *t)
 {
 	struct zone *zone = NULL;
 	unsigned int order = 0, lines;
-	struct page *block, *page;
+	struct page *block, *page, *saved;
+	struct pcp_list *l;
 	unsigned long flags;
 	int problems;
 
@@ -461,18 +464,23 @@ static void test_page_alloc_check_detects(struct ktest *t)
 	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_NOT_CLEAN);
 	KTEST_EXPECT_CAPTURED(t, "is not clean");
 
-	/* 4. A per-CPU list whose count is off by one. */
+	/* 4. A per-CPU list that counts one entry more than it holds. */
 	page = alloc_page(GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, page);
 	__free_page(page);
 	zone = page_zone(page);
-	zone->pcp[arch_cpu_id()].lists[0].count++;
+	l = zone->pcp[arch_cpu_id()].lists[0];
+	KTEST_ASSERT_LT(t, l->count, l->limit);
+	local_irq_save(flags);	/* nobody here pops the bad entry */
+	saved = l->pages[l->count];
+	l->pages[l->count++] = (struct page *)0x10;
 	problems = captured_check(t, &lines);
-	zone->pcp[arch_cpu_id()].lists[0].count--;
-	KTEST_EXPECT_GE(t, problems, 1);
-	KTEST_EXPECT_GE(t, lines, 1U);
-	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_COUNT);
-	KTEST_EXPECT_CAPTURED(t, "blocks listed, count");
+	l->pages[--l->count] = saved;
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, problems, 1);
+	KTEST_EXPECT_EQ(t, lines, 1U);
+	KTEST_EXPECT_REPORT(t, REPORT_PAGE_CHECK_LIST);
+	KTEST_EXPECT_CAPTURED(t, "order-0 list: entry ");
 
 	/* 4b. The same on the order-2 list, and the lists' page total. */
 	check_pcp_order2(t);

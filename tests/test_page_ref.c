@@ -145,8 +145,9 @@ static void test_free_held_block(struct ktest *t)
 	__free_pages(page, 3);
 	pcp = &page_zone(page)->pcp[arch_cpu_id()];
 	for (unsigned int o = 0; o < 3; o++)
-		first[o] = list_first_entry_or_null(&pcp->lists[o].list,
-						    struct page, lru);
+		first[o] = pcp->lists[o]->count ?
+			   pcp->lists[o]->pages[pcp->lists[o]->count - 1] :
+			   NULL;
 	local_irq_restore(flags);
 	for (unsigned int o = 0; o < 3; o++)
 		KTEST_EXPECT_PTR_EQ(t, first[o], page + (1UL << o));

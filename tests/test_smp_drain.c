@@ -499,7 +499,7 @@ static void test_page_drain_while_others_allocate(struct ktest *t)
 /* This CPU's order-0 list of the zone GFP_KERNEL uses first. */
 static struct pcp_list *my_list(struct page *page)
 {
-	return &page_zone(page)->pcp[smp_processor_id()].lists[0];
+	return page_zone(page)->pcp[smp_processor_id()].lists[0];
 }
 
 static bool any_drain_pending(unsigned int cpu)
@@ -508,7 +508,7 @@ static bool any_drain_pending(unsigned int cpu)
 	bool pending = false;
 
 	for_each_zone(zone)
-		pending |= READ_ONCE(zone->pcp[cpu].drain_pending);
+		pending |= pcp_drain_pending(&zone->pcp[cpu]);
 	return pending;
 }
 

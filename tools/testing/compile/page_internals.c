@@ -22,5 +22,5 @@ unsigned long free_blocks(const struct zone *zone, unsigned int order)
 
 int pcp_blocks(const struct per_cpu_pages *pcp)
 {
-	return pcp->lists[0].count;		/* internal */
+	return pcp->lists[0]->count;		/* internal */
 }

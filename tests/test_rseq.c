@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SLAB's fast paths are restartable sequences (kernel/rseq.h): an
- * interrupt inside the pop or the push rewinds it to its restart before
- * the handler runs. Here the interrupt lands at every instruction of a
- * sequence in turn: arch_single_step() traps after each instruction,
- * and at the Nth instruction of the sequence the trap does what an
- * interrupt entry does (rseq_fixup_ip()) and then what a handler may:
- * it allocates two objects from the same cache and frees the first.
- * For N = 1, 2, ... until the sequence completes before its Nth step,
- * the array must then hold exactly what it held, less what the handler
+ * The fast paths of SLAB and of the page allocator are restartable
+ * sequences (kernel/rseq.h): an interrupt inside the pop or the push
+ * rewinds it to its restart before the handler runs. Here the interrupt
+ * lands at every instruction of a sequence in turn: arch_single_step()
+ * traps after each instruction, and at the Nth instruction of the
+ * sequence the trap does what an interrupt entry does (rseq_fixup_ip())
+ * and then what a handler may: it allocates two objects (or pages) from
+ * the same cache (the same per-CPU list) and frees the first. For N = 1,
+ * 2, ... until the sequence completes before its Nth step, the array
+ * (the list) must then hold exactly what it held, less what the handler
  * and the caller kept, plus what the caller freed: nothing lost, nothing
  * twice, the count right. Every instruction of the sequence must have
  * been interrupted once (the sequence's bounds come from its table
@@ -16,14 +17,16 @@
  * the interrupted commit, and these checks fail.
  *
  * The stepping runs with interrupts off, so that no real interrupt
- * rewinds the sequence between the steps. White-box: reads the arrays.
+ * rewinds the sequence between the steps. White-box: reads the arrays
+ * and the lists.
  *
- * Then the real thing: other CPUs allocate and free in a loop while
- * this one sends them cross-CPU calls whose handlers allocate from the
- * same cache and keep one object until the next call, until enough of
- * them landed inside a sequence (rseq_restart_count()); every object
- * must come back (a lost one stays in a slab, one handed out twice is
- * freed twice: SLAB's BUG).
+ * Then the real thing: other CPUs allocate and free objects and pages
+ * in a loop while this one sends them cross-CPU calls whose handlers
+ * allocate from the same cache and lists and keep one object and one
+ * page until the next call, until enough of them landed inside a
+ * sequence (rseq_restart_count()); every object must come back (a lost
+ * one stays in a slab, one handed out twice is freed twice: SLAB's BUG;
+ * a page handed out twice is a "Bad page state" report).
  */
 #include "arch/arch.h"
 #include "kernel/errno.h"
@@ -33,22 +36,42 @@
 #include "lib/bitops.h"
 #include "lib/ktest/ktest.h"
 #include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/internal.h"	/* white-box: the per-CPU page lists */
 #include "mm/kasan.h"
 #include "mm/kfence.h"
+#include "mm/numa.h"
+#include "mm/page_debug.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"
 #include "mm/slab_stats.h"
 
 #define OBJ_SIZE	64
 #define FILL		16	/* objects in the array before each run */
+#define PAGE_FILL	6	/* pages on the list before each run */
 #define MAX_AVAIL	256	/* the largest array snapshot */
 #define MAX_SEQ_BYTES	64	/* a sequence's length, at most */
 #define STEP_LIMIT	100000	/* a runaway stepping fails, never hangs */
 
+struct rseq_run;
+
+/* What the stepped calls and the handler use: a cache, kmalloc, pages. */
+struct rseq_target {
+	void *(*alloc)(struct rseq_run *r, gfp_t gfp);
+	void (*free)(struct rseq_run *r, void *objp);
+	/* The CPU's stack: its entries into objs, its count and limit. */
+	unsigned int (*snapshot)(struct rseq_run *r, void **objs);
+	unsigned int (*limit)(struct rseq_run *r);
+	const char *(*name)(struct rseq_run *r);
+	/* Before a run: room for the run's pushes (NULL: nothing to do). */
+	void (*prepare)(struct rseq_run *r);
+};
+
 /* One stepped call of a fast path, interrupted at its inject_at'th step. */
 struct rseq_run {
+	const struct rseq_target *tg;
 	struct kmem_cache *cachep;
-	bool use_kmalloc;
+	struct zone *zone;	/* pages: the zone of the list */
 	bool free_op;
 	void *obj;		/* freed (free_op), or allocated */
 	unsigned int inject_at;	/* 1-based sequence step; 0: never */
@@ -69,18 +92,126 @@ struct rseq_run {
 
 static void *run_alloc(struct rseq_run *r, gfp_t gfp)
 {
-	if (r->use_kmalloc)
-		return kmalloc(OBJ_SIZE, gfp);
-	return kmem_cache_alloc(r->cachep, gfp);
+	return r->tg->alloc(r, gfp);
 }
 
 static void run_free(struct rseq_run *r, void *objp)
 {
-	if (r->use_kmalloc)
-		kfree(objp);
-	else
-		kmem_cache_free(r->cachep, objp);
+	r->tg->free(r, objp);
 }
+
+static void *cache_alloc(struct rseq_run *r, gfp_t gfp)
+{
+	return kmem_cache_alloc(r->cachep, gfp);
+}
+
+static void cache_free(struct rseq_run *r, void *objp)
+{
+	kmem_cache_free(r->cachep, objp);
+}
+
+static void *kmalloc_alloc(struct rseq_run *r, gfp_t gfp)
+{
+	(void)r;
+	return kmalloc(OBJ_SIZE, gfp);
+}
+
+static void kmalloc_free(struct rseq_run *r, void *objp)
+{
+	(void)r;
+	kfree(objp);
+}
+
+static unsigned int array_snapshot(struct rseq_run *r, void **objs)
+{
+	struct array_cache *ac = cpu_cache_get(r->cachep);
+	unsigned int avail = READ_ONCE(ac->avail);
+
+	for (unsigned int i = 0; i < avail && i < MAX_AVAIL; i++)
+		objs[i] = ac->entry[i];
+	return avail;
+}
+
+/*
+ * The array's room: its limit, or the one cache_reap took away until
+ * the next slow-path free (armed_limit, struct array_cache): a run that
+ * meets an armed array leaves the fast path, and step_fast() tries it
+ * again.
+ */
+static unsigned int array_limit(struct rseq_run *r)
+{
+	struct array_cache *ac = cpu_cache_get(r->cachep);
+
+	return ac->armed_limit ? ac->armed_limit : ac->limit;
+}
+
+static const char *cache_name(struct rseq_run *r)
+{
+	return r->cachep->name;
+}
+
+static const struct rseq_target cache_target = {
+	cache_alloc, cache_free, array_snapshot, array_limit, cache_name,
+};
+
+static const struct rseq_target kmalloc_target = {
+	kmalloc_alloc, kmalloc_free, array_snapshot, array_limit, cache_name,
+};
+
+static void *page_alloc_one(struct rseq_run *r, gfp_t gfp)
+{
+	(void)r;
+	return alloc_page(gfp);
+}
+
+static void page_free_one(struct rseq_run *r, void *page)
+{
+	(void)r;
+	__free_page((struct page *)page);
+}
+
+static struct pcp_list *my_list(struct rseq_run *r)
+{
+	return r->zone->pcp[arch_cpu_id()].lists[0];
+}
+
+static unsigned int list_snapshot(struct rseq_run *r, void **objs)
+{
+	struct pcp_list *l = my_list(r);
+	unsigned int count = READ_ONCE(l->count);
+
+	for (unsigned int i = 0; i < count && i < MAX_AVAIL; i++)
+		objs[i] = l->pages[i];
+	return count;
+}
+
+static unsigned int list_limit(struct rseq_run *r)
+{
+	return my_list(r)->limit;
+}
+
+static const char *page_name(struct rseq_run *r)
+{
+	return r->zone->name;
+}
+
+/*
+ * A slow-path allocation sets the lists' limits again (a fast-path push
+ * only ever uses up the room they leave): room for the run's pushes.
+ */
+static void list_prepare(struct rseq_run *r)
+{
+	struct page *page = alloc_page(GFP_ATOMIC);
+
+	(void)r;
+	if (page)
+		__free_page(page);
+}
+
+static const struct rseq_target page_target = {
+	page_alloc_one, page_free_one, list_snapshot, list_limit, page_name,
+	list_prepare,
+};
 
 /* What an interrupt handler may do: use the same cache. */
 static void interrupt_body(struct rseq_run *r)
@@ -143,14 +274,9 @@ static void run_op(void *arg)
 		r->obj = run_alloc(r, GFP_KERNEL);
 }
 
-static unsigned int snapshot(struct kmem_cache *cachep, void **objs)
+static unsigned int snapshot(struct rseq_run *r, void **objs)
 {
-	struct array_cache *ac = cpu_cache_get(cachep);
-	unsigned int avail = READ_ONCE(ac->avail);
-
-	for (unsigned int i = 0; i < avail && i < MAX_AVAIL; i++)
-		objs[i] = ac->entry[i];
-	return avail;
+	return r->tg->snapshot(r, objs);
 }
 
 static unsigned int count_in(void *const *objs, unsigned int nr, void *objp)
@@ -170,7 +296,7 @@ static void check_accounting(struct ktest *t, struct rseq_run *r,
 			     void **before, unsigned int nr_before)
 {
 	void *after[MAX_AVAIL];
-	unsigned int nr_after = snapshot(r->cachep, after);
+	unsigned int nr_after = snapshot(r, after);
 	unsigned int kept = r->injected + !r->free_op;
 
 	if (r->free_op)
@@ -215,17 +341,18 @@ static bool step_once(struct ktest *t, struct rseq_run *r,
 	unsigned int nr_before;
 	unsigned long flags;
 
-	*r = (struct rseq_run){ .cachep = r->cachep,
-				.use_kmalloc = r->use_kmalloc,
-				.free_op = r->free_op,
+	*r = (struct rseq_run){ .tg = r->tg, .cachep = r->cachep,
+				.zone = r->zone, .free_op = r->free_op,
 				.inject_at = inject_at };
 	if (r->free_op) {
 		r->obj = run_alloc(r, GFP_KERNEL);
 		KTEST_ASSERT_NOT_NULL(t, r->obj);
 	}
-	nr_before = snapshot(r->cachep, before);
+	if (r->tg->prepare)
+		r->tg->prepare(r);
+	nr_before = snapshot(r, before);
 	KTEST_ASSERT_GE(t, nr_before, 3U);
-	KTEST_ASSERT_LT(t, nr_before + 2, cpu_cache_get(r->cachep)->limit);
+	KTEST_ASSERT_LT(t, nr_before + 2, r->tg->limit(r));
 	KTEST_ASSERT_LT(t, nr_before, (unsigned int)MAX_AVAIL);
 
 	local_irq_save(flags);
@@ -258,32 +385,33 @@ static void step_fast(struct ktest *t, struct rseq_run *r,
 }
 
 /*
- * A cache with per-CPU arrays holding FILL objects or more and room for
- * a few more: FILL objects allocated (a refill) and freed.
+ * A per-CPU array (list) holding fill objects (pages) or more and room
+ * for a few more: fill allocated (a refill) and freed.
  */
-static void fill_array(struct ktest *t, struct rseq_run *r)
+static void fill_array(struct ktest *t, struct rseq_run *r, unsigned int fill)
 {
 	void *objs[FILL];
 
-	if (cpu_cache_get(r->cachep)->limit < FILL + 8)
-		ktest_skip(t, "%s: no per-CPU array (slab_debug?)",
-			   r->cachep->name);
-	for (unsigned int i = 0; i < FILL; i++) {
+	for (unsigned int i = 0; i < fill; i++) {
 		objs[i] = run_alloc(r, GFP_KERNEL);
 		KTEST_ASSERT_NOT_NULL(t, objs[i]);
 	}
-	for (unsigned int i = 0; i < FILL; i++)
+	for (unsigned int i = 0; i < fill; i++)
 		run_free(r, objs[i]);
+	if (r->tg->prepare)
+		r->tg->prepare(r);
+	if (r->tg->limit(r) < fill + 4)
+		ktest_skip(t, "%s: no room for %u more (slab_debug? a small zone?)",
+			   r->tg->name(r), 4);
 }
 
-static void check_every_step(struct ktest *t, struct rseq_run *r)
+static void check_every_step(struct ktest *t, struct rseq_run *r,
+			     unsigned int fill)
 {
 	unsigned long baseline, interrupted = 0;
 	unsigned int n;
 
-	if (slab_stats_on())
-		ktest_skip(t, "statistics on: no fast path");
-	fill_array(t, r);
+	fill_array(t, r, fill);
 	step_fast(t, r, 0);
 	baseline = r->hit;
 	KTEST_EXPECT_TRUE(t, baseline & 1);	/* entered at its start */
@@ -296,7 +424,7 @@ static void check_every_step(struct ktest *t, struct rseq_run *r)
 	KTEST_EXPECT_EQ(t, n - 1, hweight_long(baseline));
 	KTEST_EXPECT_EQ(t, interrupted, baseline);
 	ktest_info(t, "%s of %s: the sequence at %pS, %u instructions, each interrupted",
-		   r->free_op ? "free" : "alloc", r->cachep->name,
+		   r->free_op ? "free" : "alloc", r->tg->name(r),
 		   (void *)r->start, n - 1);
 }
 
@@ -315,10 +443,17 @@ static void check_cache_op(struct ktest *t, bool free_op)
 {
 	struct kmem_cache *c = kmem_cache_create("rseq-test", OBJ_SIZE, 0, 0,
 						 NULL);
-	struct rseq_run r = { .cachep = c, .free_op = free_op };
+	struct rseq_run r = { .tg = &cache_target, .cachep = c,
+			      .free_op = free_op };
 
 	KTEST_ASSERT_NOT_NULL(t, c);
-	check_every_step(t, &r);
+	if (slab_stats_on())
+		ktest_skip(t, "statistics on: no fast path");
+	if (free_op && num_online_nodes() > 1) {
+		kmem_cache_destroy(c);
+		ktest_skip(t, "several nodes: kmem_cache_free() checks the node out of line");
+	}
+	check_every_step(t, &r, FILL);
 	kmem_cache_destroy(c);
 }
 
@@ -332,20 +467,53 @@ static void test_kmem_cache_free(struct ktest *t)
 	check_cache_op(t, true);
 }
 
+static void check_kmalloc_op(struct ktest *t, bool free_op)
+{
+	struct rseq_run r = { .tg = &kmalloc_target,
+			      .cachep = kmalloc_cache_of(t),
+			      .free_op = free_op };
+
+	if (slab_stats_on())
+		ktest_skip(t, "statistics on: no fast path");
+	check_every_step(t, &r, FILL);
+}
+
 static void test_kmalloc(struct ktest *t)
 {
-	struct rseq_run r = { .cachep = kmalloc_cache_of(t),
-			      .use_kmalloc = true };
-
-	check_every_step(t, &r);
+	check_kmalloc_op(t, false);
 }
 
 static void test_kfree(struct ktest *t)
 {
-	struct rseq_run r = { .cachep = kmalloc_cache_of(t),
-			      .use_kmalloc = true, .free_op = true };
+	check_kmalloc_op(t, true);
+}
 
-	check_every_step(t, &r);
+/*
+ * alloc_page() and __free_page() on this CPU's order-0 list of the zone
+ * GFP_KERNEL gets pages from; the handler's GFP_ATOMIC takes the slow
+ * path, on the same list, as an interrupt's would.
+ */
+static void check_page_op(struct ktest *t, bool free_op)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	struct rseq_run r = { .tg = &page_target, .free_op = free_op };
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	r.zone = page_zone(page);
+	__free_page(page);
+	if (page_debug_active())
+		ktest_skip(t, "page debugging on: no fast path");
+	check_every_step(t, &r, PAGE_FILL);
+}
+
+static void test_alloc_page(struct ktest *t)
+{
+	check_page_op(t, false);
+}
+
+static void test_free_page(struct ktest *t)
+{
+	check_page_op(t, true);
 }
 
 /*
@@ -378,8 +546,8 @@ static void test_table(struct ktest *t)
 			KTEST_EXPECT_EQ(t, ip, post_commit);
 		}
 	}
-	/* kmalloc, kfree, kmem_cache_alloc and _free each have one. */
-	KTEST_EXPECT_GE(t, nr, 4U);
+	/* kmalloc, kfree, kmem_cache_alloc and _free, pages' pop and push. */
+	KTEST_EXPECT_GE(t, nr, 6U);
 }
 
 #define MAX_WORKERS	3
@@ -392,6 +560,7 @@ static struct {
 	unsigned long rounds[NR_CPUS];
 	void *held[NR_CPUS];	/* kept by a handler until the next one */
 	void *held_kmalloc[NR_CPUS];
+	struct page *held_page[NR_CPUS];
 	unsigned long failed;
 } sw;
 
@@ -399,12 +568,18 @@ static void stress_worker(void *arg)
 {
 	unsigned int cpu = smp_processor_id();
 	void *objs[4], *p;
+	struct page *page;
 
 	(void)arg;
 	while (!__atomic_load_n(&sw.stop, __ATOMIC_ACQUIRE)) {
 		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
 			objs[i] = kmem_cache_alloc(sw.cachep, GFP_KERNEL);
 		p = kmalloc(OBJ_SIZE, GFP_KERNEL);
+		page = alloc_page(GFP_KERNEL);
+		if (!page)
+			__atomic_fetch_add(&sw.failed, 1, __ATOMIC_RELAXED);
+		else
+			__free_page(page);
 		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
 			if (!objs[i])
 				__atomic_fetch_add(&sw.failed, 1,
@@ -425,8 +600,12 @@ static void stress_ipi(void *info)
 	void *a = kmem_cache_alloc(sw.cachep, GFP_ATOMIC);
 	void *b = kmem_cache_alloc(sw.cachep, GFP_ATOMIC);
 	void *k = kmalloc(OBJ_SIZE, GFP_ATOMIC);
+	struct page *page = alloc_page(GFP_ATOMIC);
 
 	(void)info;
+	if (sw.held_page[cpu])
+		__free_page(sw.held_page[cpu]);
+	sw.held_page[cpu] = page;
 	kmem_cache_free(sw.cachep, sw.held[cpu]);
 	kmem_cache_free(sw.cachep, a);
 	sw.held[cpu] = b;
@@ -478,6 +657,8 @@ static void test_ipis_into_fast_paths(struct ktest *t)
 		KTEST_EXPECT_GT(t, sw.rounds[cpus[i]], 0UL);
 		kmem_cache_free(sw.cachep, sw.held[cpus[i]]);
 		kfree(sw.held_kmalloc[cpus[i]]);
+		if (sw.held_page[cpus[i]])
+			__free_page(sw.held_page[cpus[i]]);
 	}
 	ktest_info(t, "%lu calls to %u CPUs, %lu landed inside a sequence",
 		   calls, nr, restarts);
@@ -494,25 +675,26 @@ static void test_ipis_into_fast_paths(struct ktest *t)
  */
 static bool quarantine_was_on;
 
-static int slab_rseq_init(struct ktest *t)
+static int rseq_init(struct ktest *t)
 {
 	quarantine_was_on = kasan_quarantine_set(false);
 	return 0;
 }
 
-static void slab_rseq_exit(struct ktest *t)
+static void rseq_exit(struct ktest *t)
 {
 	kasan_quarantine_set(quarantine_was_on);
 }
 
-static const struct ktest_case slab_rseq_cases[] = {
+static const struct ktest_case rseq_cases[] = {
 	KTEST_CASE(test_table),
 	KTEST_CASE(test_kmem_cache_alloc),
 	KTEST_CASE(test_kmem_cache_free),
 	KTEST_CASE(test_kmalloc),
 	KTEST_CASE(test_kfree),
+	KTEST_CASE(test_alloc_page),
+	KTEST_CASE(test_free_page),
 	KTEST_CASE(test_ipis_into_fast_paths),
 	{}
 };
-KTEST_SUITE(slab_rseq, slab_rseq_cases, .init = slab_rseq_init,
-	    .exit = slab_rseq_exit);
+KTEST_SUITE(rseq, rseq_cases, .init = rseq_init, .exit = rseq_exit);
