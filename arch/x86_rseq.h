@@ -61,7 +61,7 @@ static __always_inline void *arch_rseq_pop(void *const *slot,
 				  "movl %k[n], (%[st])\n"
 				  "2:\n\t"
 				  RSEQ_TABLE_ENTRY("1b", "2b", "1b")
-				  : [obj] "=&r"(obj), [st] "=&r"(st),
+				  : [obj] "=&a"(obj), [st] "=&r"(st),
 				    [n] "=&r"(n)
 				  : [slot] "m"(*slot), [off] "i"(entry_off),
 				    [gate] "i"(gate_off)

@@ -353,19 +353,21 @@ void page_debug_alloc(struct page *page, unsigned int order);
 
 /*
  * pfn_valid()'s fast answer (mm/mm_init.c): a bitmap of the 2 MiB chunks
- * that are RAM through and through. True: pfn (below max_pfn) has a
- * struct page of RAM; false: ask pfn_valid().
+ * that are RAM through and through, for the pfns below ram_chunks_pfns
+ * (max_pfn once the map is there, 0 before or without it). True: pfn
+ * has a struct page of RAM; false: ask pfn_valid().
  */
 #define PFN_CHUNK_SHIFT		(21 - PAGE_SHIFT)
 extern unsigned long *ram_chunks;
+extern unsigned long ram_chunks_pfns;
 
 static inline bool pfn_in_ram_chunk(unsigned long pfn)
 {
 	unsigned long chunk = pfn >> PFN_CHUNK_SHIFT;
-	unsigned long *map = READ_ONCE(ram_chunks);
 
-	return map && (map[chunk / BITS_PER_LONG] >>
-		       (chunk % BITS_PER_LONG)) & 1;
+	return pfn < ram_chunks_pfns &&
+	       (ram_chunks[chunk / BITS_PER_LONG] >>
+		(chunk % BITS_PER_LONG)) & 1;
 }
 
 /*

@@ -135,6 +135,7 @@ phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)
  */
 
 unsigned long *ram_chunks;
+unsigned long ram_chunks_pfns;
 
 bool pfn_valid(unsigned long pfn)
 {
@@ -164,6 +165,8 @@ static void init_ram_chunks(void)
 			map[c / BITS_PER_LONG] |= 1UL << (c % BITS_PER_LONG);
 	}
 	ram_chunks = map;
+	barrier();	/* the map before the bound that lets it be read */
+	WRITE_ONCE(ram_chunks_pfns, max_pfn);
 }
 
 bool virt_addr_valid(const void *virt)

@@ -1317,20 +1317,22 @@ static __always_inline struct page *rmqueue_pcp_fast(struct zone *zone,
 }
 
 /*
- * Where alloc_pages() cannot use the zone all CPUs share: the fast path
- * on this CPU's own zone when the CPUs' zones differ (several memory
- * nodes), else (or if that cannot serve) the slow path.
+ * What alloc_pages() does not do inline: a block to zero or to make
+ * compound (the fast path, then finish_new_page()), the fast path on
+ * this CPU's own zone when the CPUs' zones differ (several memory
+ * nodes), and everything else, or what the fast path cannot serve, in
+ * the slow path.
  */
 static __noinline struct page *alloc_pages_cpu_zone(gfp_t gfp,
 						    unsigned int order)
 {
+	struct zone *zone = READ_ONCE(pcp_fast_zone_all);
 	struct page *page = NULL;
-	struct zone *zone;
 
-	if (READ_ONCE(pcp_fast_zone_one) != &no_zone)	/* one memory node */
-		return alloc_pages_slow(gfp, order, numa_mem_id());
-	zone = pcp_fast_zone[arch_cpu_id()];
-	if (pcp_fast_ok(zone, gfp, order) && !pcp_fast_paths_off())
+	if (zone == &no_zone && READ_ONCE(pcp_fast_zone_one) == &no_zone &&
+	    !pcp_fast_paths_off())		/* several memory nodes */
+		zone = pcp_fast_zone[arch_cpu_id()];
+	if (pcp_fast_ok(zone, gfp, order))
 		page = rmqueue_pcp_fast(zone, order);
 	if (!page)
 		return alloc_pages_slow(gfp, order, numa_mem_id());
@@ -1341,12 +1343,13 @@ static __noinline struct page *alloc_pages_cpu_zone(gfp_t gfp,
 
 /*
  * The fast path (section 6): pop this CPU's list for the order in the
- * first zone of its memory node, with interrupts off and no other check
- * than the zone's min watermark; everything else, and an empty list,
- * takes the slow path on that node. No calls but the finishing
- * (zeroing, compound set-up), a tail call, so no stack frame. With one memory node every CPU has the same
- * zone, read from one variable (pcp_fast_zone_all); with several each
- * CPU's is found out of line (alloc_pages_cpu_zone()), so that the
+ * first zone of its memory node, a restartable sequence, with no other
+ * check than the GFP flags and the zone's min watermark; a block to
+ * finish (__GFP_ZERO, __GFP_COMP) goes out of line, everything else,
+ * and an empty list, takes the slow path on that node. No call but
+ * tail calls, so no stack frame. With one memory node every CPU has the
+ * same zone, read from one variable (pcp_fast_zone_all); with several
+ * each CPU's is found out of line (alloc_pages_cpu_zone()), so that the
  * one-node path does not wait on the CPU's number to find its zone.
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
@@ -1354,13 +1357,12 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	struct zone *zone = READ_ONCE(pcp_fast_zone_all);
 	struct page *page;
 
-	if (unlikely(!pcp_fast_ok(zone, gfp, order)))
+	if (unlikely((gfp & (__GFP_ZERO | __GFP_COMP)) ||
+		     !pcp_fast_ok(zone, gfp, order)))
 		return alloc_pages_cpu_zone(gfp, order);
 	page = rmqueue_pcp_fast(zone, order);
 	if (unlikely(!page))
 		return alloc_pages_slow(gfp, order, numa_mem_id());
-	if (unlikely(gfp & (__GFP_ZERO | __GFP_COMP)))
-		return finish_new_page(page, order, gfp);
 	return page;
 }
 
@@ -1403,10 +1405,10 @@ static __always_inline bool free_page_ptr_ok(const struct page *page,
 					     unsigned int order)
 {
 	unsigned long off = (unsigned long)page - (unsigned long)vmemmap;
-	unsigned long pfn = off / sizeof(struct page);
 
-	return order < NR_PCP_ORDERS && pfn < max_pfn &&
-	       !(off % sizeof(struct page)) && pfn_in_ram_chunk(pfn);
+	/* pfn_in_ram_chunk() bounds the pfn too. */
+	return order < NR_PCP_ORDERS && !(off % sizeof(struct page)) &&
+	       pfn_in_ram_chunk(off / sizeof(struct page));
 }
 
 /*
@@ -1417,8 +1419,8 @@ static __always_inline bool free_page_ptr_ok(const struct page *page,
 static __always_inline bool free_page_refs_ok(const struct page *page,
 					      unsigned int order)
 {
-	return !(READ_ONCE(page->compound_head) & 1) &&
-	       page_ref_count(page) == 1 && page->alloc_order == order;
+	return !(page->compound_head & 1) && page_ref_count(page) == 1 &&
+	       page->alloc_order == order;
 }
 
 /*
