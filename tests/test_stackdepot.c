@@ -4,10 +4,13 @@
  * it (kernel/stacktrace.h):
  *
  *  - stack_trace_save() starts at its caller, skips what it is told,
- *    and stops at a frame that is off the stack or not kernel text;
+ *    and stops at a frame that is off the stack, a return address not
+ *    just past a call in the kernel's text (to the text's first and last
+ *    byte), a next frame not above or not aligned, and 128 frames;
  *  - the same stack saved twice is one record and one handle, from one
  *    call site or from every CPU at once; different stacks (one entry
- *    apart, or one a prefix of the other) get different handles;
+ *    apart, or one a prefix of the other, or each CPU's own saved
+ *    while the others save theirs) get different handles;
  *  - fetch gives back what was saved; a zero, garbage or off-by-one
  *    handle fetches nothing (and prints nothing) without a fault;
  *  - a full depot returns 0 and counts each drop; what it stored stays
@@ -22,6 +25,7 @@
 #include "lib/stackdepot.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/slab.h"
 
 #define NR_ENTRIES	8
 #define VEC_DEPOT	0x52
@@ -99,6 +103,84 @@ static void test_stack_trace_bad_frames(struct ktest *t)
 	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries, 8,
 					       0), 1U);
 	KTEST_EXPECT_EQ(t, entries[0], (unsigned long)save_here + 1);
+}
+
+/* A chain of n frames on this stack, f[i] called by f[i + 1]. */
+static void fake_chain(struct fake_frame *f, unsigned int n, unsigned long ret)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		f[i].next = i + 1 < n ? &f[i + 1] : NULL;
+		f[i].ret = ret + i;
+	}
+}
+
+#define CHAIN_FRAMES	8
+#define LONG_CHAIN	136	/* past the walk's 128 frames */
+
+/* Where a chain stops, what it skips, and the text's very edges. */
+static void test_stack_trace_chain_checks(struct ktest *t)
+{
+	unsigned long ret = (unsigned long)save_here + 1, start, end;
+	struct fake_frame f[CHAIN_FRAMES];
+	unsigned long entries[CHAIN_FRAMES];
+
+	fake_chain(f, CHAIN_FRAMES, ret);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), CHAIN_FRAMES);
+	KTEST_EXPECT_EQ(t, entries[CHAIN_FRAMES - 1], ret + CHAIN_FRAMES - 1);
+	/* Skipped frames are walked, not stored; skipping them all: none. */
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 3),
+			CHAIN_FRAMES - 3);
+	KTEST_EXPECT_EQ(t, entries[0], ret + 3);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, CHAIN_FRAMES), 0U);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries, 3,
+					       0), 3U);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries, 0,
+					       0), 0U);
+	/* A next frame that is not aligned ends the walk after this one. */
+	f[2].next = (const void *)((char *)&f[3] + 4);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 3U);
+	/* The text: ret - 1 must lie in [start, end); 0 never does. */
+	kernel_text_bounds(&start, &end);
+	KTEST_ASSERT_LT(t, start, end);
+	fake_chain(f, 2, ret);
+	f[1].ret = 0;
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 1U);
+	f[1].ret = start;
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 1U);
+	f[1].ret = end + 1;
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 1U);
+	f[1].ret = start + 1;
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 2U);
+	f[1].ret = end;
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 2U);
+}
+
+/* At most 128 frames are walked, skipped ones included. */
+static void test_stack_trace_frame_limit(struct ktest *t)
+{
+	unsigned long ret = (unsigned long)save_here + 1;
+	struct fake_frame chain[LONG_CHAIN];
+	unsigned long *entries;
+
+	entries = kmalloc_array(LONG_CHAIN, sizeof(*entries), GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, entries);
+	fake_chain(chain, LONG_CHAIN, ret);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)chain, entries,
+					       LONG_CHAIN, 0), 128U);
+	KTEST_EXPECT_EQ(t, entries[127], ret + 127);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)chain, entries,
+					       LONG_CHAIN, 100), 28U);
+	KTEST_EXPECT_EQ(t, entries[0], ret + 100);
+	kfree(entries);
 }
 
 static int two = 2;
@@ -297,37 +379,71 @@ static void test_save_from_interrupt(struct ktest *t)
 				  sizeof(irq_probe.entries)), 0);
 }
 
-/* Every CPU saves the same new stacks at once, in its IPI handler. */
+/*
+ * Every CPU saves the same new stacks at once, in its IPI handler, and
+ * between them stacks of its own that no other CPU saves.
+ */
 #define RACE_STACKS	32
+#define RACE_OWN	8
 
 static struct {
 	unsigned long entries[RACE_STACKS][NR_ENTRIES];
+	unsigned long own[NR_CPUS][RACE_OWN][NR_ENTRIES];
 	depot_stack_handle_t handle[NR_CPUS][RACE_STACKS];
+	depot_stack_handle_t own_handle[NR_CPUS][RACE_OWN];
 } race;
 
 static void save_race_stacks(void *info)
 {
 	unsigned int cpu = smp_processor_id();
 
-	for (unsigned int i = 0; i < RACE_STACKS; i++)
+	for (unsigned int i = 0; i < RACE_STACKS; i++) {
 		race.handle[cpu][i] = stack_depot_save(race.entries[i],
 						       NR_ENTRIES, GFP_ATOMIC);
+		if (i < RACE_OWN)
+			race.own_handle[cpu][i] =
+				stack_depot_save(race.own[cpu][i], NR_ENTRIES,
+						 GFP_ATOMIC);
+	}
+}
+
+/* Each CPU's own stacks: stored once each, and fetched back whole. */
+static void check_own_stacks(struct ktest *t, unsigned int cpu)
+{
+	unsigned long *entries;
+
+	for (unsigned int i = 0; i < RACE_OWN; i++) {
+		depot_stack_handle_t h = race.own_handle[cpu][i];
+
+		KTEST_EXPECT_NE(t, h, 0U);
+		KTEST_EXPECT_EQ(t, stack_depot_fetch(h, &entries),
+				(unsigned int)NR_ENTRIES);
+		if (entries)
+			KTEST_EXPECT_EQ(t, memcmp(entries, race.own[cpu][i],
+						  sizeof(race.own[cpu][i])), 0);
+	}
 }
 
 static void test_same_stack_on_every_cpu(struct ktest *t)
 {
 	struct stack_depot_stats before, after;
 	unsigned int this = smp_processor_id();
+	unsigned int cpus = num_online_cpus();
 
-	if (num_online_cpus() < 2)
+	if (cpus < 2)
 		ktest_skip(t, "one CPU online");
 	memset(&race, 0, sizeof(race));
 	for (unsigned int i = 0; i < RACE_STACKS; i++)
 		fresh_stack(race.entries[i], NR_ENTRIES);
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		for (unsigned int i = 0; i < RACE_OWN; i++)
+			fresh_stack(race.own[cpu][i], NR_ENTRIES);
+	}
 	stack_depot_get_stats(&before);
 	KTEST_ASSERT_EQ(t, on_each_cpu(save_race_stacks, NULL, true), 0);
 	stack_depot_get_stats(&after);
-	KTEST_EXPECT_EQ(t, after.records, before.records + RACE_STACKS);
+	KTEST_EXPECT_EQ(t, after.records,
+			before.records + RACE_STACKS + cpus * RACE_OWN);
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		if (!cpu_online(cpu))
 			continue;
@@ -336,6 +452,7 @@ static void test_same_stack_on_every_cpu(struct ktest *t)
 			KTEST_EXPECT_EQ(t, race.handle[cpu][i],
 					race.handle[this][i]);
 		}
+		check_own_stacks(t, cpu);
 	}
 }
 
@@ -365,6 +482,8 @@ static int stackdepot_suite_init(struct ktest *t)
 static struct ktest_case stackdepot_cases[] = {
 	KTEST_CASE(test_stack_trace_save_starts_at_caller),
 	KTEST_CASE(test_stack_trace_bad_frames),
+	KTEST_CASE(test_stack_trace_chain_checks),
+	KTEST_CASE(test_stack_trace_frame_limit),
 	KTEST_CASE(test_same_stack_same_handle),
 	KTEST_CASE(test_different_stacks_different_handles),
 	KTEST_CASE(test_fetch_returns_entries),

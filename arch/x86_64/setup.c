@@ -174,11 +174,13 @@ static bool within(unsigned long addr, size_t size, const char *lo,
 	       addr + size > addr;
 }
 
-bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
-		       unsigned long *hi)
+/* At every stack KASAN saves: not instrumented, as the walk itself. */
+__no_sanitize_address bool arch_stack_bounds(unsigned long addr,
+					     unsigned long *lo,
+					     unsigned long *hi)
 {
 	unsigned int cpu = arch_cpu_id();
-	const char *ist = x86_ist_stacks(cpu);
+	const char *ist;
 
 	x86_cpu_stack(cpu, lo, hi);
 	if (!*hi) {		/* before smp_boot_cpus() */
@@ -187,6 +189,7 @@ bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
 	}
 	if (within(addr, 1, (const char *)*lo, (const char *)*hi))
 		return true;
+	ist = x86_ist_stacks(cpu);	/* an exception's stack, then */
 	*lo = (unsigned long)ist;
 	*hi = (unsigned long)(ist + IST_NR * IST_STACK_SIZE);
 	return within(addr, 1, ist, ist + IST_NR * IST_STACK_SIZE);
