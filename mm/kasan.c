@@ -137,12 +137,22 @@ static depot_stack_handle_t kasan_save_stack(gfp_t flags, bool can_alloc)
 	return __stack_depot_save(entries, nr, flags, can_alloc);
 }
 
-/* The metadata is poisoned (the slab's red zone): only these touch it. */
+/*
+ * The metadata is poisoned (the slab's red zone): only these touch it.
+ * A bulk call's first object saves the stack, the others share it.
+ */
 static __no_sanitize_address void kasan_set_track(struct kasan_track *track,
-						  gfp_t flags, bool can_alloc)
+						  gfp_t flags, bool can_alloc,
+						  struct kasan_bulk *bulk)
 {
 	track->cpu = arch_cpu_id();
+	if (bulk && bulk->stack) {
+		track->stack = bulk->stack;
+		return;
+	}
 	track->stack = kasan_save_stack(flags, can_alloc);
+	if (bulk)
+		bulk->stack = track->stack;
 }
 
 static __no_sanitize_address void kasan_clear_track(struct kasan_track *track)
@@ -159,23 +169,25 @@ static __no_sanitize_address void kasan_read_track(struct kasan_track *to,
 }
 
 static void kasan_save_alloc_info(struct kmem_cache *cachep, void *object,
-				  gfp_t flags, bool can_alloc)
+				  gfp_t flags, bool can_alloc,
+				  struct kasan_bulk *bulk)
 {
 	struct kasan_alloc_meta *meta = kasan_get_alloc_meta(cachep, object);
 
 	if (!meta)
 		return;
-	kasan_set_track(&meta->alloc_track, flags, can_alloc);
+	kasan_set_track(&meta->alloc_track, flags, can_alloc, bulk);
 	kasan_clear_track(&meta->free_track);
 }
 
 /* A free may come under any lock, from any context: it never allocates. */
-static void kasan_save_free_info(struct kmem_cache *cachep, void *object)
+static void kasan_save_free_info(struct kmem_cache *cachep, void *object,
+				 struct kasan_bulk *bulk)
 {
 	struct kasan_alloc_meta *meta = kasan_get_alloc_meta(cachep, object);
 
 	if (meta)
-		kasan_set_track(&meta->free_track, 0, false);
+		kasan_set_track(&meta->free_track, 0, false, bulk);
 }
 
 /* --- what is valid ---------------------------------------------------- */
@@ -209,14 +221,14 @@ void __kasan_poison_object_data(struct kmem_cache *cachep, void *object)
 }
 
 void *__kasan_slab_alloc(struct kmem_cache *cachep, void *object,
-			 gfp_t flags, bool init)
+			 gfp_t flags, bool init, struct kasan_bulk *bulk)
 {
 	if (cache_skipped(cachep) || is_kfence_address(object))
 		return object;
 	arch_kasan_unpoison(object, cachep->object_size);
 	if (init)
 		memset(object, 0, cachep->object_size);
-	kasan_save_alloc_info(cachep, object, flags, true);
+	kasan_save_alloc_info(cachep, object, flags, true, bulk);
 	return object;
 }
 
@@ -291,7 +303,7 @@ static bool object_start(const struct kmem_cache *cachep,
 }
 
 bool __kasan_slab_free(struct kmem_cache *cachep, void *object,
-		       unsigned long ip)
+		       unsigned long ip, struct kasan_bulk *bulk)
 {
 	struct slab *slab;
 
@@ -317,7 +329,7 @@ bool __kasan_slab_free(struct kmem_cache *cachep, void *object,
 		memset(object, 0, cachep->object_size);
 	}
 	poison(object, KASAN_ROUND(cachep->object_size), KASAN_SLAB_FREE);
-	kasan_save_free_info(cachep, object);
+	kasan_save_free_info(cachep, object, bulk);
 	return kasan_quarantine_put(cachep, object);
 }
 
@@ -382,7 +394,7 @@ void __kasan_mempool_poison_object(void *object)
 		return;
 	poison(object, KASAN_ROUND(slab->slab_cache->object_size),
 	       KASAN_SLAB_FREE);
-	kasan_save_free_info(slab->slab_cache, object);
+	kasan_save_free_info(slab->slab_cache, object, NULL);
 }
 
 void __kasan_mempool_unpoison_object(void *object)
@@ -400,7 +412,7 @@ void __kasan_mempool_unpoison_object(void *object)
 	if (cache_skipped(slab->slab_cache))
 		return;
 	arch_kasan_unpoison(object, slab->slab_cache->object_size);
-	kasan_save_alloc_info(slab->slab_cache, object, 0, false);
+	kasan_save_alloc_info(slab->slab_cache, object, 0, false, NULL);
 }
 
 void __kasan_cache_shrink(struct kmem_cache *cachep)

@@ -1563,8 +1563,11 @@ static size_t alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
 	}
 	arch_irq_restore(irqflags);
 	if (kasan_enabled()) {
+		struct kasan_bulk bulk = { 0 };
+
 		for (size_t j = 0; j < i; j++)
-			p[j] = slab_alloc_kasan(cachep, p[j], flags, 0);
+			p[j] = kasan_slab_alloc_bulk(cachep, p[j], flags,
+						     flags & __GFP_ZERO, &bulk);
 		return i;
 	}
 	if (unlikely(flags & __GFP_ZERO))
@@ -1598,10 +1601,13 @@ void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 	/* What sends one free to the slow path sends the bulk. */
 	if (unlikely(cache_debug(cachep) || slab_stats_on() ||
 		     slab_want_init_on_free(cachep) || kasan_enabled())) {
+		struct kasan_bulk bulk = { 0 };
+
 		for (size_t i = 0; i < nr; i++) {
 			if (zero_or_null_or_kfence(p[i]))
 				slab_free_special(p[i]);
-			else if (!kasan_slab_free(cachep, p[i], _RET_IP_))
+			else if (!kasan_slab_free_bulk(cachep, p[i], _RET_IP_,
+						       &bulk))
 				slab_free_slow(cachep, p[i], _RET_IP_);
 		}
 		return;

@@ -20,7 +20,8 @@
  *  - the tracks: a use after free names the allocating and the freeing
  *    function ("Allocated by task", "Freed by task"), an out-of-bounds
  *    access on a live object only the allocating one; kfree_rcu(),
- *    mempool and double frees too; room for them after each object.
+ *    mempool and double frees too; every object of a bulk call names
+ *    that call's caller; room for them after each object.
  *
  * It needs a backend: the host build with AddressSanitizer, or the
  * x86_64 kernel built with KASAN=1 (gcc's -fsanitize=kernel-address).
@@ -320,6 +321,81 @@ static void test_tracks_follow_reuse(struct ktest *t)
 	KTEST_EXPECT_NULL(t, freed);	/* the free before is forgotten */
 	KTEST_EXPECT_CAPTURED(t, "test_tracks_follow_reuse+0x");
 	kmem_cache_free(c, q);
+	kmem_cache_destroy(c);
+}
+
+/*
+ * The bulk calls' callers, named in their objects' tracks (gcc may name
+ * a clone of them: "kasan_bulk_alloc_helper.constprop.0").
+ */
+static __noinline int kasan_bulk_alloc_helper(struct kmem_cache *c, size_t nr,
+					      void **p)
+{
+	int got = kmem_cache_alloc_bulk(c, GFP_KERNEL, nr, p);
+
+	barrier();
+	return got;
+}
+
+static __noinline void kasan_bulk_free_helper(struct kmem_cache *c, size_t nr,
+					      void **p)
+{
+	kmem_cache_free_bulk(c, nr, p);
+	barrier();
+}
+
+#define BULK_OBJECTS	8
+
+/* A bad access to any object of a bulk call names its caller. */
+static void expect_bulk_tracks(struct ktest *t, bool freed)
+{
+	const char *alloc, *free;
+
+	find_tracks(t, &alloc, &free);
+	KTEST_ASSERT_NOT_NULL(t, alloc);
+	KTEST_EXPECT_TRUE(t, section_has(alloc, free,
+					 "\n kasan_bulk_alloc_helper"));
+	if (!freed) {
+		KTEST_EXPECT_NULL(t, free);
+		return;
+	}
+	KTEST_ASSERT_NOT_NULL(t, free);
+	KTEST_EXPECT_TRUE(t, section_has(free, NULL,
+					 "\n kasan_bulk_free_helper"));
+}
+
+/*
+ * A bulk call's objects share one saved stack: each one's track names
+ * the bulk call's caller, the first's and the last's, and after a bad
+ * free in the middle of the array too.
+ */
+static void test_bulk_tracks(struct ktest *t)
+{
+	void *p[BULK_OBJECTS];
+	struct kmem_cache *c;
+
+	require_kasan(t);
+	c = kmem_cache_create("kasan_bulk", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_EQ(t, kasan_bulk_alloc_helper(c, BULK_OBJECTS, p),
+			BULK_OBJECTS);
+	for (int i = 0; i < BULK_OBJECTS; i += BULK_OBJECTS - 1) {
+		expect_begin(t);
+		(void)peek(p[i], 40);	/* a write would hit the tracks */
+		EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+		expect_bulk_tracks(t, false);
+	}
+	/* The first object is freed already: reported, the rest freed. */
+	kmem_cache_free(c, p[0]);
+	expect_begin(t);
+	kasan_bulk_free_helper(c, BULK_OBJECTS, p);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_DOUBLE_FREE);
+	for (int i = 1; i < BULK_OBJECTS; i += BULK_OBJECTS - 2) {
+		expect_begin(t);
+		(void)peek(p[i], 0);
+		EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+		expect_bulk_tracks(t, true);
+	}
 	kmem_cache_destroy(c);
 }
 
@@ -815,6 +891,7 @@ static struct ktest_case kasan_cases[] = {
 	KTEST_CASE(test_uaf_report_has_tracks),
 	KTEST_CASE(test_oob_report_has_alloc_track_only),
 	KTEST_CASE(test_tracks_follow_reuse),
+	KTEST_CASE(test_bulk_tracks),
 	KTEST_CASE(test_tracks_layout),
 	KTEST_CASE(test_kmalloc_uaf),
 	KTEST_CASE(test_kmem_cache_uaf),
