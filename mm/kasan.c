@@ -292,14 +292,20 @@ void *__kasan_krealloc(const void *object, size_t size, gfp_t flags)
 static void report_free(const void *object, unsigned long ip,
 			enum report_kind kind, const char *bug_type);
 
-/* Is object the start of one of the slab's objects? */
+/*
+ * Is object the start of one of the slab's objects? SLAB's reciprocal
+ * of the stride, not a divide (below s_mem, off wraps and is too big).
+ */
 static bool object_start(const struct kmem_cache *cachep,
 			 const struct slab *slab, const void *object)
 {
 	unsigned long off = (unsigned long)object - (unsigned long)slab->s_mem;
+	u32 idx;
 
-	return (unsigned long)object >= (unsigned long)slab->s_mem &&
-	       off % cachep->size == 0 && off / cachep->size < cachep->num;
+	if (off >= (unsigned long)cachep->num * cachep->size)
+		return false;
+	idx = reciprocal_divide((u32)off, cachep->reciprocal_buffer_size);
+	return off == (unsigned long)idx * cachep->size;
 }
 
 bool __kasan_slab_free(struct kmem_cache *cachep, void *object,

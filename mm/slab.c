@@ -345,13 +345,6 @@ static void stats_grow_failed(struct kmem_cache *cachep, int nid)
 
 /* --- small helpers ----------------------------------------------------- */
 
-static inline u32 reciprocal_divide(u32 a, struct reciprocal_value r)
-{
-	u32 t = (u32)(((u64)a * r.m) >> 32);
-
-	return (t + ((a - t) >> r.sh1)) >> r.sh2;
-}
-
 /* --- the index stack of one slab --------------------------------------- */
 
 static inline unsigned int obj_to_index(const struct kmem_cache *cachep,

@@ -520,6 +520,37 @@ static void test_double_free(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, "\nFreed by task swapper/");
 }
 
+/*
+ * Inside a slab of a stride that is no power of two (40 bytes and the
+ * tracks: 56): a granule into an object, and where an object after the
+ * last one would start.
+ */
+static void test_invalid_free_in_slab(struct ktest *t)
+{
+	struct kmem_cache *c;
+	struct slab *slab;
+	u8 *p, *end;
+
+	c = kmem_cache_create("kasan_stride", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	expect_begin(t);
+	kmem_cache_free(c, p + 8);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_INVALID_FREE);
+	slab = virt_to_slab(p);
+	end = index_to_obj(c, slab, c->num);
+	KTEST_ASSERT_LT(t, (unsigned long)end, (unsigned long)slab_address(slab) +
+			(PAGE_SIZE << c->gfporder));
+	KTEST_ASSERT_TRUE(t, c->size & (c->size - 1));
+	expect_begin(t);
+	kmem_cache_free(c, end);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_INVALID_FREE);
+	poke(p, 39);	/* still allocated */
+	kmem_cache_free(c, p);
+	kmem_cache_destroy(c);
+}
+
 static void test_invalid_free(struct ktest *t)
 {
 	struct kmem_cache *c;
@@ -544,6 +575,7 @@ static void test_invalid_free(struct ktest *t)
 	EXPECT_ONE_REPORT(t, REPORT_KASAN_INVALID_FREE);
 	kfree(q);
 	kmem_cache_destroy(c);
+	test_invalid_free_in_slab(t);
 }
 
 struct rcu_obj {
