@@ -112,9 +112,9 @@ static bool same_stack(const struct stack_record *rec, u32 hash,
 	return true;
 }
 
-static struct stack_record *find_stack(struct stack_record **bucket, u32 hash,
-				       const unsigned long *entries,
-				       unsigned int nr)
+static __always_inline struct stack_record *
+find_stack(struct stack_record **bucket, u32 hash,
+	   const unsigned long *entries, unsigned int nr)
 {
 	struct stack_record *rec = __atomic_load_n(bucket, __ATOMIC_ACQUIRE);
 
