@@ -15,7 +15,11 @@
  * and a broken chain gives a short trace, never a fault.
  *
  * dump_stack(), show_stack(), KFENCE's and KASAN's tracks (through the
- * stack depot, lib/stackdepot.c) all walk here.
+ * stack depot, lib/stackdepot.c) all walk here. stack_trace_save_log()
+ * also logs every word the walk read; stack_trace_log_matches() reads
+ * the same places again and says whether a walk from the same frame
+ * would read the same words, and so save the same entries: KASAN keeps
+ * each CPU's last logs and takes their stacks' handles without walking.
  */
 #include "arch/arch.h"
 #include "kernel/kallsyms.h"
@@ -78,9 +82,21 @@ static __noinline struct walk_stack walk_find_stack(unsigned long addr)
 	return (struct walk_stack){ lo, hi - sizeof(struct stack_frame) - lo };
 }
 
+/* One more word the walk read, if it keeps a log (a full one is void). */
+static __always_inline void log_word(struct stack_trace_log *log,
+				     unsigned long word)
+{
+	if (!log)
+		return;
+	if (log->nr < STACK_TRACE_LOG_WORDS)
+		log->word[log->nr] = word;
+	log->nr++;
+}
+
 /* Is the frame on the stack, its return address in the text? */
 static __always_inline bool frame_ret(const struct stack_frame *frame,
-				      struct walk *w, unsigned long *ret)
+				      struct walk *w, unsigned long *ret,
+				      struct stack_trace_log *log)
 {
 	unsigned long addr = (unsigned long)frame;
 
@@ -90,26 +106,32 @@ static __always_inline bool frame_ret(const struct stack_frame *frame,
 			return false;
 	}
 	*ret = frame->ret;
+	log_word(log, *ret);
 	return *ret - w->after < w->text_len;	/* 0 wraps: fails */
 }
 
 /* The caller's frame: above this one and aligned, or NULL. */
 static __always_inline const struct stack_frame *
-frame_next(const struct stack_frame *frame)
+frame_next(const struct stack_frame *frame, struct stack_trace_log *log)
 {
 	const struct stack_frame *next = frame->next;
 
+	log_word(log, (unsigned long)next);
 	if (next <= frame || !IS_ALIGNED((unsigned long)next, sizeof(long)))
 		return NULL;
 	return next;
 }
 
 /*
- * Every allocation and free under KASAN comes here (its tracks): a frame
- * costs a few compares.
+ * The walk. Every allocation and free under KASAN comes here (its
+ * tracks) unless its stack is known (stack_trace_log_matches()): a
+ * frame costs a few compares. With a log, every word read from the
+ * stack is written to it, in order.
  */
-unsigned int stack_trace_save_bp(unsigned long bp, unsigned long *store,
-				 unsigned int size, unsigned int skipnr)
+static __always_inline unsigned int walk(unsigned long bp, unsigned long *store,
+					 unsigned int size,
+					 unsigned int skipnr,
+					 struct stack_trace_log *log)
 {
 	const struct stack_frame *frame = (const struct stack_frame *)bp;
 	unsigned int left = STACK_TRACE_MAX_FRAMES, nr = 0;
@@ -120,17 +142,64 @@ unsigned int stack_trace_save_bp(unsigned long bp, unsigned long *store,
 		return 0;
 	walk_init(&w);
 	for (; skipnr && left; skipnr--, left--) {
-		if (!frame_ret(frame, &w, &ret) || !(frame = frame_next(frame)))
+		if (!frame_ret(frame, &w, &ret, log) ||
+		    !(frame = frame_next(frame, log)))
 			return 0;
 	}
 	size = min(size, left);
-	while (nr < size && frame_ret(frame, &w, &ret)) {
+	while (nr < size && frame_ret(frame, &w, &ret, log)) {
 		store[nr++] = ret;
-		frame = frame_next(frame);
+		frame = frame_next(frame, log);
 		if (!frame)
 			break;
 	}
 	return nr;
+}
+
+unsigned int stack_trace_save_bp(unsigned long bp, unsigned long *store,
+				 unsigned int size, unsigned int skipnr)
+{
+	return walk(bp, store, size, skipnr, NULL);
+}
+
+__noinline unsigned int stack_trace_save_log(unsigned long *store,
+					     unsigned int size,
+					     struct stack_trace_log *log)
+{
+	log->nr = 0;
+	return walk((unsigned long)__builtin_frame_address(0), store, size, 0,
+		    log);
+}
+
+/*
+ * The log's words are what the walk read, in order: from each frame its
+ * return address, then the next frame; its first two, from the walker's
+ * own frame, the return into its caller and the caller's frame. Reading
+ * the same words from the same places is walking the same way: the
+ * checks (this CPU's stacks, the text) are of these words alone. Each
+ * frame read here was checked equal to one the walk found on the stack.
+ */
+bool stack_trace_log_matches(const struct stack_trace_log *log,
+			     unsigned long bp)
+{
+	const struct stack_frame *frame = (const struct stack_frame *)bp;
+	unsigned int n = log->nr, i;
+
+	if (n < 2 || n > STACK_TRACE_LOG_WORDS || log->word[1] != bp)
+		return false;
+	for (i = 2; i < n; i += 2) {
+		const struct stack_frame *next;
+
+		if (frame->ret != log->word[i])
+			return false;
+		if (i + 1 == n)
+			break;
+		next = frame->next;
+		if ((unsigned long)next != log->word[i + 1])
+			return false;
+		frame = next;
+	}
+	return true;
 }
 
 __noinline unsigned int stack_trace_save(unsigned long *store,

@@ -51,7 +51,11 @@
  *    index array in a free object. Saving a stack never allocates (the
  *    depot took its pools at init), so frees under any lock and in
  *    any context save theirs. A mempool element's trip into and out of
- *    its reserve counts as a free and an allocation.
+ *    its reserve counts as a free and an allocation. Two shortcuts give
+ *    the very stack the walk would: each CPU keeps the log of the last
+ *    walk of an allocation and of a free (stack_trace_save_log()), and
+ *    a save whose walk would read the same words takes its handle; a
+ *    bulk call's objects share the first one's (struct kasan_bulk).
  */
 #include "kernel/atomic.h"
 #include "kernel/bug.h"
@@ -129,12 +133,83 @@ kasan_get_alloc_meta(const struct kmem_cache *cachep, const void *object)
 	return (void *)((char *)object + KASAN_ROUND(cachep->object_size));
 }
 
-static depot_stack_handle_t kasan_save_stack(gfp_t flags, bool can_alloc)
-{
-	unsigned long entries[KASAN_STACK_DEPTH];
-	unsigned int nr = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+/*
+ * The last stack each CPU saved for an allocation and for a free: the
+ * words its walk read (kernel/stacktrace.h) and its handle. A save whose
+ * walk would read the very same words saves the very same stack: it
+ * takes the handle, without the walk's checks or the depot's lookup
+ * (a loop allocating and freeing from one place). Only the CPU touches
+ * its own, from any context: seq is odd while a save rewrites a slot
+ * and moves on whenever one did, so a lookup that an interrupt's save
+ * overtook misses, and a save inside another's rewrite leaves it alone.
+ */
+enum kasan_stack_kind { KASAN_STACK_ALLOC, KASAN_STACK_FREE, KASAN_STACK_KINDS };
 
-	return __stack_depot_save(entries, nr, flags, can_alloc);
+struct kasan_stack_cache {
+	unsigned long seq;
+	struct {
+		depot_stack_handle_t handle;	/* 0: empty */
+		struct stack_trace_log log;
+	} slot[KASAN_STACK_KINDS];
+};
+
+static struct kasan_stack_cache stack_cache[NR_CPUS];
+
+static depot_stack_handle_t stack_cache_lookup(struct kasan_stack_cache *c,
+					       enum kasan_stack_kind kind,
+					       unsigned long fp)
+{
+	unsigned long seq = READ_ONCE(c->seq);
+	depot_stack_handle_t handle;
+
+	if (seq & 1)
+		return 0;
+	barrier();
+	handle = c->slot[kind].handle;
+	if (!handle || !stack_trace_log_matches(&c->slot[kind].log, fp))
+		return 0;
+	barrier();
+	return READ_ONCE(c->seq) == seq ? handle : 0;
+}
+
+static void stack_cache_store(struct kasan_stack_cache *c,
+			      enum kasan_stack_kind kind,
+			      depot_stack_handle_t handle,
+			      const struct stack_trace_log *log)
+{
+	unsigned long seq = READ_ONCE(c->seq);
+
+	if ((seq & 1) || log->nr > STACK_TRACE_LOG_WORDS)
+		return;
+	WRITE_ONCE(c->seq, seq + 1);
+	barrier();
+	c->slot[kind].handle = handle;
+	c->slot[kind].log.nr = log->nr;
+	for (unsigned int i = 0; i < log->nr; i++)
+		c->slot[kind].log.word[i] = log->word[i];
+	barrier();
+	WRITE_ONCE(c->seq, seq + 2);
+}
+
+/* One call of the walk, so that its first word read is always the same. */
+static __noinline depot_stack_handle_t
+kasan_save_stack(gfp_t flags, bool can_alloc, enum kasan_stack_kind kind)
+{
+	struct kasan_stack_cache *c = &stack_cache[arch_cpu_id()];
+	unsigned long fp = (unsigned long)__builtin_frame_address(0);
+	unsigned long entries[KASAN_STACK_DEPTH];
+	struct stack_trace_log log;
+	depot_stack_handle_t handle;
+	unsigned int nr;
+
+	handle = stack_cache_lookup(c, kind, fp);
+	if (handle)
+		return handle;
+	nr = stack_trace_save_log(entries, ARRAY_SIZE(entries), &log);
+	handle = __stack_depot_save(entries, nr, flags, can_alloc);
+	if (handle)
+		stack_cache_store(c, kind, handle, &log);
+	return handle;
 }
 
 /*
@@ -143,6 +218,7 @@ static depot_stack_handle_t kasan_save_stack(gfp_t flags, bool can_alloc)
  */
 static __no_sanitize_address void kasan_set_track(struct kasan_track *track,
 						  gfp_t flags, bool can_alloc,
+						  enum kasan_stack_kind kind,
 						  struct kasan_bulk *bulk)
 {
 	track->cpu = arch_cpu_id();
@@ -150,7 +226,7 @@ static __no_sanitize_address void kasan_set_track(struct kasan_track *track,
 		track->stack = bulk->stack;
 		return;
 	}
-	track->stack = kasan_save_stack(flags, can_alloc);
+	track->stack = kasan_save_stack(flags, can_alloc, kind);
 	if (bulk)
 		bulk->stack = track->stack;
 }
@@ -176,7 +252,8 @@ static void kasan_save_alloc_info(struct kmem_cache *cachep, void *object,
 
 	if (!meta)
 		return;
-	kasan_set_track(&meta->alloc_track, flags, can_alloc, bulk);
+	kasan_set_track(&meta->alloc_track, flags, can_alloc, KASAN_STACK_ALLOC,
+			bulk);
 	kasan_clear_track(&meta->free_track);
 }
 
@@ -187,7 +264,8 @@ static void kasan_save_free_info(struct kmem_cache *cachep, void *object,
 	struct kasan_alloc_meta *meta = kasan_get_alloc_meta(cachep, object);
 
 	if (meta)
-		kasan_set_track(&meta->free_track, 0, false, bulk);
+		kasan_set_track(&meta->free_track, 0, false, KASAN_STACK_FREE,
+				bulk);
 }
 
 /* --- what is valid ---------------------------------------------------- */

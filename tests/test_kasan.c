@@ -21,7 +21,8 @@
  *    function ("Allocated by task", "Freed by task"), an out-of-bounds
  *    access on a live object only the allocating one; kfree_rcu(),
  *    mempool and double frees too; every object of a bulk call names
- *    that call's caller; room for them after each object.
+ *    that call's caller; allocations and frees from two callers in turn
+ *    each name their own; room for them after each object.
  *
  * It needs a backend: the host build with AddressSanitizer, or the
  * x86_64 kernel built with KASAN=1 (gcc's -fsanitize=kernel-address).
@@ -322,6 +323,99 @@ static void test_tracks_follow_reuse(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, "test_tracks_follow_reuse+0x");
 	kmem_cache_free(c, q);
 	kmem_cache_destroy(c);
+}
+
+/*
+ * Two callers of the helpers, one frame deep each, taken in turn from
+ * one loop: the frames below them are the same every time, the return
+ * address into them not. The b ones count their calls, so that gcc
+ * does not fold the twins into one function.
+ */
+static unsigned int turns_b;
+
+static __noinline void *kasan_alloc_via_a(size_t size)
+{
+	void *p = kasan_alloc_helper(size);
+
+	barrier();
+	return p;
+}
+
+static __noinline void *kasan_alloc_via_b(size_t size)
+{
+	void *p = kasan_alloc_helper(size);
+
+	WRITE_ONCE(turns_b, turns_b + 1);
+	return p;
+}
+
+static __noinline void kasan_free_via_a(void *p)
+{
+	kasan_free_helper(p);
+	barrier();
+}
+
+static __noinline void kasan_free_via_b(void *p)
+{
+	kasan_free_helper(p);
+	WRITE_ONCE(turns_b, turns_b + 1);
+}
+
+#define TURNS	4
+
+/* Each object's tracks name the caller it was allocated and freed by. */
+static void expect_turn_tracks(struct ktest *t, int i, bool freed)
+{
+	const char *alloc, *free;
+	const char *mine = i & 1 ? "kasan_alloc_via_b" : "kasan_alloc_via_a";
+	const char *other = i & 1 ? "kasan_alloc_via_a" : "kasan_alloc_via_b";
+
+	find_tracks(t, &alloc, &free);
+	KTEST_ASSERT_NOT_NULL(t, alloc);
+	KTEST_EXPECT_TRUE(t, section_has(alloc, free, mine));
+	KTEST_EXPECT_FALSE(t, section_has(alloc, free, other));
+	if (!freed)
+		return;
+	mine = i & 1 ? "kasan_free_via_a" : "kasan_free_via_b";
+	other = i & 1 ? "kasan_free_via_b" : "kasan_free_via_a";
+	KTEST_ASSERT_NOT_NULL(t, free);
+	KTEST_EXPECT_TRUE(t, section_has(free, NULL, mine));
+	KTEST_EXPECT_FALSE(t, section_has(free, NULL, other));
+}
+
+/*
+ * A save that finds its CPU's last stack of its kind takes its handle
+ * only if its walk would read the same: allocations and frees from two
+ * callers in turn each keep their own caller.
+ */
+static void test_tracks_callers_in_turn(struct ktest *t)
+{
+	u8 *p[TURNS];
+	int i;
+
+	require_kasan(t);
+	for (i = 0; i < TURNS; i++) {
+		p[i] = i & 1 ? kasan_alloc_via_b(48) : kasan_alloc_via_a(48);
+		KTEST_ASSERT_NOT_NULL(t, p[i]);
+	}
+	for (i = 0; i < TURNS; i++) {
+		expect_begin(t);
+		(void)peek(p[i], 48);
+		EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+		expect_turn_tracks(t, i, false);
+	}
+	for (i = 0; i < TURNS; i++) {
+		if (i & 1)
+			kasan_free_via_a(p[i]);
+		else
+			kasan_free_via_b(p[i]);
+	}
+	for (i = 0; i < TURNS; i++) {
+		expect_begin(t);
+		(void)peek(p[i], 0);
+		EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+		expect_turn_tracks(t, i, true);
+	}
 }
 
 /*
@@ -924,6 +1018,7 @@ static struct ktest_case kasan_cases[] = {
 	KTEST_CASE(test_oob_report_has_alloc_track_only),
 	KTEST_CASE(test_tracks_follow_reuse),
 	KTEST_CASE(test_bulk_tracks),
+	KTEST_CASE(test_tracks_callers_in_turn),
 	KTEST_CASE(test_tracks_layout),
 	KTEST_CASE(test_kmalloc_uaf),
 	KTEST_CASE(test_kmem_cache_uaf),

@@ -7,6 +7,8 @@
  *    and stops at a frame that is off the stack, a return address not
  *    just past a call in the kernel's text (to the text's first and last
  *    byte), a next frame not above or not aligned, and 128 frames;
+ *  - a walk's log of the words it read matches a later walk from the
+ *    same frame through the same frames, and none that differs;
  *  - the same stack saved twice is one record and one handle, from one
  *    call site or from every CPU at once; different stacks (one entry
  *    apart, or one a prefix of the other, or each CPU's own saved
@@ -181,6 +183,100 @@ static void test_stack_trace_frame_limit(struct ktest *t)
 					       LONG_CHAIN, 100), 28U);
 	KTEST_EXPECT_EQ(t, entries[0], ret + 100);
 	kfree(entries);
+}
+
+
+/* What log_here() found: its log, checked as saved and changed. */
+enum { LOG_SAME, LOG_SHORTER, LOG_VOID, LOG_EMPTY, LOG_WORD };
+
+struct log_result {
+	struct stack_trace_log log;
+	unsigned int nr;	/* entries saved */
+	bool got[LOG_WORD + STACK_TRACE_LOG_WORDS];
+};
+
+/* The log changed as step i says. */
+static void change_log(struct stack_trace_log *log, unsigned int i)
+{
+	if (i == LOG_SHORTER)
+		log->nr--;
+	else if (i == LOG_VOID)
+		log->nr = STACK_TRACE_LOG_WORDS + 1;
+	else if (i == LOG_EMPTY)
+		log->nr = 1;
+	else if (i >= LOG_WORD)
+		log->word[i - LOG_WORD]++;
+}
+
+/*
+ * Save a log, then match it, and copies of it changed, against walks
+ * from this very frame (a later call could come from another call site
+ * of the caller: gcc may split a loop).
+ */
+static __noinline void log_here(struct log_result *r)
+{
+	unsigned long fp = (unsigned long)__builtin_frame_address(0);
+	struct stack_trace_log copy;
+	unsigned long entries[16];
+
+	r->nr = stack_trace_save_log(entries, ARRAY_SIZE(entries), &r->log);
+	for (unsigned int i = 0; i < LOG_WORD + r->log.nr &&
+	     i < ARRAY_SIZE(r->got); i++) {
+		copy = r->log;
+		change_log(&copy, i);
+		r->got[i] = stack_trace_log_matches(&copy, fp);
+	}
+	barrier();
+}
+
+/* Does log match a walk from here? */
+static __noinline bool log_check_here(const struct stack_trace_log *log)
+{
+	bool ret = stack_trace_log_matches(log,
+				(unsigned long)__builtin_frame_address(0));
+
+	barrier();
+	return ret;
+}
+
+static __noinline void log_from_a(struct log_result *r)
+{
+	log_here(r);
+	barrier();
+}
+
+static __noinline bool log_from_b(const struct stack_trace_log *log)
+{
+	bool ret = log_check_here(log);
+
+	barrier();
+	return ret;
+}
+
+/*
+ * A log matches a walk from the same frame through the same frames, and
+ * nothing else: any word changed but the walker's own return, another
+ * caller at the same depth, a void log.
+ */
+static void test_stack_trace_log_matches(struct ktest *t)
+{
+	static struct log_result r;
+
+	memset(&r, 0, sizeof(r));
+	log_from_a(&r);
+	KTEST_ASSERT_GT(t, r.nr, 3U);
+	KTEST_ASSERT_LE(t, r.log.nr, (unsigned int)STACK_TRACE_LOG_WORDS);
+	/* Two words a frame: its return address, then the next frame. */
+	KTEST_EXPECT_GE(t, r.log.nr, 2 * r.nr);
+	KTEST_EXPECT_LE(t, r.log.nr, 2 * r.nr + 2);
+	KTEST_EXPECT_TRUE(t, r.got[LOG_SAME]);
+	KTEST_EXPECT_TRUE(t, r.got[LOG_SHORTER]);
+	KTEST_EXPECT_FALSE(t, r.got[LOG_VOID]);
+	KTEST_EXPECT_FALSE(t, r.got[LOG_EMPTY]);
+	for (unsigned int w = 0; w < r.log.nr; w++)
+		KTEST_EXPECT_EQ(t, r.got[LOG_WORD + w], w == 0);
+	KTEST_EXPECT_FALSE(t, log_from_b(&r.log));
+	KTEST_EXPECT_FALSE(t, stack_trace_log_matches(&r.log, 0));
 }
 
 static int two = 2;
@@ -484,6 +580,7 @@ static struct ktest_case stackdepot_cases[] = {
 	KTEST_CASE(test_stack_trace_bad_frames),
 	KTEST_CASE(test_stack_trace_chain_checks),
 	KTEST_CASE(test_stack_trace_frame_limit),
+	KTEST_CASE(test_stack_trace_log_matches),
 	KTEST_CASE(test_same_stack_same_handle),
 	KTEST_CASE(test_different_stacks_different_handles),
 	KTEST_CASE(test_fetch_returns_entries),
