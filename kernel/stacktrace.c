@@ -183,23 +183,20 @@ bool stack_trace_log_matches(const struct stack_trace_log *log,
 			     unsigned long bp)
 {
 	const struct stack_frame *frame = (const struct stack_frame *)bp;
-	unsigned int n = log->nr, i;
+	unsigned int n = log->nr;
+	const unsigned long *w, *pairs_end;
 
 	if (n < 2 || n > STACK_TRACE_LOG_WORDS || log->word[1] != bp)
 		return false;
-	for (i = 2; i < n; i += 2) {
-		const struct stack_frame *next;
-
-		if (frame->ret != log->word[i])
+	/* A frame's two words at a time: its return address, the next. */
+	pairs_end = &log->word[n & ~1U];
+	for (w = &log->word[2]; w < pairs_end; w += 2) {
+		if (frame->ret != w[0] || (unsigned long)frame->next != w[1])
 			return false;
-		if (i + 1 == n)
-			break;
-		next = frame->next;
-		if ((unsigned long)next != log->word[i + 1])
-			return false;
-		frame = next;
+		frame = (const struct stack_frame *)w[1];
 	}
-	return true;
+	/* An odd count ends with a return address the walk turned down. */
+	return !(n & 1) || frame->ret == w[0];
 }
 
 __noinline unsigned int stack_trace_save(unsigned long *store,
