@@ -101,12 +101,15 @@ static bool byte_valid(const void *addr)
 	return !arch_kasan_first_bad(addr, 1);
 }
 
+static void kasan_stack_cache_init(void);
+
 void kasan_init(void)
 {
 	if (!kasan_enabled())
 		return;
 	arch_kasan_init();
 	WARN(stack_depot_init(), "kasan: no memory for the stack depot yet\n");
+	kasan_stack_cache_init();
 	kasan_quarantine_init();
 	pr_info("kasan: KernelAddressSanitizer initialized (generic, %s)\n",
 		arch_name);
@@ -142,6 +145,8 @@ kasan_get_alloc_meta(const struct kmem_cache *cachep, const void *object)
  * its own, from any context: seq is odd while a save rewrites a slot
  * and moves on whenever one did, so a lookup that an interrupt's save
  * overtook misses, and a save inside another's rewrite leaves it alone.
+ * NR_CPUS of them, from the page allocator at init (none without a
+ * backend, or if that fails: every save walks).
  */
 enum kasan_stack_kind { KASAN_STACK_ALLOC, KASAN_STACK_FREE, KASAN_STACK_KINDS };
 
@@ -153,7 +158,18 @@ struct kasan_stack_cache {
 	} slot[KASAN_STACK_KINDS];
 };
 
-static struct kasan_stack_cache stack_cache[NR_CPUS];
+static struct kasan_stack_cache *stack_cache;
+
+static void kasan_stack_cache_init(void)
+{
+	struct page *page;
+
+	page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
+			   get_order(NR_CPUS * sizeof(*stack_cache)));
+	if (page)
+		__atomic_store_n(&stack_cache, page_address(page),
+				 __ATOMIC_RELEASE);
+}
 
 static depot_stack_handle_t stack_cache_lookup(struct kasan_stack_cache *c,
 					       enum kasan_stack_kind kind,
@@ -195,19 +211,23 @@ static void stack_cache_store(struct kasan_stack_cache *c,
 static __noinline depot_stack_handle_t
 kasan_save_stack(gfp_t flags, bool can_alloc, enum kasan_stack_kind kind)
 {
-	struct kasan_stack_cache *c = &stack_cache[arch_cpu_id()];
+	struct kasan_stack_cache *c = __atomic_load_n(&stack_cache,
+						      __ATOMIC_ACQUIRE);
 	unsigned long fp = (unsigned long)__builtin_frame_address(0);
 	unsigned long entries[KASAN_STACK_DEPTH];
 	struct stack_trace_log log;
 	depot_stack_handle_t handle;
 	unsigned int nr;
 
-	handle = stack_cache_lookup(c, kind, fp);
-	if (handle)
-		return handle;
+	if (c) {
+		c += arch_cpu_id();
+		handle = stack_cache_lookup(c, kind, fp);
+		if (handle)
+			return handle;
+	}
 	nr = stack_trace_save_log(entries, ARRAY_SIZE(entries), &log);
 	handle = __stack_depot_save(entries, nr, flags, can_alloc);
-	if (handle)
+	if (handle && c)
 		stack_cache_store(c, kind, handle, &log);
 	return handle;
 }
