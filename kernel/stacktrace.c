@@ -142,8 +142,10 @@ static __always_inline unsigned int walk(unsigned long bp, unsigned long *store,
 		return 0;
 	walk_init(&w);
 	for (; skipnr && left; skipnr--, left--) {
-		if (!frame_ret(frame, &w, &ret, log) ||
-		    !(frame = frame_next(frame, log)))
+		if (!frame_ret(frame, &w, &ret, log))
+			return 0;
+		frame = frame_next(frame, log);
+		if (!frame)
 			return 0;
 	}
 	size = min(size, left);
