@@ -67,12 +67,15 @@ const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 	return kallsyms_names + kallsyms_name_offsets[i];
 }
 
-bool kernel_text_address(unsigned long addr)
+void kernel_text_bounds(unsigned long *start, unsigned long *end)
 {
 	unsigned int n = nr_syms();
 
-	if (!n)
-		return true;
-	return addr >= sym_addr(0) &&
-	       addr < sym_addr(n - 1) + kallsyms_sizes[n - 1];
+	if (!n) {
+		*start = 0;
+		*end = ULONG_MAX;
+		return;
+	}
+	*start = sym_addr(0);
+	*end = sym_addr(n - 1) + kallsyms_sizes[n - 1];
 }

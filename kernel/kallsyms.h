@@ -22,10 +22,10 @@ const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 			    unsigned long *offset);
 
 /*
- * Is addr inside the kernel's text (from the first symbol to the end of
- * the last)? True for any address while there is no table (first link
+ * The kernel's text, from its first symbol to the end of its last:
+ * [*start, *end). [0, ULONG_MAX) while there is no table (first link
  * pass): then nothing can be told apart.
  */
-bool kernel_text_address(unsigned long addr);
+void kernel_text_bounds(unsigned long *start, unsigned long *end);
 
 #endif /* KERNEL_KALLSYMS_H */

@@ -83,18 +83,20 @@ static size_t record_size(unsigned int nr)
 		     1UL << DEPOT_STACK_ALIGN);
 }
 
+/*
+ * Every save hashes its stack: a multiply and a rotate a word (FxHash's
+ * step), then the 64 bits folded once, so the bucket's low bits depend
+ * on every bit of every entry.
+ */
 static u32 hash_stack(const unsigned long *entries, unsigned int nr)
 {
-	u32 h = nr * 0x9e3779b9U;
+	u64 h = nr;
 
-	for (unsigned int i = 0; i < nr; i++) {
-		u64 e = entries[i];
-
-		h ^= (u32)e ^ (u32)(e >> 32);
-		h *= 0x85ebca6bU;
-		h ^= h >> 15;
-	}
-	return h;
+	for (unsigned int i = 0; i < nr; i++)
+		h = (((h << 5) | (h >> 59)) ^ entries[i]) * 0x517cc1b727220a95ULL;
+	h ^= h >> 32;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return (u32)(h >> 32);
 }
 
 /* Word by word: every allocation under KASAN comes here. */
@@ -110,9 +112,9 @@ static bool same_stack(const struct stack_record *rec, u32 hash,
 	return true;
 }
 
-static struct stack_record *find_stack(struct stack_record **bucket, u32 hash,
-				       const unsigned long *entries,
-				       unsigned int nr)
+static __always_inline struct stack_record *
+find_stack(struct stack_record **bucket, u32 hash,
+	   const unsigned long *entries, unsigned int nr)
 {
 	struct stack_record *rec = __atomic_load_n(bucket, __ATOMIC_ACQUIRE);
 

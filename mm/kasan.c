@@ -51,7 +51,11 @@
  *    index array in a free object. Saving a stack never allocates (the
  *    depot took its pools at init), so frees under any lock and in
  *    any context save theirs. A mempool element's trip into and out of
- *    its reserve counts as a free and an allocation.
+ *    its reserve counts as a free and an allocation. Two shortcuts give
+ *    the very stack the walk would: each CPU keeps the log of the last
+ *    walk of an allocation and of a free (stack_trace_save_log()), and
+ *    a save whose walk would read the same words takes its handle; a
+ *    bulk call's objects share the first one's (struct kasan_bulk).
  */
 #include "kernel/atomic.h"
 #include "kernel/bug.h"
@@ -97,12 +101,15 @@ static bool byte_valid(const void *addr)
 	return !arch_kasan_first_bad(addr, 1);
 }
 
+static void kasan_stack_cache_init(void);
+
 void kasan_init(void)
 {
 	if (!kasan_enabled())
 		return;
 	arch_kasan_init();
 	WARN(stack_depot_init(), "kasan: no memory for the stack depot yet\n");
+	kasan_stack_cache_init();
 	kasan_quarantine_init();
 	pr_info("kasan: KernelAddressSanitizer initialized (generic, %s)\n",
 		arch_name);
@@ -129,20 +136,119 @@ kasan_get_alloc_meta(const struct kmem_cache *cachep, const void *object)
 	return (void *)((char *)object + KASAN_ROUND(cachep->object_size));
 }
 
-static depot_stack_handle_t kasan_save_stack(gfp_t flags, bool can_alloc)
-{
-	unsigned long entries[KASAN_STACK_DEPTH];
-	unsigned int nr = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+/*
+ * The last stack each CPU saved for an allocation and for a free: the
+ * words its walk read (kernel/stacktrace.h) and its handle. A save whose
+ * walk would read the very same words saves the very same stack: it
+ * takes the handle, without the walk's checks or the depot's lookup
+ * (a loop allocating and freeing from one place). Only the CPU touches
+ * its own, from any context: seq is odd while a save rewrites a slot
+ * and moves on whenever one did, so a lookup that an interrupt's save
+ * overtook misses, and a save inside another's rewrite leaves it alone.
+ * NR_CPUS of them, from the page allocator at init (none without a
+ * backend, or if that fails: every save walks).
+ */
+enum kasan_stack_kind { KASAN_STACK_ALLOC, KASAN_STACK_FREE, KASAN_STACK_KINDS };
 
-	return __stack_depot_save(entries, nr, flags, can_alloc);
+struct kasan_stack_cache {
+	unsigned long seq;
+	struct {
+		depot_stack_handle_t handle;	/* 0: empty */
+		struct stack_trace_log log;
+	} slot[KASAN_STACK_KINDS];
+};
+
+static struct kasan_stack_cache *stack_cache;
+
+static void kasan_stack_cache_init(void)
+{
+	struct page *page;
+
+	page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
+			   get_order(NR_CPUS * sizeof(*stack_cache)));
+	if (page)
+		__atomic_store_n(&stack_cache, page_address(page),
+				 __ATOMIC_RELEASE);
 }
 
-/* The metadata is poisoned (the slab's red zone): only these touch it. */
+static depot_stack_handle_t stack_cache_lookup(struct kasan_stack_cache *c,
+					       enum kasan_stack_kind kind,
+					       unsigned long fp)
+{
+	unsigned long seq = READ_ONCE(c->seq);
+	depot_stack_handle_t handle;
+
+	if (seq & 1)
+		return 0;
+	barrier();
+	handle = c->slot[kind].handle;
+	if (!handle || !stack_trace_log_matches(&c->slot[kind].log, fp))
+		return 0;
+	barrier();
+	return READ_ONCE(c->seq) == seq ? handle : 0;
+}
+
+static void stack_cache_store(struct kasan_stack_cache *c,
+			      enum kasan_stack_kind kind,
+			      depot_stack_handle_t handle,
+			      const struct stack_trace_log *log)
+{
+	unsigned long seq = READ_ONCE(c->seq);
+
+	if ((seq & 1) || log->nr > STACK_TRACE_LOG_WORDS)
+		return;
+	WRITE_ONCE(c->seq, seq + 1);
+	barrier();
+	c->slot[kind].handle = handle;
+	c->slot[kind].log.nr = log->nr;
+	for (unsigned int i = 0; i < log->nr; i++)
+		c->slot[kind].log.word[i] = log->word[i];
+	barrier();
+	WRITE_ONCE(c->seq, seq + 2);
+}
+
+/* One call of the walk, so that its first word read is always the same. */
+static __noinline depot_stack_handle_t
+kasan_save_stack(gfp_t flags, bool can_alloc, enum kasan_stack_kind kind)
+{
+	struct kasan_stack_cache *c = __atomic_load_n(&stack_cache,
+						      __ATOMIC_ACQUIRE);
+	unsigned long fp = (unsigned long)__builtin_frame_address(0);
+	unsigned long entries[KASAN_STACK_DEPTH];
+	struct stack_trace_log log;
+	depot_stack_handle_t handle;
+	unsigned int nr;
+
+	if (c) {
+		c += arch_cpu_id();
+		handle = stack_cache_lookup(c, kind, fp);
+		if (handle)
+			return handle;
+	}
+	nr = stack_trace_save_log(entries, ARRAY_SIZE(entries), &log);
+	handle = __stack_depot_save(entries, nr, flags, can_alloc);
+	if (handle && c)
+		stack_cache_store(c, kind, handle, &log);
+	return handle;
+}
+
+/*
+ * The metadata is poisoned (the slab's red zone): only these touch it.
+ * A bulk call's first object saves the stack, the others share it.
+ */
 static __no_sanitize_address void kasan_set_track(struct kasan_track *track,
-						  gfp_t flags, bool can_alloc)
+						  gfp_t flags, bool can_alloc,
+						  enum kasan_stack_kind kind,
+						  struct kasan_bulk *bulk)
 {
 	track->cpu = arch_cpu_id();
-	track->stack = kasan_save_stack(flags, can_alloc);
+	if (bulk && bulk->stack) {
+		track->stack = bulk->stack;
+		return;
+	}
+	track->stack = kasan_save_stack(flags, can_alloc, kind);
+	if (bulk)
+		bulk->stack = track->stack;
 }
 
 static __no_sanitize_address void kasan_clear_track(struct kasan_track *track)
@@ -159,23 +265,27 @@ static __no_sanitize_address void kasan_read_track(struct kasan_track *to,
 }
 
 static void kasan_save_alloc_info(struct kmem_cache *cachep, void *object,
-				  gfp_t flags, bool can_alloc)
+				  gfp_t flags, bool can_alloc,
+				  struct kasan_bulk *bulk)
 {
 	struct kasan_alloc_meta *meta = kasan_get_alloc_meta(cachep, object);
 
 	if (!meta)
 		return;
-	kasan_set_track(&meta->alloc_track, flags, can_alloc);
+	kasan_set_track(&meta->alloc_track, flags, can_alloc, KASAN_STACK_ALLOC,
+			bulk);
 	kasan_clear_track(&meta->free_track);
 }
 
 /* A free may come under any lock, from any context: it never allocates. */
-static void kasan_save_free_info(struct kmem_cache *cachep, void *object)
+static void kasan_save_free_info(struct kmem_cache *cachep, void *object,
+				 struct kasan_bulk *bulk)
 {
 	struct kasan_alloc_meta *meta = kasan_get_alloc_meta(cachep, object);
 
 	if (meta)
-		kasan_set_track(&meta->free_track, 0, false);
+		kasan_set_track(&meta->free_track, 0, false, KASAN_STACK_FREE,
+				bulk);
 }
 
 /* --- what is valid ---------------------------------------------------- */
@@ -209,14 +319,14 @@ void __kasan_poison_object_data(struct kmem_cache *cachep, void *object)
 }
 
 void *__kasan_slab_alloc(struct kmem_cache *cachep, void *object,
-			 gfp_t flags, bool init)
+			 gfp_t flags, bool init, struct kasan_bulk *bulk)
 {
 	if (cache_skipped(cachep) || is_kfence_address(object))
 		return object;
 	arch_kasan_unpoison(object, cachep->object_size);
 	if (init)
 		memset(object, 0, cachep->object_size);
-	kasan_save_alloc_info(cachep, object, flags, true);
+	kasan_save_alloc_info(cachep, object, flags, true, bulk);
 	return object;
 }
 
@@ -280,18 +390,24 @@ void *__kasan_krealloc(const void *object, size_t size, gfp_t flags)
 static void report_free(const void *object, unsigned long ip,
 			enum report_kind kind, const char *bug_type);
 
-/* Is object the start of one of the slab's objects? */
+/*
+ * Is object the start of one of the slab's objects? SLAB's reciprocal
+ * of the stride, not a divide (below s_mem, off wraps and is too big).
+ */
 static bool object_start(const struct kmem_cache *cachep,
 			 const struct slab *slab, const void *object)
 {
 	unsigned long off = (unsigned long)object - (unsigned long)slab->s_mem;
+	u32 idx;
 
-	return (unsigned long)object >= (unsigned long)slab->s_mem &&
-	       off % cachep->size == 0 && off / cachep->size < cachep->num;
+	if (off >= (unsigned long)cachep->num * cachep->size)
+		return false;
+	idx = reciprocal_divide((u32)off, cachep->reciprocal_buffer_size);
+	return off == (unsigned long)idx * cachep->size;
 }
 
 bool __kasan_slab_free(struct kmem_cache *cachep, void *object,
-		       unsigned long ip)
+		       unsigned long ip, struct kasan_bulk *bulk)
 {
 	struct slab *slab;
 
@@ -317,7 +433,7 @@ bool __kasan_slab_free(struct kmem_cache *cachep, void *object,
 		memset(object, 0, cachep->object_size);
 	}
 	poison(object, KASAN_ROUND(cachep->object_size), KASAN_SLAB_FREE);
-	kasan_save_free_info(cachep, object);
+	kasan_save_free_info(cachep, object, bulk);
 	return kasan_quarantine_put(cachep, object);
 }
 
@@ -382,7 +498,7 @@ void __kasan_mempool_poison_object(void *object)
 		return;
 	poison(object, KASAN_ROUND(slab->slab_cache->object_size),
 	       KASAN_SLAB_FREE);
-	kasan_save_free_info(slab->slab_cache, object);
+	kasan_save_free_info(slab->slab_cache, object, NULL);
 }
 
 void __kasan_mempool_unpoison_object(void *object)
@@ -400,7 +516,7 @@ void __kasan_mempool_unpoison_object(void *object)
 	if (cache_skipped(slab->slab_cache))
 		return;
 	arch_kasan_unpoison(object, slab->slab_cache->object_size);
-	kasan_save_alloc_info(slab->slab_cache, object, 0, false);
+	kasan_save_alloc_info(slab->slab_cache, object, 0, false, NULL);
 }
 
 void __kasan_cache_shrink(struct kmem_cache *cachep)

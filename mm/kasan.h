@@ -72,6 +72,16 @@ struct kasan_alloc_meta {
 	struct kasan_track free_track;
 };
 
+/*
+ * One bulk call's objects (kmem_cache_alloc_bulk(), kmem_cache_free_bulk())
+ * share one stack: each object's hook is called from the same loop of
+ * the same call, so its stack is the same; the first object's track
+ * saves it and the others take its handle. Zeroed before the first.
+ */
+struct kasan_bulk {
+	u32 stack;	/* depot_stack_handle_t; 0: not saved yet */
+};
+
 /* Does this build have a shadow? A compile-time constant. */
 static __always_inline bool kasan_enabled(void)
 {
@@ -88,13 +98,13 @@ void __kasan_unpoison_range(const void *addr, size_t size);
 void __kasan_unpoison_object_data(struct kmem_cache *cachep, void *object);
 void __kasan_poison_object_data(struct kmem_cache *cachep, void *object);
 void *__kasan_slab_alloc(struct kmem_cache *cachep, void *object,
-			 gfp_t flags, bool init);
+			 gfp_t flags, bool init, struct kasan_bulk *bulk);
 void *__kasan_kmalloc(struct kmem_cache *cachep, const void *object,
 		      size_t size, gfp_t flags);
 void *__kasan_kmalloc_large(const void *ptr, size_t size, gfp_t flags);
 void *__kasan_krealloc(const void *object, size_t size, gfp_t flags);
 bool __kasan_slab_free(struct kmem_cache *cachep, void *object,
-		       unsigned long ip);
+		       unsigned long ip, struct kasan_bulk *bulk);
 bool __kasan_check_byte(const void *addr, unsigned long ip);
 bool __kasan_check_range(const void *addr, size_t size, bool write,
 			 unsigned long ip);
@@ -157,7 +167,18 @@ static __always_inline void *kasan_slab_alloc(struct kmem_cache *cachep,
 					      bool init)
 {
 	if (kasan_enabled() && object)
-		return __kasan_slab_alloc(cachep, object, flags, init);
+		return __kasan_slab_alloc(cachep, object, flags, init, NULL);
+	return object;
+}
+
+/* kasan_slab_alloc() for one object of a bulk allocation. */
+static __always_inline void *kasan_slab_alloc_bulk(struct kmem_cache *cachep,
+						   void *object, gfp_t flags,
+						   bool init,
+						   struct kasan_bulk *bulk)
+{
+	if (kasan_enabled() && object)
+		return __kasan_slab_alloc(cachep, object, flags, init, bulk);
 	return object;
 }
 
@@ -200,7 +221,17 @@ static __always_inline bool kasan_slab_free(struct kmem_cache *cachep,
 					    void *object, unsigned long ip)
 {
 	if (kasan_enabled())
-		return __kasan_slab_free(cachep, object, ip);
+		return __kasan_slab_free(cachep, object, ip, NULL);
+	return false;
+}
+
+/* kasan_slab_free() for one object of a bulk free. */
+static __always_inline bool kasan_slab_free_bulk(struct kmem_cache *cachep,
+						 void *object, unsigned long ip,
+						 struct kasan_bulk *bulk)
+{
+	if (kasan_enabled())
+		return __kasan_slab_free(cachep, object, ip, bulk);
 	return false;
 }
 

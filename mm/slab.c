@@ -345,13 +345,6 @@ static void stats_grow_failed(struct kmem_cache *cachep, int nid)
 
 /* --- small helpers ----------------------------------------------------- */
 
-static inline u32 reciprocal_divide(u32 a, struct reciprocal_value r)
-{
-	u32 t = (u32)(((u64)a * r.m) >> 32);
-
-	return (t + ((a - t) >> r.sh1)) >> r.sh2;
-}
-
 /* --- the index stack of one slab --------------------------------------- */
 
 static inline unsigned int obj_to_index(const struct kmem_cache *cachep,
@@ -1563,8 +1556,11 @@ static size_t alloc_bulk(struct kmem_cache *cachep, gfp_t flags, size_t nr,
 	}
 	arch_irq_restore(irqflags);
 	if (kasan_enabled()) {
+		struct kasan_bulk bulk = { 0 };
+
 		for (size_t j = 0; j < i; j++)
-			p[j] = slab_alloc_kasan(cachep, p[j], flags, 0);
+			p[j] = kasan_slab_alloc_bulk(cachep, p[j], flags,
+						     flags & __GFP_ZERO, &bulk);
 		return i;
 	}
 	if (unlikely(flags & __GFP_ZERO))
@@ -1598,10 +1594,13 @@ void kmem_cache_free_bulk(struct kmem_cache *cachep, size_t nr, void **p)
 	/* What sends one free to the slow path sends the bulk. */
 	if (unlikely(cache_debug(cachep) || slab_stats_on() ||
 		     slab_want_init_on_free(cachep) || kasan_enabled())) {
+		struct kasan_bulk bulk = { 0 };
+
 		for (size_t i = 0; i < nr; i++) {
 			if (zero_or_null_or_kfence(p[i]))
 				slab_free_special(p[i]);
-			else if (!kasan_slab_free(cachep, p[i], _RET_IP_))
+			else if (!kasan_slab_free_bulk(cachep, p[i], _RET_IP_,
+						       &bulk))
 				slab_free_slow(cachep, p[i], _RET_IP_);
 		}
 		return;

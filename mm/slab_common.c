@@ -136,7 +136,7 @@ void kmem_cache_reserve_boot(void)
 /*
  * Division by a constant as a multiply and two shifts, exact for every
  * 32-bit dividend (Granlund and Montgomery; Linux's reciprocal_div).
- * reciprocal_divide() in mm/slab.c applies it.
+ * reciprocal_divide() (mm/slab_internal.h) applies it.
  */
 static struct reciprocal_value reciprocal_value(u32 d)
 {

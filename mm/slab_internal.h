@@ -94,6 +94,14 @@ struct reciprocal_value {
 	u8 sh1, sh2;
 };
 
+/* a / d, r being d's reciprocal_value(): a multiply and two shifts. */
+static inline u32 reciprocal_divide(u32 a, struct reciprocal_value r)
+{
+	u32 t = (u32)(((u64)a * r.m) >> 32);
+
+	return (t + ((a - t) >> r.sh1)) >> r.sh2;
+}
+
 struct kmem_cache {
 	unsigned int batchcount;
 	unsigned int limit;

@@ -20,7 +20,9 @@
  *  - the tracks: a use after free names the allocating and the freeing
  *    function ("Allocated by task", "Freed by task"), an out-of-bounds
  *    access on a live object only the allocating one; kfree_rcu(),
- *    mempool and double frees too; room for them after each object.
+ *    mempool and double frees too; every object of a bulk call names
+ *    that call's caller; allocations and frees from two callers in turn
+ *    each name their own; room for them after each object.
  *
  * It needs a backend: the host build with AddressSanitizer, or the
  * x86_64 kernel built with KASAN=1 (gcc's -fsanitize=kernel-address).
@@ -323,6 +325,174 @@ static void test_tracks_follow_reuse(struct ktest *t)
 	kmem_cache_destroy(c);
 }
 
+/*
+ * Two callers of the helpers, one frame deep each, taken in turn from
+ * one loop: the frames below them are the same every time, the return
+ * address into them not. The b ones count their calls, so that gcc
+ * does not fold the twins into one function.
+ */
+static unsigned int turns_b;
+
+static __noinline void *kasan_alloc_via_a(size_t size)
+{
+	void *p = kasan_alloc_helper(size);
+
+	barrier();
+	return p;
+}
+
+static __noinline void *kasan_alloc_via_b(size_t size)
+{
+	void *p = kasan_alloc_helper(size);
+
+	WRITE_ONCE(turns_b, turns_b + 1);
+	return p;
+}
+
+static __noinline void kasan_free_via_a(void *p)
+{
+	kasan_free_helper(p);
+	barrier();
+}
+
+static __noinline void kasan_free_via_b(void *p)
+{
+	kasan_free_helper(p);
+	WRITE_ONCE(turns_b, turns_b + 1);
+}
+
+#define TURNS	4
+
+/* Each object's tracks name the caller it was allocated and freed by. */
+static void expect_turn_tracks(struct ktest *t, int i, bool freed)
+{
+	const char *alloc, *free;
+	const char *mine = i & 1 ? "kasan_alloc_via_b" : "kasan_alloc_via_a";
+	const char *other = i & 1 ? "kasan_alloc_via_a" : "kasan_alloc_via_b";
+
+	find_tracks(t, &alloc, &free);
+	KTEST_ASSERT_NOT_NULL(t, alloc);
+	KTEST_EXPECT_TRUE(t, section_has(alloc, free, mine));
+	KTEST_EXPECT_FALSE(t, section_has(alloc, free, other));
+	if (!freed)
+		return;
+	mine = i & 1 ? "kasan_free_via_a" : "kasan_free_via_b";
+	other = i & 1 ? "kasan_free_via_b" : "kasan_free_via_a";
+	KTEST_ASSERT_NOT_NULL(t, free);
+	KTEST_EXPECT_TRUE(t, section_has(free, NULL, mine));
+	KTEST_EXPECT_FALSE(t, section_has(free, NULL, other));
+}
+
+/*
+ * A save that finds its CPU's last stack of its kind takes its handle
+ * only if its walk would read the same: allocations and frees from two
+ * callers in turn each keep their own caller.
+ */
+static void test_tracks_callers_in_turn(struct ktest *t)
+{
+	u8 *p[TURNS];
+	int i;
+
+	require_kasan(t);
+	for (i = 0; i < TURNS; i++) {
+		p[i] = i & 1 ? kasan_alloc_via_b(48) : kasan_alloc_via_a(48);
+		KTEST_ASSERT_NOT_NULL(t, p[i]);
+	}
+	for (i = 0; i < TURNS; i++) {
+		expect_begin(t);
+		(void)peek(p[i], 48);
+		EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+		expect_turn_tracks(t, i, false);
+	}
+	for (i = 0; i < TURNS; i++) {
+		if (i & 1)
+			kasan_free_via_a(p[i]);
+		else
+			kasan_free_via_b(p[i]);
+	}
+	for (i = 0; i < TURNS; i++) {
+		expect_begin(t);
+		(void)peek(p[i], 0);
+		EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+		expect_turn_tracks(t, i, true);
+	}
+}
+
+/*
+ * The bulk calls' callers, named in their objects' tracks (gcc may name
+ * a clone of them: "kasan_bulk_alloc_helper.constprop.0").
+ */
+static __noinline int kasan_bulk_alloc_helper(struct kmem_cache *c, size_t nr,
+					      void **p)
+{
+	int got = kmem_cache_alloc_bulk(c, GFP_KERNEL, nr, p);
+
+	barrier();
+	return got;
+}
+
+static __noinline void kasan_bulk_free_helper(struct kmem_cache *c, size_t nr,
+					      void **p)
+{
+	kmem_cache_free_bulk(c, nr, p);
+	barrier();
+}
+
+#define BULK_OBJECTS	8
+
+/* A bad access to any object of a bulk call names its caller. */
+static void expect_bulk_tracks(struct ktest *t, bool freed)
+{
+	const char *alloc, *free;
+
+	find_tracks(t, &alloc, &free);
+	KTEST_ASSERT_NOT_NULL(t, alloc);
+	KTEST_EXPECT_TRUE(t, section_has(alloc, free,
+					 "\n kasan_bulk_alloc_helper"));
+	if (!freed) {
+		KTEST_EXPECT_NULL(t, free);
+		return;
+	}
+	KTEST_ASSERT_NOT_NULL(t, free);
+	KTEST_EXPECT_TRUE(t, section_has(free, NULL,
+					 "\n kasan_bulk_free_helper"));
+}
+
+/*
+ * A bulk call's objects share one saved stack: each one's track names
+ * the bulk call's caller, the first's and the last's, and after a bad
+ * free in the middle of the array too.
+ */
+static void test_bulk_tracks(struct ktest *t)
+{
+	void *p[BULK_OBJECTS];
+	struct kmem_cache *c;
+
+	require_kasan(t);
+	c = kmem_cache_create("kasan_bulk", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_EQ(t, kasan_bulk_alloc_helper(c, BULK_OBJECTS, p),
+			BULK_OBJECTS);
+	for (int i = 0; i < BULK_OBJECTS; i += BULK_OBJECTS - 1) {
+		expect_begin(t);
+		(void)peek(p[i], 40);	/* a write would hit the tracks */
+		EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_OUT_OF_BOUNDS);
+		expect_bulk_tracks(t, false);
+	}
+	/* The first object is freed already: reported, the rest freed. */
+	kmem_cache_free(c, p[0]);
+	expect_begin(t);
+	kasan_bulk_free_helper(c, BULK_OBJECTS, p);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_DOUBLE_FREE);
+	for (int i = 1; i < BULK_OBJECTS; i += BULK_OBJECTS - 2) {
+		expect_begin(t);
+		(void)peek(p[i], 0);
+		EXPECT_ONE_REPORT(t, REPORT_KASAN_SLAB_USE_AFTER_FREE);
+		expect_bulk_tracks(t, true);
+	}
+	kmem_cache_destroy(c);
+}
+
 /* Every cache but slab_debug's has room for the tracks after its objects. */
 static void test_tracks_layout(struct ktest *t)
 {
@@ -444,6 +614,37 @@ static void test_double_free(struct ktest *t)
 	KTEST_EXPECT_CAPTURED(t, "\nFreed by task swapper/");
 }
 
+/*
+ * Inside a slab of a stride that is no power of two (40 bytes and the
+ * tracks: 56): a granule into an object, and where an object after the
+ * last one would start.
+ */
+static void test_invalid_free_in_slab(struct ktest *t)
+{
+	struct kmem_cache *c;
+	struct slab *slab;
+	u8 *p, *end;
+
+	c = kmem_cache_create("kasan_stride", 40, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	expect_begin(t);
+	kmem_cache_free(c, p + 8);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_INVALID_FREE);
+	slab = virt_to_slab(p);
+	end = index_to_obj(c, slab, c->num);
+	KTEST_ASSERT_LT(t, (unsigned long)end, (unsigned long)slab_address(slab) +
+			(PAGE_SIZE << c->gfporder));
+	KTEST_ASSERT_TRUE(t, c->size & (c->size - 1));
+	expect_begin(t);
+	kmem_cache_free(c, end);
+	EXPECT_ONE_REPORT(t, REPORT_KASAN_INVALID_FREE);
+	poke(p, 39);	/* still allocated */
+	kmem_cache_free(c, p);
+	kmem_cache_destroy(c);
+}
+
 static void test_invalid_free(struct ktest *t)
 {
 	struct kmem_cache *c;
@@ -468,6 +669,7 @@ static void test_invalid_free(struct ktest *t)
 	EXPECT_ONE_REPORT(t, REPORT_KASAN_INVALID_FREE);
 	kfree(q);
 	kmem_cache_destroy(c);
+	test_invalid_free_in_slab(t);
 }
 
 struct rcu_obj {
@@ -815,6 +1017,8 @@ static struct ktest_case kasan_cases[] = {
 	KTEST_CASE(test_uaf_report_has_tracks),
 	KTEST_CASE(test_oob_report_has_alloc_track_only),
 	KTEST_CASE(test_tracks_follow_reuse),
+	KTEST_CASE(test_bulk_tracks),
+	KTEST_CASE(test_tracks_callers_in_turn),
 	KTEST_CASE(test_tracks_layout),
 	KTEST_CASE(test_kmalloc_uaf),
 	KTEST_CASE(test_kmem_cache_uaf),

@@ -4,10 +4,15 @@
  * it (kernel/stacktrace.h):
  *
  *  - stack_trace_save() starts at its caller, skips what it is told,
- *    and stops at a frame that is off the stack or not kernel text;
+ *    and stops at a frame that is off the stack, a return address not
+ *    just past a call in the kernel's text (to the text's first and last
+ *    byte), a next frame not above or not aligned, and 128 frames;
+ *  - a walk's log of the words it read matches a later walk from the
+ *    same frame through the same frames, and none that differs;
  *  - the same stack saved twice is one record and one handle, from one
  *    call site or from every CPU at once; different stacks (one entry
- *    apart, or one a prefix of the other) get different handles;
+ *    apart, or one a prefix of the other, or each CPU's own saved
+ *    while the others save theirs) get different handles;
  *  - fetch gives back what was saved; a zero, garbage or off-by-one
  *    handle fetches nothing (and prints nothing) without a fault;
  *  - a full depot returns 0 and counts each drop; what it stored stays
@@ -22,6 +27,7 @@
 #include "lib/stackdepot.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
+#include "mm/slab.h"
 
 #define NR_ENTRIES	8
 #define VEC_DEPOT	0x52
@@ -99,6 +105,178 @@ static void test_stack_trace_bad_frames(struct ktest *t)
 	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries, 8,
 					       0), 1U);
 	KTEST_EXPECT_EQ(t, entries[0], (unsigned long)save_here + 1);
+}
+
+/* A chain of n frames on this stack, f[i] called by f[i + 1]. */
+static void fake_chain(struct fake_frame *f, unsigned int n, unsigned long ret)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		f[i].next = i + 1 < n ? &f[i + 1] : NULL;
+		f[i].ret = ret + i;
+	}
+}
+
+#define CHAIN_FRAMES	8
+#define LONG_CHAIN	136	/* past the walk's 128 frames */
+
+/* Where a chain stops, what it skips, and the text's very edges. */
+static void test_stack_trace_chain_checks(struct ktest *t)
+{
+	unsigned long ret = (unsigned long)save_here + 1, start, end;
+	struct fake_frame f[CHAIN_FRAMES];
+	unsigned long entries[CHAIN_FRAMES];
+
+	fake_chain(f, CHAIN_FRAMES, ret);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), CHAIN_FRAMES);
+	KTEST_EXPECT_EQ(t, entries[CHAIN_FRAMES - 1], ret + CHAIN_FRAMES - 1);
+	/* Skipped frames are walked, not stored; skipping them all: none. */
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 3),
+			CHAIN_FRAMES - 3);
+	KTEST_EXPECT_EQ(t, entries[0], ret + 3);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, CHAIN_FRAMES), 0U);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries, 3,
+					       0), 3U);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries, 0,
+					       0), 0U);
+	/* A next frame that is not aligned ends the walk after this one. */
+	f[2].next = (const void *)((char *)&f[3] + 4);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 3U);
+	/* The text: ret - 1 must lie in [start, end); 0 never does. */
+	kernel_text_bounds(&start, &end);
+	KTEST_ASSERT_LT(t, start, end);
+	fake_chain(f, 2, ret);
+	f[1].ret = 0;
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 1U);
+	f[1].ret = start;
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 1U);
+	f[1].ret = end + 1;
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 1U);
+	f[1].ret = start + 1;
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 2U);
+	f[1].ret = end;
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)f, entries,
+					       CHAIN_FRAMES, 0), 2U);
+}
+
+/* At most 128 frames are walked, skipped ones included. */
+static void test_stack_trace_frame_limit(struct ktest *t)
+{
+	unsigned long ret = (unsigned long)save_here + 1;
+	struct fake_frame chain[LONG_CHAIN];
+	unsigned long *entries;
+
+	entries = kmalloc_array(LONG_CHAIN, sizeof(*entries), GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, entries);
+	fake_chain(chain, LONG_CHAIN, ret);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)chain, entries,
+					       LONG_CHAIN, 0), 128U);
+	KTEST_EXPECT_EQ(t, entries[127], ret + 127);
+	KTEST_EXPECT_EQ(t, stack_trace_save_bp((unsigned long)chain, entries,
+					       LONG_CHAIN, 100), 28U);
+	KTEST_EXPECT_EQ(t, entries[0], ret + 100);
+	kfree(entries);
+}
+
+
+/* What log_here() found: its log, checked as saved and changed. */
+enum { LOG_SAME, LOG_SHORTER, LOG_VOID, LOG_EMPTY, LOG_WORD };
+
+struct log_result {
+	struct stack_trace_log log;
+	unsigned int nr;	/* entries saved */
+	bool got[LOG_WORD + STACK_TRACE_LOG_WORDS];
+};
+
+/* The log changed as step i says. */
+static void change_log(struct stack_trace_log *log, unsigned int i)
+{
+	if (i == LOG_SHORTER)
+		log->nr--;
+	else if (i == LOG_VOID)
+		log->nr = STACK_TRACE_LOG_WORDS + 1;
+	else if (i == LOG_EMPTY)
+		log->nr = 1;
+	else if (i >= LOG_WORD)
+		log->word[i - LOG_WORD]++;
+}
+
+/*
+ * Save a log, then match it, and copies of it changed, against walks
+ * from this very frame (a later call could come from another call site
+ * of the caller: gcc may split a loop).
+ */
+static __noinline void log_here(struct log_result *r)
+{
+	unsigned long fp = (unsigned long)__builtin_frame_address(0);
+	struct stack_trace_log copy;
+	unsigned long entries[16];
+
+	r->nr = stack_trace_save_log(entries, ARRAY_SIZE(entries), &r->log);
+	for (unsigned int i = 0; i < LOG_WORD + r->log.nr &&
+	     i < ARRAY_SIZE(r->got); i++) {
+		copy = r->log;
+		change_log(&copy, i);
+		r->got[i] = stack_trace_log_matches(&copy, fp);
+	}
+	barrier();
+}
+
+/* Does log match a walk from here? */
+static __noinline bool log_check_here(const struct stack_trace_log *log)
+{
+	bool ret = stack_trace_log_matches(log,
+				(unsigned long)__builtin_frame_address(0));
+
+	barrier();
+	return ret;
+}
+
+static __noinline void log_from_a(struct log_result *r)
+{
+	log_here(r);
+	barrier();
+}
+
+static __noinline bool log_from_b(const struct stack_trace_log *log)
+{
+	bool ret = log_check_here(log);
+
+	barrier();
+	return ret;
+}
+
+/*
+ * A log matches a walk from the same frame through the same frames, and
+ * nothing else: any word changed but the walker's own return, another
+ * caller at the same depth, a void log.
+ */
+static void test_stack_trace_log_matches(struct ktest *t)
+{
+	static struct log_result r;
+
+	memset(&r, 0, sizeof(r));
+	log_from_a(&r);
+	KTEST_ASSERT_GT(t, r.nr, 3U);
+	KTEST_ASSERT_LE(t, r.log.nr, (unsigned int)STACK_TRACE_LOG_WORDS);
+	/* Two words a frame: its return address, then the next frame. */
+	KTEST_EXPECT_GE(t, r.log.nr, 2 * r.nr);
+	KTEST_EXPECT_LE(t, r.log.nr, 2 * r.nr + 2);
+	KTEST_EXPECT_TRUE(t, r.got[LOG_SAME]);
+	KTEST_EXPECT_TRUE(t, r.got[LOG_SHORTER]);
+	KTEST_EXPECT_FALSE(t, r.got[LOG_VOID]);
+	KTEST_EXPECT_FALSE(t, r.got[LOG_EMPTY]);
+	for (unsigned int w = 0; w < r.log.nr; w++)
+		KTEST_EXPECT_EQ(t, r.got[LOG_WORD + w], w == 0);
+	KTEST_EXPECT_FALSE(t, log_from_b(&r.log));
+	KTEST_EXPECT_FALSE(t, stack_trace_log_matches(&r.log, 0));
 }
 
 static int two = 2;
@@ -297,37 +475,71 @@ static void test_save_from_interrupt(struct ktest *t)
 				  sizeof(irq_probe.entries)), 0);
 }
 
-/* Every CPU saves the same new stacks at once, in its IPI handler. */
+/*
+ * Every CPU saves the same new stacks at once, in its IPI handler, and
+ * between them stacks of its own that no other CPU saves.
+ */
 #define RACE_STACKS	32
+#define RACE_OWN	8
 
 static struct {
 	unsigned long entries[RACE_STACKS][NR_ENTRIES];
+	unsigned long own[NR_CPUS][RACE_OWN][NR_ENTRIES];
 	depot_stack_handle_t handle[NR_CPUS][RACE_STACKS];
+	depot_stack_handle_t own_handle[NR_CPUS][RACE_OWN];
 } race;
 
 static void save_race_stacks(void *info)
 {
 	unsigned int cpu = smp_processor_id();
 
-	for (unsigned int i = 0; i < RACE_STACKS; i++)
+	for (unsigned int i = 0; i < RACE_STACKS; i++) {
 		race.handle[cpu][i] = stack_depot_save(race.entries[i],
 						       NR_ENTRIES, GFP_ATOMIC);
+		if (i < RACE_OWN)
+			race.own_handle[cpu][i] =
+				stack_depot_save(race.own[cpu][i], NR_ENTRIES,
+						 GFP_ATOMIC);
+	}
+}
+
+/* Each CPU's own stacks: stored once each, and fetched back whole. */
+static void check_own_stacks(struct ktest *t, unsigned int cpu)
+{
+	unsigned long *entries;
+
+	for (unsigned int i = 0; i < RACE_OWN; i++) {
+		depot_stack_handle_t h = race.own_handle[cpu][i];
+
+		KTEST_EXPECT_NE(t, h, 0U);
+		KTEST_EXPECT_EQ(t, stack_depot_fetch(h, &entries),
+				(unsigned int)NR_ENTRIES);
+		if (entries)
+			KTEST_EXPECT_EQ(t, memcmp(entries, race.own[cpu][i],
+						  sizeof(race.own[cpu][i])), 0);
+	}
 }
 
 static void test_same_stack_on_every_cpu(struct ktest *t)
 {
 	struct stack_depot_stats before, after;
 	unsigned int this = smp_processor_id();
+	unsigned int cpus = num_online_cpus();
 
-	if (num_online_cpus() < 2)
+	if (cpus < 2)
 		ktest_skip(t, "one CPU online");
 	memset(&race, 0, sizeof(race));
 	for (unsigned int i = 0; i < RACE_STACKS; i++)
 		fresh_stack(race.entries[i], NR_ENTRIES);
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		for (unsigned int i = 0; i < RACE_OWN; i++)
+			fresh_stack(race.own[cpu][i], NR_ENTRIES);
+	}
 	stack_depot_get_stats(&before);
 	KTEST_ASSERT_EQ(t, on_each_cpu(save_race_stacks, NULL, true), 0);
 	stack_depot_get_stats(&after);
-	KTEST_EXPECT_EQ(t, after.records, before.records + RACE_STACKS);
+	KTEST_EXPECT_EQ(t, after.records,
+			before.records + RACE_STACKS + cpus * RACE_OWN);
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		if (!cpu_online(cpu))
 			continue;
@@ -336,6 +548,7 @@ static void test_same_stack_on_every_cpu(struct ktest *t)
 			KTEST_EXPECT_EQ(t, race.handle[cpu][i],
 					race.handle[this][i]);
 		}
+		check_own_stacks(t, cpu);
 	}
 }
 
@@ -365,6 +578,9 @@ static int stackdepot_suite_init(struct ktest *t)
 static struct ktest_case stackdepot_cases[] = {
 	KTEST_CASE(test_stack_trace_save_starts_at_caller),
 	KTEST_CASE(test_stack_trace_bad_frames),
+	KTEST_CASE(test_stack_trace_chain_checks),
+	KTEST_CASE(test_stack_trace_frame_limit),
+	KTEST_CASE(test_stack_trace_log_matches),
 	KTEST_CASE(test_same_stack_same_handle),
 	KTEST_CASE(test_different_stacks_different_handles),
 	KTEST_CASE(test_fetch_returns_entries),

@@ -337,8 +337,17 @@ static __always_inline void shadow_fill(unsigned long addr, size_t granules,
 	u8 *s = (u8 *)shadow(addr), *end = s + granules;
 	u64 word = (u8)value * 0x0101010101010101ULL;
 
-	/* Most objects: whole words of shadow (64-byte multiples, aligned). */
+	/*
+	 * Most objects: whole words of shadow (64-byte multiples, aligned),
+	 * four a pass (256 bytes of memory: a 4 KiB object in 16 passes).
+	 */
 	if (IS_ALIGNED((unsigned long)s | granules, 8)) {
+		for (; end - s >= 32; s += 32) {
+			((u64 *)s)[0] = word;
+			((u64 *)s)[1] = word;
+			((u64 *)s)[2] = word;
+			((u64 *)s)[3] = word;
+		}
 		for (; s < end; s += 8)
 			*(u64 *)s = word;
 		return;

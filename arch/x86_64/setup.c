@@ -167,29 +167,29 @@ __noreturn void arch_exit(enum arch_exit_status status)
 	arch_halt();
 }
 
-static bool within(unsigned long addr, size_t size, const char *lo,
-		   const char *hi)
-{
-	return addr >= (unsigned long)lo && addr + size <= (unsigned long)hi &&
-	       addr + size > addr;
-}
-
-bool arch_stack_bounds(unsigned long addr, unsigned long *lo,
-		       unsigned long *hi)
+/*
+ * At every stack KASAN saves (the walk asks once a stack): not
+ * instrumented, as the walk itself, and the IST stacks are looked at
+ * only for an address off the task stack.
+ */
+__no_sanitize_address bool arch_stack_bounds(unsigned long addr,
+					     unsigned long *lo,
+					     unsigned long *hi)
 {
 	unsigned int cpu = arch_cpu_id();
-	const char *ist = x86_ist_stacks(cpu);
+	unsigned long ist;
 
 	x86_cpu_stack(cpu, lo, hi);
-	if (!*hi) {		/* before smp_boot_cpus() */
+	if (unlikely(!*hi)) {	/* before smp_boot_cpus() */
 		*lo = (unsigned long)boot_stack;
 		*hi = (unsigned long)boot_stack_top;
 	}
-	if (within(addr, 1, (const char *)*lo, (const char *)*hi))
+	if (addr >= *lo && addr < *hi)
 		return true;
-	*lo = (unsigned long)ist;
-	*hi = (unsigned long)(ist + IST_NR * IST_STACK_SIZE);
-	return within(addr, 1, ist, ist + IST_NR * IST_STACK_SIZE);
+	ist = (unsigned long)x86_ist_stacks(cpu);	/* an exception's */
+	*lo = ist;
+	*hi = ist + IST_NR * IST_STACK_SIZE;
+	return addr >= *lo && addr < *hi;
 }
 
 

@@ -410,8 +410,8 @@ int arch_cpu_info(unsigned int cpu, struct arch_cpu_info *info)
 	return 0;
 }
 
-/* The stack cpu runs on: [lo, hi). */
-void x86_cpu_stack(unsigned int cpu, unsigned long *lo, unsigned long *hi)
+/* The stack cpu runs on: [lo, hi). The stack walk's: not instrumented. */
+__no_sanitize_address void x86_cpu_stack(unsigned int cpu, unsigned long *lo, unsigned long *hi)
 {
 	*lo = x86_percpu[cpu].stack_lo;
 	*hi = x86_percpu[cpu].stack_hi;
