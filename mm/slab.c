@@ -183,7 +183,8 @@ static inline bool pfmemalloc_active(void)
  * nodes, and an object of another node goes home through an alien
  * array, never into this CPU's (kfree_checked() compares the nodes and
  * pushes a local object as the fast path does). kmem_cache_free's fast
- * path tests it too (and leaves it for the slow path).
+ * path tests it too, and compares the nodes out of line
+ * (slab_free_checked()).
  *
  * slab_slowpath_gfp: the GFP bits that send an allocation to the slow
  * path. Zone modifiers always; every bit, SLAB_GFP_ANY
@@ -1452,11 +1453,37 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 	___cache_free(cachep, objp, caller);
 }
 
+/* The push of the fast paths: false if the array is full. */
+static __always_inline bool slab_free_push(struct kmem_cache *cachep,
+					   void *objp)
+{
+	return arch_rseq_stack_push((void *const *)cachep->cpu_cache,
+				    arch_cpu_id(),
+				    offsetof(struct array_cache, entry), objp);
+}
+
+/*
+ * kmem_cache_free() with kfree_checks set. With KFREE_CHECK_NODE alone,
+ * an object of this CPU's memory node is pushed as the fast path does,
+ * as in kfree_checked(); another node's goes home, and anything else
+ * takes the slow path.
+ */
+static __noinline void slab_free_checked(struct kmem_cache *cachep,
+					 void *objp, unsigned long caller)
+{
+	if (kfree_checks == KFREE_CHECK_NODE &&
+	    page_to_nid(virt_to_page(objp)) == numa_mem_id() &&
+	    slab_free_push(cachep, objp))
+		return;
+	slab_free_slow(cachep, objp, caller);
+}
+
 /*
  * The fast path: push onto a per-CPU array with room, nothing in
  * kfree_checks (kfree has tested it when it gets here: check_pfmemalloc
- * false). A debugged cache's array has no room (limit 0). The push is a
- * restartable sequence, as slab_alloc()'s pop.
+ * false; kmem_cache_free() takes slab_free_checked() for it). A debugged
+ * cache's array has no room (limit 0). The push is a restartable
+ * sequence, as slab_alloc()'s pop.
  */
 static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
 				      unsigned long caller,
@@ -1464,14 +1491,12 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp,
 {
 	if (kasan_slab_free(cachep, objp, slab_caller(caller)))
 		return;	/* quarantined, or a bad free reported */
-	if (unlikely(check_pfmemalloc && kfree_checks))
-		goto slow;
-	if (likely(arch_rseq_stack_push((void *const *)cachep->cpu_cache,
-					arch_cpu_id(),
-					offsetof(struct array_cache, entry),
-					objp)))
+	if (unlikely(check_pfmemalloc && kfree_checks)) {
+		slab_free_checked(cachep, objp, slab_caller(caller));
 		return;
-slow:
+	}
+	if (likely(slab_free_push(cachep, objp)))
+		return;
 	slab_free_slow(cachep, objp, slab_caller(caller));
 }
 

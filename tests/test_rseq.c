@@ -40,7 +40,6 @@
 #include "mm/internal.h"	/* white-box: the per-CPU page lists */
 #include "mm/kasan.h"
 #include "mm/kfence.h"
-#include "mm/numa.h"
 #include "mm/page_debug.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"
@@ -449,10 +448,6 @@ static void check_cache_op(struct ktest *t, bool free_op)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	if (slab_stats_on())
 		ktest_skip(t, "statistics on: no fast path");
-	if (free_op && num_online_nodes() > 1) {
-		kmem_cache_destroy(c);
-		ktest_skip(t, "several nodes: kmem_cache_free() checks the node out of line");
-	}
 	check_every_step(t, &r, FILL);
 	kmem_cache_destroy(c);
 }
