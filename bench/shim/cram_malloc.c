@@ -65,7 +65,9 @@
 #include "kernel/printk.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
+#include "mm/kfence.h"
 #include "mm/slab.h"
+#include "mm/slab_internal.h"	/* kmalloc_slab() */
 
 #define EXPORT			__attribute__((visibility("default")))
 /* An entry point with the kernel's fast path inlined (see fast_size()). */
@@ -204,6 +206,28 @@ enum { BOOT_NONE, BOOT_RUNNING, BOOT_DONE };
 static int boot_state;
 static pthread_t boot_thread;
 static unsigned long arena_start, arena_end;
+
+static inline bool in_arena(const void *p)
+{
+	return (unsigned long)p >= arena_start && (unsigned long)p < arena_end;
+}
+
+/*
+ * The kmalloc cache of each size rounded up to MIN_ALIGN, by size /
+ * MIN_ALIGN (kmalloc_slab(), filled at boot): malloc's fast path finds
+ * it in one load and allocates from it as kmalloc would, without
+ * kmalloc's own two-table lookup.
+ */
+static struct kmem_cache *shim_caches[KMALLOC_MAX_CACHE_SIZE / MIN_ALIGN + 1];
+
+static void shim_caches_init(void)
+{
+	for (size_t i = 1; i < ARRAY_SIZE(shim_caches); i++) {
+		shim_caches[i] = kmalloc_slab(i * MIN_ALIGN, GFP_KERNEL);
+		BUG_ON(!shim_caches[i]);
+	}
+}
+
 static pthread_key_t cpu_key;
 
 /* The booting thread's own calls: a bump allocator, never freed. */
@@ -232,6 +256,10 @@ static void shim_boot(void)
 	mm_core_init();
 	arena_start = page_offset_base;
 	arena_end = page_offset_base + memblock_end_of_DRAM();
+	/* free()'s fast path takes no NULL and no KFENCE object from it. */
+	BUG_ON(in_arena(NULL) || in_arena((void *)KFENCE_POOL_START) ||
+	       in_arena((void *)(KFENCE_POOL_START + KFENCE_POOL_SIZE - 1)));
+	shim_caches_init();
 	if (pthread_key_create(&cpu_key, cpu_release) ||
 	    pthread_atfork(NULL, NULL, shim_fork_child)) {
 		static const char msg[] = "cram-malloc: pthread_key_create or pthread_atfork failed\n";
@@ -356,10 +384,6 @@ struct map_header {
 	size_t len;
 };
 
-static inline bool in_arena(const void *p)
-{
-	return (unsigned long)p >= arena_start && (unsigned long)p < arena_end;
-}
 
 static void *map_alloc(size_t size, size_t align)
 {
@@ -473,7 +497,8 @@ static __always_inline bool fast_ptr(const void *p)
 
 static __always_inline void *fast_alloc(size_t size, gfp_t gfp)
 {
-	return __kmalloc((size + MIN_ALIGN - 1) & ~(MIN_ALIGN - 1), gfp);
+	return kmem_cache_alloc(shim_caches[(size + MIN_ALIGN - 1) / MIN_ALIGN],
+				gfp);
 }
 
 static size_t usable_size(const void *p)
@@ -525,7 +550,7 @@ static __noinline void free_slow(void *p)
 EXPORT_FLAT void free(void *p)
 {
 	if (fast_ptr(p)) {
-		if (ZERO_OR_NULL_PTR(p))	/* not in the arena */
+		if (zero_or_null_or_kfence(p))	/* not in the arena */
 			__builtin_unreachable();
 		kfree(p);
 		return;
