@@ -698,10 +698,12 @@ bench-ab:
 # KASAN's cost: the in-kernel bench in the KASAN=1 kernel against the
 # plain one, booted alternately under QEMU, cycles per operation and
 # their ratio (bench/kasan_cost.py); two rounds, a full bench boot takes
-# a minute or two of TCG.
+# a minute or two of TCG. Then the KASAN boot's suites as a whole
+# workload, wall time in each kernel.
 bench-kasan: $(B)/kernel.elf kasan-kernel
 	$(PYTHON) bench/kasan_cost.py --plain $(B)/kernel.elf \
-		--kasan $(KASAN_KERNEL) --glob '$(BENCH_GLOB)' --rounds 2
+		--kasan $(KASAN_KERNEL) --glob '$(BENCH_GLOB)' --rounds 2 \
+		--suites $(KASAN_SUITES)
 
 # Instructions per operation of every one-thread row, for cram and the
 # peers, under valgrind (bench/icount.py): counts that do not move with
