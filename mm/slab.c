@@ -14,8 +14,9 @@
  *        allocate: obj = s_mem + size * freelist[active++]
  *        free:     freelist[--active] = obj_to_index(obj)
  *
- *    obj_to_index() divides by a precomputed reciprocal, no divide. An
- *    index is one byte when num <= 256, two otherwise.
+ *    obj_to_index() divides by a precomputed reciprocal, a multiply and
+ *    a shift (offset_to_index()). An index is one byte when num <= 256,
+ *    two otherwise.
  *
  * 2. Where the freelist lives, chosen per cache by waste (set_slab_cache):
  *    inside the slab's last free object (zero bytes: that object is
@@ -343,24 +344,27 @@ static void stats_grow_failed(struct kmem_cache *cachep, int nid)
  */
 #define slab_caller(caller)	((caller) ? (caller) : _RET_IP_)
 
-/* --- small helpers ----------------------------------------------------- */
-
-static inline u32 reciprocal_divide(u32 a, struct reciprocal_value r)
-{
-	u32 t = (u32)(((u64)a * r.m) >> 32);
-
-	return (t + ((a - t) >> r.sh1)) >> r.sh2;
-}
-
 /* --- the index stack of one slab --------------------------------------- */
+
+/*
+ * The index of the object at offset bytes into a slab's objects, given
+ * the cache's reciprocal_buffer_size (a multiply and a shift, no divide).
+ */
+static inline unsigned int offset_to_index(unsigned long offset, u64 recip)
+{
+	return (offset * recip) >> SLAB_RECIPROCAL_SHIFT;
+}
 
 static inline unsigned int obj_to_index(const struct kmem_cache *cachep,
 					const struct slab *slab,
 					const void *obj)
 {
-	u32 offset = (u32)((const char *)obj - (const char *)slab->s_mem);
+	unsigned long offset = (const char *)obj - (const char *)slab->s_mem;
 
-	return reciprocal_divide(offset, cachep->reciprocal_buffer_size);
+	/* Outside the slab's objects: num, which the callers' BUG_ON meets. */
+	if (offset >= (unsigned long)cachep->num * cachep->size)
+		return cachep->num;
+	return offset_to_index(offset, cachep->reciprocal_buffer_size);
 }
 
 static __always_inline void *slab_get_obj(struct kmem_cache *cachep,

@@ -89,10 +89,13 @@ enum slab_freelist_place {
 	FREELIST_IN_OBJECT,	/* inside the slab's last free object */
 };
 
-struct reciprocal_value {
-	u32 m;
-	u8 sh1, sh2;
-};
+/*
+ * offset_to_index() (mm/slab.c) multiplies an object's offset in its
+ * slab by reciprocal_buffer_size, 2^SLAB_RECIPROCAL_SHIFT / size
+ * rounded up, and shifts: exact for every offset inside a slab of at
+ * most 4 MiB (mm/slab_common.c checks it per cache).
+ */
+#define SLAB_RECIPROCAL_SHIFT	44
 
 struct kmem_cache {
 	unsigned int batchcount;
@@ -100,7 +103,7 @@ struct kmem_cache {
 	unsigned int shared;
 
 	unsigned int size;		/* object stride in the slab */
-	struct reciprocal_value reciprocal_buffer_size;
+	u64 reciprocal_buffer_size;	/* see SLAB_RECIPROCAL_SHIFT */
 	slab_flags_t flags;
 	unsigned int num;		/* objects per slab */
 	unsigned int gfporder;		/* slab = 2^gfporder pages */

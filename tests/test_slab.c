@@ -12,7 +12,9 @@
  *    of every object (and of tail pages), PageSlab/PageHead/PageTail;
  *  - the index stack: hand-out order from a fresh slab, active after
  *    every step through the per-CPU batching, LIFO return of indices,
- *    full/partial lists, one- and two-byte indices;
+ *    full/partial lists, one- and two-byte indices; an object's index
+ *    from its offset (the reciprocal multiply) for every object of
+ *    every kmalloc cache and of odd sizes;
  *  - object caching: the constructor runs once per object per slab;
  *  - the per-CPU and shared arrays: refill, flush, refill from shared,
  *    free_limit sending free slabs back to the page allocator, and the
@@ -640,6 +642,65 @@ static void test_index_stack(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, list_empty(&n->slabs_partial));
 	KTEST_EXPECT_TRUE(t, list_empty(&n->slabs_free));
 	kmem_cache_destroy(c);
+}
+
+/*
+ * The index of an object is its offset over the object size, with a
+ * multiply and a shift (SLAB_RECIPROCAL_SHIFT): exact at both ends of
+ * every object of a slab, so (the product grows with the offset) at
+ * every byte, for every kmalloc cache and caches of odd sizes up to one
+ * 4 MiB object.
+ */
+static unsigned int index_errors(const struct kmem_cache *c)
+{
+	unsigned int bad = 0;
+
+	for (unsigned long i = 0; i < c->num; i++) {
+		unsigned long first = i * c->size, last = first + c->size - 1;
+
+		bad += (first * c->reciprocal_buffer_size >>
+			SLAB_RECIPROCAL_SHIFT) != i;
+		bad += (last * c->reciprocal_buffer_size >>
+			SLAB_RECIPROCAL_SHIFT) != i;
+	}
+	return bad;
+}
+
+static void test_index_reciprocal(struct ktest *t)
+{
+	static const unsigned int sizes[] = {
+		8, 24, 40, 56, 72, 104, 200, 424, 1000, 1304, 3000, 5000,
+		20000, 100000, 1U << 20, 4U << 20,
+	};
+	struct kmem_cache *prev[2] = { NULL, NULL };
+	unsigned int caches = 0;
+
+	for (size_t size = 8; size <= KMALLOC_MAX_CACHE_SIZE; size += 8) {
+		for (int dma = 0; dma < 2; dma++) {
+			struct kmem_cache *c = kmalloc_slab(size,
+						dma ? GFP_DMA : 0);
+
+			KTEST_ASSERT_NOT_NULL(t, c);
+			if (c == prev[dma])
+				continue;
+			prev[dma] = c;
+			caches++;
+			if (index_errors(c))
+				KTEST_FAIL(t, "%s: an object's index is wrong",
+					   c->name);
+		}
+	}
+	KTEST_EXPECT_EQ(t, caches, 2U * 28);
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct kmem_cache *c = kmem_cache_create("t-index", sizes[i],
+							 0, 0, NULL);
+
+		KTEST_ASSERT_NOT_NULL(t, c);
+		if (index_errors(c))
+			KTEST_FAIL(t, "size %u (stride %u, %u per slab): an object's index is wrong",
+				   sizes[i], c->size, c->num);
+		kmem_cache_destroy(c);
+	}
 }
 
 /* --- object caching ------------------------------------------------------ */
@@ -1346,6 +1407,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(test_overlay_live_slab),
 	KTEST_CASE_PARAM(test_geometry, geom_gen),
 	KTEST_CASE_PARAM(test_index_stack, stack_gen),
+	KTEST_CASE(test_index_reciprocal),
 	KTEST_CASE_PARAM(test_ctor_once_per_object, ctor_gen),
 	KTEST_CASE(test_array_refill_flush_shared),
 	KTEST_CASE(test_free_limit),
