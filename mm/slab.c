@@ -12,11 +12,13 @@
  *    objects of a slab are a stack of indices, freelist[active..num):
  *
  *        allocate: obj = s_mem + size * freelist[active++]
- *        free:     freelist[--active] = obj_to_index(obj)
+ *        free:     freelist[--active] = (obj - s_mem) / size
  *
- *    obj_to_index() divides by a precomputed reciprocal, a multiply and
- *    a shift (offset_to_index()). An index is one byte when num <= 256,
- *    two otherwise.
+ *    The division is a multiply by a precomputed reciprocal and a shift
+ *    (offset_to_index()). An index is one byte when num <= 256, two
+ *    otherwise. Refills and flushes move objects between an array and
+ *    a slab in tight loops (slab_get_objs(), put_objs()), reading the
+ *    slab's fields once for the run of objects that are its.
  *
  * 2. Where the freelist lives, chosen per cache by waste (set_slab_cache):
  *    inside the slab's last free object (zero bytes: that object is
@@ -355,18 +357,6 @@ static inline unsigned int offset_to_index(unsigned long offset, u64 recip)
 	return (offset * recip) >> SLAB_RECIPROCAL_SHIFT;
 }
 
-static inline unsigned int obj_to_index(const struct kmem_cache *cachep,
-					const struct slab *slab,
-					const void *obj)
-{
-	unsigned long offset = (const char *)obj - (const char *)slab->s_mem;
-
-	/* Outside the slab's objects: num, which the callers' BUG_ON meets. */
-	if (offset >= (unsigned long)cachep->num * cachep->size)
-		return cachep->num;
-	return offset_to_index(offset, cachep->reciprocal_buffer_size);
-}
-
 static __always_inline void *slab_get_obj(struct kmem_cache *cachep,
 					  struct slab *slab)
 {
@@ -378,17 +368,37 @@ static __always_inline void *slab_get_obj(struct kmem_cache *cachep,
 	return objp;
 }
 
-static void slab_put_obj(struct kmem_cache *cachep, struct slab *slab,
-			 void *objp)
+/*
+ * Hand out the next nr free objects of slab into entry (nr at most what
+ * it has free), each prefetched for writing (see alloc_block()). The
+ * cache's and the slab's fields are read once; each object is a load of
+ * its index, a multiply-add and a store. The index array may lie in a
+ * free object (get_free_obj()).
+ */
+static __no_sanitize_address void slab_get_objs(const struct kmem_cache *cachep,
+						struct slab *slab,
+						void **entry, unsigned int nr)
 {
-	unsigned int objnr = obj_to_index(cachep, slab, objp);
+	unsigned int active = slab->active, size = cachep->size;
+	char *s_mem = slab->s_mem;
 
-	BUG_ON(slab->active == 0 || objnr >= cachep->num);
-	/* A full in-object slab has no array: the freed object holds it. */
-	if (!slab->freelist)
-		slab->freelist = objp;
-	slab->active--;
-	set_free_obj(cachep, slab, slab->active, objnr);
+	BUG_ON(nr > cachep->num - active || active > cachep->num);
+	if (cachep->freelist_idx_size == 1) {
+		const u8 *idx = (const u8 *)slab->freelist + active;
+
+		for (unsigned int i = 0; i < nr; i++) {
+			entry[i] = s_mem + size * idx[i];
+			prefetchw(entry[i]);
+		}
+	} else {
+		const u16 *idx = (const u16 *)slab->freelist + active;
+
+		for (unsigned int i = 0; i < nr; i++) {
+			entry[i] = s_mem + size * idx[i];
+			prefetchw(entry[i]);
+		}
+	}
+	slab->active = active + nr;
 }
 
 /* --- making and destroying slabs ----------------------------------------- */
@@ -699,19 +709,94 @@ static __noinline void check_block_nid(void **objpp, unsigned int nr, int nid)
 }
 
 /*
+ * Objects went back to slab, which was full or is free now: it changes
+ * lists, a full one becoming partial (to the tail, as Linux puts it), a
+ * free one going onto the free list, or (reserve pages, which the
+ * reserve wants back now) onto list, to be released. n->list_lock held.
+ */
+static void slab_objs_back(struct kmem_cache *cachep, struct kmem_cache_node *n,
+			   struct slab *slab, struct list_head *list)
+{
+	if (slab->active) {
+		list_move_tail(&slab->slab_list, &n->slabs_partial);
+	} else if (unlikely(slab_test_pfmemalloc(slab))) {
+		list_move(&slab->slab_list, list);
+		n->total_slabs--;
+		n->free_objects -= cachep->num;
+	} else {
+		list_move(&slab->slab_list, &n->slabs_free);
+		n->free_slabs++;
+	}
+}
+
+/*
+ * free_block()'s loop, for indices of idx_size bytes. The objects of one
+ * slab often follow each other in objpp (freed in the order a refill
+ * took them from it): while they do, the slab is not looked up again,
+ * its fields stay in registers and each object costs a subtraction, a
+ * bounds compare, a multiply and a store into the index stack. A slab
+ * changes lists only when it changes state, once per such run; an
+ * object outside every object of its slab (a bad pointer) is a BUG. A
+ * full slab whose index array lives in an object has none: the first
+ * object freed into it takes it. That array may lie in a free object
+ * (get_free_obj()).
+ */
+static __always_inline __no_sanitize_address void
+put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
+	 void *const *objpp, unsigned int nr, struct list_head *list,
+	 unsigned int idx_size)
+{
+	const unsigned long span = (unsigned long)cachep->num * cachep->size;
+	const u64 recip = cachep->reciprocal_buffer_size;
+	const unsigned int num = cachep->num;
+	unsigned int i = 0;
+
+	while (i < nr) {
+		struct slab *slab = virt_to_slab(objpp[i]);
+		unsigned int active, full;
+		unsigned long offset;
+		void *freelist;
+		char *s_mem;
+
+		BUG_ON(!slab);
+		s_mem = slab->s_mem;
+		active = slab->active;
+		full = active == num;
+		if (!slab->freelist)
+			slab->freelist = objpp[i];
+		freelist = slab->freelist;
+		offset = (char *)objpp[i] - s_mem;
+		BUG_ON(offset >= span);
+		do {
+			unsigned int idx = offset_to_index(offset, recip);
+
+			BUG_ON(!active);
+			if (idx_size == 1)
+				((u8 *)freelist)[--active] = (u8)idx;
+			else
+				((u16 *)freelist)[--active] = (u16)idx;
+		} while (++i < nr &&
+			 (offset = (char *)objpp[i] - s_mem) < span);
+		slab->active = active;
+		if (!active || full)
+			slab_objs_back(cachep, n, slab, list);
+	}
+}
+
+/*
  * Return nr objects to their slabs, all of node nid; free slabs beyond
  * the node's limit move to list, for release_slab_list() once the lock
  * is dropped. n->list_lock held (nid's).
  *
- * A slab changes lists only when it changes state: a full one becomes
- * partial (to the tail, as Linux puts it), a partial one free. Linux
+ * A slab changes lists only when it changes state (put_objs()). Linux
  * moves the slab to the partial tail on every object freed; with
  * objects freed in random order that is two writes into the struct
  * pages of other slabs (its list neighbours) per object, cache misses
  * for nothing once the slab is partial already.
  */
-static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
-		       int nid, struct list_head *list)
+static __no_sanitize_address void free_block(struct kmem_cache *cachep,
+					     void **objpp, unsigned int nr,
+					     int nid, struct list_head *list)
 {
 	struct kmem_cache_node *n = get_node(cachep, nid);
 
@@ -720,24 +805,11 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 
 	if (unlikely(slab_nr_nodes > 1))
 		check_block_nid(objpp, nr, nid);
-	for (unsigned int i = 0; i < nr; i++) {
-		void *objp = objpp[i];
-		struct slab *slab = virt_to_slab(objp);
-
-		slab_put_obj(cachep, slab, objp);
-		n->free_objects++;
-		if (unlikely(slab->active == 0 && slab_test_pfmemalloc(slab))) {
-			/* The reserve wants its pages back now. */
-			list_move(&slab->slab_list, list);
-			n->total_slabs--;
-			n->free_objects -= cachep->num;
-		} else if (slab->active == 0) {
-			list_move(&slab->slab_list, &n->slabs_free);
-			n->free_slabs++;
-		} else if (slab->active == cachep->num - 1) {
-			list_move_tail(&slab->slab_list, &n->slabs_partial);
-		}
-	}
+	n->free_objects += nr;
+	if (cachep->freelist_idx_size == 1)
+		put_objs(cachep, n, objpp, nr, list, 1);
+	else
+		put_objs(cachep, n, objpp, nr, list, 2);
 	while (n->free_objects > n->free_limit && !list_empty(&n->slabs_free))
 		take_free_slab(cachep, n, list);
 }
@@ -805,15 +877,9 @@ static unsigned int alloc_block(struct kmem_cache *cachep,
 				unsigned int batchcount)
 {
 	unsigned int nr = min(batchcount, cachep->num - slab->active);
-	void **entry = &ac->entry[ac->avail];
 
 	BUG_ON(slab_test_pfmemalloc(slab));
-	for (unsigned int i = 0; i < nr; i++) {
-		void *objp = slab_get_obj(cachep, slab);
-
-		prefetchw(objp);
-		entry[i] = objp;
-	}
+	slab_get_objs(cachep, slab, &ac->entry[ac->avail], nr);
 	ac->avail += nr;
 	return batchcount - nr;
 }

@@ -12,9 +12,10 @@
  *    of every object (and of tail pages), PageSlab/PageHead/PageTail;
  *  - the index stack: hand-out order from a fresh slab, active after
  *    every step through the per-CPU batching, LIFO return of indices,
- *    full/partial lists, one- and two-byte indices; an object's index
- *    from its offset (the reciprocal multiply) for every object of
- *    every kmalloc cache and of odd sizes;
+ *    full/partial lists, one- and two-byte indices; one flush of
+ *    interleaved runs of three slabs' objects; an object's index from
+ *    its offset (the reciprocal multiply) for every object of every
+ *    kmalloc cache and of odd sizes;
  *  - object caching: the constructor runs once per object per slab;
  *  - the per-CPU and shared arrays: refill, flush, refill from shared,
  *    free_limit sending free slabs back to the page allocator, and the
@@ -641,6 +642,119 @@ static void test_index_stack(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, list_empty(&n->slabs_full));
 	KTEST_EXPECT_TRUE(t, list_empty(&n->slabs_partial));
 	KTEST_EXPECT_TRUE(t, list_empty(&n->slabs_free));
+	kmem_cache_destroy(c);
+}
+
+/*
+ * One flush of objects of three full slabs A, B and C (free_block()),
+ * in runs of one slab's objects that alternate: A and B come back in
+ * several runs each, C (when all its objects fit in the per-CPU array)
+ * in two runs that free it all. Each slab's index stack gets its
+ * objects in flush order across the runs, each changes lists for the
+ * state it ends in (full to partial, full to free), and the node counts
+ * them.
+ */
+struct flush_run {
+	unsigned int slab, nr;		/* nr 0: the rest of C's share */
+};
+
+static const struct flush_run flush_runs[] = {
+	{ 0, 3 }, { 1, 2 }, { 0, 2 }, { 2, 5 }, { 1, 1 }, { 2, 0 }, { 0, 1 },
+};
+
+static unsigned int obj_index(const struct kmem_cache *c,
+			      const struct slab *slab, const void *obj)
+{
+	return (unsigned int)(((const char *)obj - (const char *)slab->s_mem) /
+			      c->size);
+}
+
+static void test_free_block_runs(struct ktest *t)
+{
+	const struct stack_case *s = t->param_value;
+	unsigned int freed[3] = { 0 }, share_c, nr = 0, bad = 0;
+	static unsigned int pushed[3][MAX_OBJS / 3];
+	struct slab *slabs[3];
+	struct kmem_cache_node *n;
+	struct array_cache *ac;
+	struct kmem_cache *c;
+
+	c = kmem_cache_create(s->name, s->size, 0, 0,
+			      s->ctor ? counting_ctor : NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
+	skip_kasan_layout_cache(t, c);
+	skip_kasan_quarantine_cache(t, c);
+	KTEST_ASSERT_EQ(t, c->num, s->num);
+	KTEST_ASSERT_TRUE(t, 3 * s->num <= MAX_OBJS);
+	n = c->node[0];
+	ac = this_ac(c);
+
+	/* Three full slabs: the k-th num objects are slab k's (test_geometry). */
+	for (unsigned int j = 0; j < 3 * s->num; j++) {
+		objs[j] = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, objs[j]);
+		if (j % s->num == 0)
+			slabs[j / s->num] = virt_to_slab(objs[j]);
+		KTEST_ASSERT_PTR_EQ(t, virt_to_slab(objs[j]),
+				    slabs[j / s->num]);
+	}
+	KTEST_ASSERT_EQ(t, ac->avail, 0U);
+	KTEST_EXPECT_EQ(t, n->free_objects, 0UL);
+
+	/* Into the array, no flush: C whole if it fits with the others. */
+	share_c = s->num + 6 + 3 <= ac->limit ? s->num : 10;
+	for (unsigned int r = 0; r < ARRAY_SIZE(flush_runs); r++) {
+		unsigned int k = flush_runs[r].slab;
+		unsigned int cnt = flush_runs[r].nr ? flush_runs[r].nr :
+				   share_c - freed[2];
+
+		for (unsigned int q = 0; q < cnt; q++, freed[k]++, nr++) {
+			void *obj = objs[k * s->num + freed[k]];
+
+			pushed[k][freed[k]] = obj_index(c, slabs[k], obj);
+			kmem_cache_free(c, obj);
+		}
+	}
+	KTEST_ASSERT_EQ(t, ac->avail, nr);
+	KTEST_ASSERT_EQ(t, freed[0], 6U);
+	KTEST_ASSERT_EQ(t, freed[1], 3U);
+	KTEST_ASSERT_EQ(t, freed[2], share_c);
+	KTEST_EXPECT_EQ(t, list_count(&n->slabs_full), 3UL);
+
+	/* One free_block() of the whole array. */
+	drain_array(c, ac, 0);
+	KTEST_EXPECT_EQ(t, ac->avail, 0U);
+	KTEST_EXPECT_EQ(t, n->free_objects, (unsigned long)nr);
+	KTEST_EXPECT_EQ(t, n->total_slabs, 3UL);
+	KTEST_EXPECT_EQ(t, n->free_slabs, share_c == s->num ? 1UL : 0UL);
+	for (unsigned int k = 0; k < 3; k++) {
+		struct list_head *want = &n->slabs_partial;
+
+		if (share_c == s->num && k == 2)
+			want = &n->slabs_free;
+		KTEST_EXPECT_EQ(t, slabs[k]->active, s->num - freed[k]);
+		KTEST_EXPECT_TRUE(t, on_list(want, slabs[k]));
+		/* A full slab's in-object array: the first object freed. */
+		if (s->place == FREELIST_IN_OBJECT)
+			KTEST_EXPECT_PTR_EQ(t, slabs[k]->freelist,
+					    objs[k * s->num]);
+		/* The stack top down: the slab's last flushed first. */
+		for (unsigned int q = 0; q < freed[k]; q++)
+			bad += freelist_entry(slabs[k], s->idx_size,
+					      s->num - 1 - q) != pushed[k][q];
+	}
+	KTEST_EXPECT_EQ(t, bad, 0U);
+	KTEST_EXPECT_EQ(t, list_count(&n->slabs_full), 0UL);
+
+	/* What stayed out goes back too; then the slabs go. */
+	for (unsigned int k = 0; k < 3; k++) {
+		for (unsigned int q = freed[k]; q < s->num; q++)
+			kmem_cache_free(c, objs[k * s->num + q]);
+	}
+	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
+	KTEST_EXPECT_EQ(t, n->total_slabs, 0UL);
+	KTEST_EXPECT_EQ(t, n->free_objects, 0UL);
 	kmem_cache_destroy(c);
 }
 
@@ -1407,6 +1521,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(test_overlay_live_slab),
 	KTEST_CASE_PARAM(test_geometry, geom_gen),
 	KTEST_CASE_PARAM(test_index_stack, stack_gen),
+	KTEST_CASE_PARAM(test_free_block_runs, stack_gen),
 	KTEST_CASE(test_index_reciprocal),
 	KTEST_CASE_PARAM(test_ctor_once_per_object, ctor_gen),
 	KTEST_CASE(test_array_refill_flush_shared),
