@@ -730,6 +730,20 @@ static void slab_objs_back(struct kmem_cache *cachep, struct kmem_cache_node *n,
 }
 
 /*
+ * The slab of an object of a cache whose slabs are 2^order pages, with
+ * head_mask ~(2^order - 1): a slab is a buddy block, so its first page
+ * is at the object's page frame number rounded down to a multiple of
+ * 2^order, found without reading compound_head. NULL if that page does
+ * not start a slab (not an object of the cache).
+ */
+static inline struct slab *obj_slab(const void *objp, unsigned long head_mask)
+{
+	struct page *page = pfn_to_page(PHYS_PFN(__pa(objp)) & head_mask);
+
+	return PageSlab(page) ? page_slab(page) : NULL;
+}
+
+/*
  * free_block()'s loop, for indices of idx_size bytes. The objects of one
  * slab often follow each other in objpp (freed in the order a refill
  * took them from it): while they do, the slab is not looked up again,
@@ -747,21 +761,21 @@ put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
 	 unsigned int idx_size)
 {
 	const unsigned long span = (unsigned long)cachep->num * cachep->size;
+	const unsigned long head_mask = ~((1UL << cachep->gfporder) - 1);
 	const u64 recip = cachep->reciprocal_buffer_size;
 	const unsigned int num = cachep->num;
 	unsigned int i = 0;
 
 	while (i < nr) {
-		struct slab *slab = virt_to_slab(objpp[i]);
-		unsigned int active, full;
+		struct slab *slab = obj_slab(objpp[i], head_mask);
 		unsigned long offset;
+		unsigned int active;
 		void *freelist;
 		char *s_mem;
 
 		BUG_ON(!slab);
 		s_mem = slab->s_mem;
 		active = slab->active;
-		full = active == num;
 		if (!slab->freelist)
 			slab->freelist = objpp[i];
 		freelist = slab->freelist;
@@ -777,9 +791,13 @@ put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
 				((u16 *)freelist)[--active] = (u16)idx;
 		} while (++i < nr &&
 			 (offset = (char *)objpp[i] - s_mem) < span);
-		slab->active = active;
-		if (!active || full)
+		/* slab->active is still the count before the run. */
+		if (!active || slab->active == num) {
+			slab->active = active;
 			slab_objs_back(cachep, n, slab, list);
+		} else {
+			slab->active = active;
+		}
 	}
 }
 

@@ -498,14 +498,16 @@ struct stack_case {
 	bool ctor;
 	enum slab_freelist_place place;
 	unsigned int num, idx_size, batch;	/* by hand, see geom_cases */
+	unsigned int order;
 };
 
 /* batch: size <= 256: limit 120, batch 60; <= 1024: limit 54, batch 27. */
 static const struct stack_case stack_cases[] = {
-	{ "in-object 64", 64, false, FREELIST_IN_OBJECT, 64, 1, 60 },
-	{ "on-slab 64 ctor", 64, true, FREELIST_ON_SLAB, 63, 1, 60 },
-	{ "on-slab 8 ctor, 2-byte", 8, true, FREELIST_ON_SLAB, 409, 2, 60 },
-	{ "off-slab 128 ctor", 128, true, FREELIST_OFF_SLAB, 32, 1, 60 },
+	{ "in-object 64", 64, false, FREELIST_IN_OBJECT, 64, 1, 60, 0 },
+	{ "on-slab 64 ctor", 64, true, FREELIST_ON_SLAB, 63, 1, 60, 0 },
+	{ "on-slab 8 ctor, 2-byte", 8, true, FREELIST_ON_SLAB, 409, 2, 60, 0 },
+	{ "off-slab 128 ctor", 128, true, FREELIST_OFF_SLAB, 32, 1, 60, 0 },
+	{ "in-object 520, 4 pages", 520, false, FREELIST_IN_OBJECT, 31, 1, 27, 2 },
 };
 
 static void stack_desc(const struct stack_case *s, char *desc)
@@ -526,6 +528,7 @@ static void test_index_stack(struct ktest *t)
 	struct slab *slab = NULL;
 	bool touched = false;
 
+	skip_if_small_memory(t, s->order, s->size);
 	c = kmem_cache_create(s->name, s->size, 0, 0,
 			      s->ctor ? counting_ctor : NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
@@ -679,6 +682,7 @@ static void test_free_block_runs(struct ktest *t)
 	struct array_cache *ac;
 	struct kmem_cache *c;
 
+	skip_if_small_memory(t, s->order, s->size);
 	c = kmem_cache_create(s->name, s->size, 0, 0,
 			      s->ctor ? counting_ctor : NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
