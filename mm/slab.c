@@ -776,10 +776,11 @@ put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
 	const unsigned long head_mask = ~((1UL << cachep->gfporder) - 1);
 	const u64 recip = cachep->reciprocal_buffer_size;
 	const unsigned int num = cachep->num;
-	unsigned int i = 0;
+	void *const *end = objpp + nr;
+	void *const *p = objpp;
 
-	while (i < nr) {
-		struct slab *slab = obj_slab(objpp[i], head_mask);
+	while (p < end) {
+		struct slab *slab = obj_slab(*p, head_mask);
 		unsigned long offset;
 		unsigned int active;
 		void *freelist;
@@ -789,9 +790,9 @@ put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
 		s_mem = slab->s_mem;
 		active = slab->active;
 		if (!slab->freelist)
-			slab->freelist = objpp[i];
+			slab->freelist = *p;
 		freelist = slab->freelist;
-		offset = (char *)objpp[i] - s_mem;
+		offset = (char *)*p - s_mem;
 		BUG_ON(offset >= span);
 		do {
 			unsigned int idx = offset_to_index(offset, recip);
@@ -801,8 +802,7 @@ put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
 				((u8 *)freelist)[--active] = (u8)idx;
 			else
 				((u16 *)freelist)[--active] = (u16)idx;
-		} while (++i < nr &&
-			 (offset = (char *)objpp[i] - s_mem) < span);
+		} while (++p < end && (offset = (char *)*p - s_mem) < span);
 		/* slab->active is still the count before the run. */
 		if (!active || slab->active == num) {
 			slab->active = active;
