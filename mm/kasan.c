@@ -398,12 +398,11 @@ static bool object_start(const struct kmem_cache *cachep,
 			 const struct slab *slab, const void *object)
 {
 	unsigned long off = (unsigned long)object - (unsigned long)slab->s_mem;
-	u32 idx;
 
 	if (off >= (unsigned long)cachep->num * cachep->size)
 		return false;
-	idx = reciprocal_divide((u32)off, cachep->reciprocal_buffer_size);
-	return off == (unsigned long)idx * cachep->size;
+	return off == (unsigned long)offset_to_index(off,
+			cachep->reciprocal_buffer_size) * cachep->size;
 }
 
 bool __kasan_slab_free(struct kmem_cache *cachep, void *object,

@@ -12,10 +12,13 @@
  *    objects of a slab are a stack of indices, freelist[active..num):
  *
  *        allocate: obj = s_mem + size * freelist[active++]
- *        free:     freelist[--active] = obj_to_index(obj)
+ *        free:     freelist[--active] = (obj - s_mem) / size
  *
- *    obj_to_index() divides by a precomputed reciprocal, no divide. An
- *    index is one byte when num <= 256, two otherwise.
+ *    The division is a multiply by a precomputed reciprocal and a shift
+ *    (offset_to_index()). An index is one byte when num <= 256, two
+ *    otherwise. Refills and flushes move objects between an array and
+ *    a slab in tight loops (slab_get_objs(), put_objs()), reading the
+ *    slab's fields once for the run of objects that are its.
  *
  * 2. Where the freelist lives, chosen per cache by waste (set_slab_cache):
  *    inside the slab's last free object (zero bytes: that object is
@@ -344,18 +347,7 @@ static void stats_grow_failed(struct kmem_cache *cachep, int nid)
  */
 #define slab_caller(caller)	((caller) ? (caller) : _RET_IP_)
 
-/* --- small helpers ----------------------------------------------------- */
-
 /* --- the index stack of one slab --------------------------------------- */
-
-static inline unsigned int obj_to_index(const struct kmem_cache *cachep,
-					const struct slab *slab,
-					const void *obj)
-{
-	u32 offset = (u32)((const char *)obj - (const char *)slab->s_mem);
-
-	return reciprocal_divide(offset, cachep->reciprocal_buffer_size);
-}
 
 static __always_inline void *slab_get_obj(struct kmem_cache *cachep,
 					  struct slab *slab)
@@ -368,17 +360,37 @@ static __always_inline void *slab_get_obj(struct kmem_cache *cachep,
 	return objp;
 }
 
-static void slab_put_obj(struct kmem_cache *cachep, struct slab *slab,
-			 void *objp)
+/*
+ * Hand out the next nr free objects of slab into entry (nr at most what
+ * it has free), each prefetched for writing (see alloc_block()). The
+ * cache's and the slab's fields are read once; each object is a load of
+ * its index, a multiply-add and a store. The index array may lie in a
+ * free object (get_free_obj()).
+ */
+static __no_sanitize_address void slab_get_objs(const struct kmem_cache *cachep,
+						struct slab *slab,
+						void **entry, unsigned int nr)
 {
-	unsigned int objnr = obj_to_index(cachep, slab, objp);
+	unsigned int active = slab->active, size = cachep->size;
+	char *s_mem = slab->s_mem;
 
-	BUG_ON(slab->active == 0 || objnr >= cachep->num);
-	/* A full in-object slab has no array: the freed object holds it. */
-	if (!slab->freelist)
-		slab->freelist = objp;
-	slab->active--;
-	set_free_obj(cachep, slab, slab->active, objnr);
+	BUG_ON(nr > cachep->num - active || active > cachep->num);
+	if (cachep->freelist_idx_size == 1) {
+		const u8 *idx = (const u8 *)slab->freelist + active;
+
+		for (unsigned int i = 0; i < nr; i++) {
+			entry[i] = s_mem + size * idx[i];
+			prefetchw(entry[i]);
+		}
+	} else {
+		const u16 *idx = (const u16 *)slab->freelist + active;
+
+		for (unsigned int i = 0; i < nr; i++) {
+			entry[i] = s_mem + size * idx[i];
+			prefetchw(entry[i]);
+		}
+	}
+	slab->active = active + nr;
 }
 
 /* --- making and destroying slabs ----------------------------------------- */
@@ -434,11 +446,23 @@ static __no_sanitize_address void cache_init_objs(struct kmem_cache *cachep,
 			}
 		}
 	}
-	/* The common case in a plain loop: one-byte indices, in order. */
+	/*
+	 * The common case: one-byte indices, in order, eight a store (the
+	 * array is 8-byte aligned wherever it lives) as each grown slab
+	 * writes them all.
+	 */
 	if (cachep->freelist_idx_size == 1 && !cachep->random_seq) {
+		u64 eight = 0x0706050403020100ULL;	/* bytes 0, 1, ..., 7 */
 		u8 *freelist = slab->freelist;
+		unsigned int i = 0;
 
-		for (unsigned int i = 0; i < cachep->num; i++)
+		if (IS_ALIGNED((unsigned long)freelist, sizeof(u64))) {
+			for (; i + 8 <= cachep->num; i += 8) {
+				*(u64 *)(freelist + i) = eight;
+				eight += 0x0808080808080808ULL;
+			}
+		}
+		for (; i < cachep->num; i++)
 			freelist[i] = (u8)i;
 		return;
 	}
@@ -689,19 +713,112 @@ static __noinline void check_block_nid(void **objpp, unsigned int nr, int nid)
 }
 
 /*
+ * Objects went back to slab, which was full or is free now: it changes
+ * lists, a full one becoming partial (to the tail, as Linux puts it), a
+ * free one going onto the free list, or (reserve pages, which the
+ * reserve wants back now) onto list, to be released. n->list_lock held.
+ */
+static void slab_objs_back(struct kmem_cache *cachep, struct kmem_cache_node *n,
+			   struct slab *slab, struct list_head *list)
+{
+	if (slab->active) {
+		list_move_tail(&slab->slab_list, &n->slabs_partial);
+	} else if (unlikely(slab_test_pfmemalloc(slab))) {
+		list_move(&slab->slab_list, list);
+		n->total_slabs--;
+		n->free_objects -= cachep->num;
+	} else {
+		list_move(&slab->slab_list, &n->slabs_free);
+		n->free_slabs++;
+	}
+}
+
+/*
+ * The slab of an object of a cache whose slabs are 2^order pages, with
+ * head_mask ~(2^order - 1): a slab is a buddy block, so its first page
+ * is at the object's page frame number rounded down to a multiple of
+ * 2^order, found without reading compound_head. NULL if that page does
+ * not start a slab (not an object of the cache).
+ */
+static inline struct slab *obj_slab(const void *objp, unsigned long head_mask)
+{
+	struct page *page = pfn_to_page(PHYS_PFN(__pa(objp)) & head_mask);
+
+	return PageSlab(page) ? page_slab(page) : NULL;
+}
+
+/*
+ * free_block()'s loop, for indices of idx_size bytes. The objects of one
+ * slab often follow each other in objpp (freed in the order a refill
+ * took them from it): while they do, the slab is not looked up again,
+ * its fields stay in registers and each object costs a subtraction, a
+ * bounds compare, a multiply and a store into the index stack. A slab
+ * changes lists only when it changes state, once per such run; an
+ * object outside every object of its slab (a bad pointer) is a BUG. A
+ * full slab whose index array lives in an object has none: the first
+ * object freed into it takes it. That array may lie in a free object
+ * (get_free_obj()).
+ */
+static __always_inline __no_sanitize_address void
+put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
+	 void *const *objpp, unsigned int nr, struct list_head *list,
+	 unsigned int idx_size)
+{
+	const unsigned long span = (unsigned long)cachep->num * cachep->size;
+	const unsigned long head_mask = ~((1UL << cachep->gfporder) - 1);
+	const u64 recip = cachep->reciprocal_buffer_size;
+	const unsigned int num = cachep->num;
+	void *const *end = objpp + nr;
+	void *const *p = objpp;
+
+	while (p < end) {
+		struct slab *slab = obj_slab(*p, head_mask);
+		unsigned long offset;
+		unsigned int active;
+		void *freelist;
+		char *s_mem;
+
+		BUG_ON(!slab);
+		s_mem = slab->s_mem;
+		active = slab->active;
+		if (!slab->freelist)
+			slab->freelist = *p;
+		freelist = slab->freelist;
+		offset = (char *)*p - s_mem;
+		BUG_ON(offset >= span);
+		do {
+			unsigned int idx = offset_to_index(offset, recip);
+
+			BUG_ON(!active);
+			if (idx_size == 1)
+				((u8 *)freelist)[--active] = (u8)idx;
+			else
+				((u16 *)freelist)[--active] = (u16)idx;
+		} while (++p < end && (offset = (char *)*p - s_mem) < span);
+		/* slab->active is still the count before the run. */
+		if (!active || slab->active == num) {
+			slab->active = active;
+			slab_objs_back(cachep, n, slab, list);
+		} else {
+			slab->active = active;
+		}
+	}
+}
+
+/*
  * Return nr objects to their slabs, all of node nid; free slabs beyond
  * the node's limit move to list, for release_slab_list() once the lock
  * is dropped. n->list_lock held (nid's).
  *
- * A slab changes lists only when it changes state: a full one becomes
- * partial (to the tail, as Linux puts it), a partial one free. Linux
+ * A slab changes lists only when it changes state (put_objs()). Linux
  * moves the slab to the partial tail on every object freed; with
  * objects freed in random order that is two writes into the struct
  * pages of other slabs (its list neighbours) per object, cache misses
  * for nothing once the slab is partial already.
  */
-static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
-		       int nid, struct list_head *list)
+static __no_sanitize_address void free_block(struct kmem_cache *cachep,
+					     void **objpp, unsigned int nr,
+					     int nid, struct list_head *list)
 {
 	struct kmem_cache_node *n = get_node(cachep, nid);
 
@@ -710,24 +827,11 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr,
 
 	if (unlikely(slab_nr_nodes > 1))
 		check_block_nid(objpp, nr, nid);
-	for (unsigned int i = 0; i < nr; i++) {
-		void *objp = objpp[i];
-		struct slab *slab = virt_to_slab(objp);
-
-		slab_put_obj(cachep, slab, objp);
-		n->free_objects++;
-		if (unlikely(slab->active == 0 && slab_test_pfmemalloc(slab))) {
-			/* The reserve wants its pages back now. */
-			list_move(&slab->slab_list, list);
-			n->total_slabs--;
-			n->free_objects -= cachep->num;
-		} else if (slab->active == 0) {
-			list_move(&slab->slab_list, &n->slabs_free);
-			n->free_slabs++;
-		} else if (slab->active == cachep->num - 1) {
-			list_move_tail(&slab->slab_list, &n->slabs_partial);
-		}
-	}
+	n->free_objects += nr;
+	if (cachep->freelist_idx_size == 1)
+		put_objs(cachep, n, objpp, nr, list, 1);
+	else
+		put_objs(cachep, n, objpp, nr, list, 2);
 	while (n->free_objects > n->free_limit && !list_empty(&n->slabs_free))
 		take_free_slab(cachep, n, list);
 }
@@ -795,15 +899,9 @@ static unsigned int alloc_block(struct kmem_cache *cachep,
 				unsigned int batchcount)
 {
 	unsigned int nr = min(batchcount, cachep->num - slab->active);
-	void **entry = &ac->entry[ac->avail];
 
 	BUG_ON(slab_test_pfmemalloc(slab));
-	for (unsigned int i = 0; i < nr; i++) {
-		void *objp = slab_get_obj(cachep, slab);
-
-		prefetchw(objp);
-		entry[i] = objp;
-	}
+	slab_get_objs(cachep, slab, &ac->entry[ac->avail], nr);
 	ac->avail += nr;
 	return batchcount - nr;
 }

@@ -134,20 +134,25 @@ void kmem_cache_reserve_boot(void)
 }
 
 /*
- * Division by a constant as a multiply and two shifts, exact for every
- * 32-bit dividend (Granlund and Montgomery; Linux's reciprocal_div).
- * reciprocal_divide() (mm/slab_internal.h) applies it.
+ * offset_to_index()'s multiplier for a cache of num objects of size bytes:
+ * m = 2^S / size rounded up (S = SLAB_RECIPROCAL_SHIFT), so that
+ * (offset * m) >> S is offset / size, one multiply and one shift. With
+ * offset = q * size + r and m * size = 2^S + e (0 <= e < size),
+ * offset * m / 2^S = q + (r + offset * e / 2^S) / size, which stays
+ * below q + 1 while offset * e < 2^S: for every offset in the slab, when
+ * its last one does. Slabs of at most 4 MiB (2^22) always pass, and
+ * with objects of 8 bytes or more the product of an offset below 2^22
+ * and m <= 2^41 fits in 64 bits. Both are checked.
  */
-static struct reciprocal_value reciprocal_value(u32 d)
+static u64 reciprocal_size(unsigned int size, unsigned int num)
 {
-	struct reciprocal_value r;
-	unsigned int l = fls(d - 1);
-	u64 m = ((1ULL << 32) * ((1ULL << l) - d)) / d + 1;
+	u64 m = ((1ULL << SLAB_RECIPROCAL_SHIFT) + size - 1) / size;
+	u64 last = (u64)num * size - 1;
 
-	r.m = (u32)m;
-	r.sh1 = (u8)min(l, 1U);
-	r.sh2 = (u8)(l ? l - 1 : 0);
-	return r;
+	BUG_ON(last * (m * size - (1ULL << SLAB_RECIPROCAL_SHIFT)) >=
+	       1ULL << SLAB_RECIPROCAL_SHIFT);
+	BUG_ON(last > U64_MAX / m);
+	return m;
 }
 
 /* --- sizing a cache ------------------------------------------------------ */
@@ -809,7 +814,8 @@ static int __kmem_cache_create(struct kmem_cache *cachep)
 	cachep->freelist_size = cachep->num * cachep->freelist_idx_size;
 	if (cachep->freelist_place == FREELIST_OFF_SLAB)
 		cachep->freelist_cache = kmalloc_slab(cachep->freelist_size, 0);
-	cachep->reciprocal_buffer_size = reciprocal_value(cachep->size);
+	cachep->reciprocal_buffer_size = reciprocal_size(cachep->size,
+						       cachep->num);
 	if (slab_state >= UP && init_random_seq(cachep))
 		return -ENOMEM;
 	if (setup_cpu_cache(cachep)) {

@@ -89,17 +89,21 @@ enum slab_freelist_place {
 	FREELIST_IN_OBJECT,	/* inside the slab's last free object */
 };
 
-struct reciprocal_value {
-	u32 m;
-	u8 sh1, sh2;
-};
+/*
+ * offset_to_index() multiplies an object's offset in its
+ * slab by reciprocal_buffer_size, 2^SLAB_RECIPROCAL_SHIFT / size
+ * rounded up, and shifts: exact for every offset inside a slab of at
+ * most 4 MiB (mm/slab_common.c checks it per cache).
+ */
+#define SLAB_RECIPROCAL_SHIFT	44
 
-/* a / d, r being d's reciprocal_value(): a multiply and two shifts. */
-static inline u32 reciprocal_divide(u32 a, struct reciprocal_value r)
+/*
+ * The index of the object at offset bytes into a slab's objects, given
+ * the cache's reciprocal_buffer_size (a multiply and a shift, no divide).
+ */
+static inline unsigned int offset_to_index(unsigned long offset, u64 recip)
 {
-	u32 t = (u32)(((u64)a * r.m) >> 32);
-
-	return (t + ((a - t) >> r.sh1)) >> r.sh2;
+	return (offset * recip) >> SLAB_RECIPROCAL_SHIFT;
 }
 
 struct kmem_cache {
@@ -108,7 +112,7 @@ struct kmem_cache {
 	unsigned int shared;
 
 	unsigned int size;		/* object stride in the slab */
-	struct reciprocal_value reciprocal_buffer_size;
+	u64 reciprocal_buffer_size;	/* see SLAB_RECIPROCAL_SHIFT */
 	slab_flags_t flags;
 	unsigned int num;		/* objects per slab */
 	unsigned int gfporder;		/* slab = 2^gfporder pages */

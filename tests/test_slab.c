@@ -12,7 +12,10 @@
  *    of every object (and of tail pages), PageSlab/PageHead/PageTail;
  *  - the index stack: hand-out order from a fresh slab, active after
  *    every step through the per-CPU batching, LIFO return of indices,
- *    full/partial lists, one- and two-byte indices;
+ *    full/partial lists, one- and two-byte indices; one flush of
+ *    interleaved runs of three slabs' objects; an object's index from
+ *    its offset (the reciprocal multiply) for every object of every
+ *    kmalloc cache and of odd sizes;
  *  - object caching: the constructor runs once per object per slab;
  *  - the per-CPU and shared arrays: refill, flush, refill from shared,
  *    free_limit sending free slabs back to the page allocator, and the
@@ -495,14 +498,16 @@ struct stack_case {
 	bool ctor;
 	enum slab_freelist_place place;
 	unsigned int num, idx_size, batch;	/* by hand, see geom_cases */
+	unsigned int order;
 };
 
 /* batch: size <= 256: limit 120, batch 60; <= 1024: limit 54, batch 27. */
 static const struct stack_case stack_cases[] = {
-	{ "in-object 64", 64, false, FREELIST_IN_OBJECT, 64, 1, 60 },
-	{ "on-slab 64 ctor", 64, true, FREELIST_ON_SLAB, 63, 1, 60 },
-	{ "on-slab 8 ctor, 2-byte", 8, true, FREELIST_ON_SLAB, 409, 2, 60 },
-	{ "off-slab 128 ctor", 128, true, FREELIST_OFF_SLAB, 32, 1, 60 },
+	{ "in-object 64", 64, false, FREELIST_IN_OBJECT, 64, 1, 60, 0 },
+	{ "on-slab 64 ctor", 64, true, FREELIST_ON_SLAB, 63, 1, 60, 0 },
+	{ "on-slab 8 ctor, 2-byte", 8, true, FREELIST_ON_SLAB, 409, 2, 60, 0 },
+	{ "off-slab 128 ctor", 128, true, FREELIST_OFF_SLAB, 32, 1, 60, 0 },
+	{ "in-object 520, 4 pages", 520, false, FREELIST_IN_OBJECT, 31, 1, 27, 2 },
 };
 
 static void stack_desc(const struct stack_case *s, char *desc)
@@ -523,6 +528,7 @@ static void test_index_stack(struct ktest *t)
 	struct slab *slab = NULL;
 	bool touched = false;
 
+	skip_if_small_memory(t, s->order, s->size);
 	c = kmem_cache_create(s->name, s->size, 0, 0,
 			      s->ctor ? counting_ctor : NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);
@@ -640,6 +646,179 @@ static void test_index_stack(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, list_empty(&n->slabs_partial));
 	KTEST_EXPECT_TRUE(t, list_empty(&n->slabs_free));
 	kmem_cache_destroy(c);
+}
+
+/*
+ * One flush of objects of three full slabs A, B and C (free_block()),
+ * in runs of one slab's objects that alternate: A and B come back in
+ * several runs each, C (when all its objects fit in the per-CPU array)
+ * in two runs that free it all. Each slab's index stack gets its
+ * objects in flush order across the runs, each changes lists for the
+ * state it ends in (full to partial, full to free), and the node counts
+ * them.
+ */
+struct flush_run {
+	unsigned int slab, nr;		/* nr 0: the rest of C's share */
+};
+
+static const struct flush_run flush_runs[] = {
+	{ 0, 3 }, { 1, 2 }, { 0, 2 }, { 2, 5 }, { 1, 1 }, { 2, 0 }, { 0, 1 },
+};
+
+static unsigned int obj_index(const struct kmem_cache *c,
+			      const struct slab *slab, const void *obj)
+{
+	return (unsigned int)(((const char *)obj - (const char *)slab->s_mem) /
+			      c->size);
+}
+
+static void test_free_block_runs(struct ktest *t)
+{
+	const struct stack_case *s = t->param_value;
+	unsigned int freed[3] = { 0 }, share_c, nr = 0, bad = 0;
+	static unsigned int pushed[3][MAX_OBJS / 3];
+	struct slab *slabs[3];
+	struct kmem_cache_node *n;
+	struct array_cache *ac;
+	struct kmem_cache *c;
+
+	skip_if_small_memory(t, s->order, s->size);
+	c = kmem_cache_create(s->name, s->size, 0, 0,
+			      s->ctor ? counting_ctor : NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
+	skip_kasan_layout_cache(t, c);
+	skip_kasan_quarantine_cache(t, c);
+	KTEST_ASSERT_EQ(t, c->num, s->num);
+	KTEST_ASSERT_TRUE(t, 3 * s->num <= MAX_OBJS);
+	n = c->node[0];
+	ac = this_ac(c);
+
+	/* Three full slabs: the k-th num objects are slab k's (test_geometry). */
+	for (unsigned int j = 0; j < 3 * s->num; j++) {
+		objs[j] = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, objs[j]);
+		if (j % s->num == 0)
+			slabs[j / s->num] = virt_to_slab(objs[j]);
+		KTEST_ASSERT_PTR_EQ(t, virt_to_slab(objs[j]),
+				    slabs[j / s->num]);
+	}
+	KTEST_ASSERT_EQ(t, ac->avail, 0U);
+	KTEST_EXPECT_EQ(t, n->free_objects, 0UL);
+
+	/* Into the array, no flush: C whole if it fits with the others. */
+	share_c = s->num + 6 + 3 <= ac->limit ? s->num : 10;
+	for (unsigned int r = 0; r < ARRAY_SIZE(flush_runs); r++) {
+		unsigned int k = flush_runs[r].slab;
+		unsigned int cnt = flush_runs[r].nr ? flush_runs[r].nr :
+				   share_c - freed[2];
+
+		for (unsigned int q = 0; q < cnt; q++, freed[k]++, nr++) {
+			void *obj = objs[k * s->num + freed[k]];
+
+			pushed[k][freed[k]] = obj_index(c, slabs[k], obj);
+			kmem_cache_free(c, obj);
+		}
+	}
+	KTEST_ASSERT_EQ(t, ac->avail, nr);
+	KTEST_ASSERT_EQ(t, freed[0], 6U);
+	KTEST_ASSERT_EQ(t, freed[1], 3U);
+	KTEST_ASSERT_EQ(t, freed[2], share_c);
+	KTEST_EXPECT_EQ(t, list_count(&n->slabs_full), 3UL);
+
+	/* One free_block() of the whole array. */
+	drain_array(c, ac, 0);
+	KTEST_EXPECT_EQ(t, ac->avail, 0U);
+	KTEST_EXPECT_EQ(t, n->free_objects, (unsigned long)nr);
+	KTEST_EXPECT_EQ(t, n->total_slabs, 3UL);
+	KTEST_EXPECT_EQ(t, n->free_slabs, share_c == s->num ? 1UL : 0UL);
+	for (unsigned int k = 0; k < 3; k++) {
+		struct list_head *want = &n->slabs_partial;
+
+		if (share_c == s->num && k == 2)
+			want = &n->slabs_free;
+		KTEST_EXPECT_EQ(t, slabs[k]->active, s->num - freed[k]);
+		KTEST_EXPECT_TRUE(t, on_list(want, slabs[k]));
+		/* A full slab's in-object array: the first object freed. */
+		if (s->place == FREELIST_IN_OBJECT)
+			KTEST_EXPECT_PTR_EQ(t, slabs[k]->freelist,
+					    objs[k * s->num]);
+		/* The stack top down: the slab's last flushed first. */
+		for (unsigned int q = 0; q < freed[k]; q++)
+			bad += freelist_entry(slabs[k], s->idx_size,
+					      s->num - 1 - q) != pushed[k][q];
+	}
+	KTEST_EXPECT_EQ(t, bad, 0U);
+	KTEST_EXPECT_EQ(t, list_count(&n->slabs_full), 0UL);
+
+	/* What stayed out goes back too; then the slabs go. */
+	for (unsigned int k = 0; k < 3; k++) {
+		for (unsigned int q = freed[k]; q < s->num; q++)
+			kmem_cache_free(c, objs[k * s->num + q]);
+	}
+	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
+	KTEST_EXPECT_EQ(t, n->total_slabs, 0UL);
+	KTEST_EXPECT_EQ(t, n->free_objects, 0UL);
+	kmem_cache_destroy(c);
+}
+
+/*
+ * The index of an object is its offset over the object size, with a
+ * multiply and a shift (SLAB_RECIPROCAL_SHIFT): exact at both ends of
+ * every object of a slab, so (the product grows with the offset) at
+ * every byte, for every kmalloc cache and caches of odd sizes up to one
+ * 4 MiB object.
+ */
+static unsigned int index_errors(const struct kmem_cache *c)
+{
+	unsigned int bad = 0;
+
+	for (unsigned long i = 0; i < c->num; i++) {
+		unsigned long first = i * c->size, last = first + c->size - 1;
+
+		bad += (first * c->reciprocal_buffer_size >>
+			SLAB_RECIPROCAL_SHIFT) != i;
+		bad += (last * c->reciprocal_buffer_size >>
+			SLAB_RECIPROCAL_SHIFT) != i;
+	}
+	return bad;
+}
+
+static void test_index_reciprocal(struct ktest *t)
+{
+	static const unsigned int sizes[] = {
+		8, 24, 40, 56, 72, 104, 200, 424, 1000, 1304, 3000, 5000,
+		20000, 100000, 1U << 20, 4U << 20,
+	};
+	struct kmem_cache *prev[2] = { NULL, NULL };
+	unsigned int caches = 0;
+
+	for (size_t size = 8; size <= KMALLOC_MAX_CACHE_SIZE; size += 8) {
+		for (int dma = 0; dma < 2; dma++) {
+			struct kmem_cache *c = kmalloc_slab(size,
+						dma ? GFP_DMA : 0);
+
+			KTEST_ASSERT_NOT_NULL(t, c);
+			if (c == prev[dma])
+				continue;
+			prev[dma] = c;
+			caches++;
+			if (index_errors(c))
+				KTEST_FAIL(t, "%s: an object's index is wrong",
+					   c->name);
+		}
+	}
+	KTEST_EXPECT_EQ(t, caches, 2U * 28);
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct kmem_cache *c = kmem_cache_create("t-index", sizes[i],
+							 0, 0, NULL);
+
+		KTEST_ASSERT_NOT_NULL(t, c);
+		if (index_errors(c))
+			KTEST_FAIL(t, "size %u (stride %u, %u per slab): an object's index is wrong",
+				   sizes[i], c->size, c->num);
+		kmem_cache_destroy(c);
+	}
 }
 
 /* --- object caching ------------------------------------------------------ */
@@ -1346,6 +1525,8 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(test_overlay_live_slab),
 	KTEST_CASE_PARAM(test_geometry, geom_gen),
 	KTEST_CASE_PARAM(test_index_stack, stack_gen),
+	KTEST_CASE_PARAM(test_free_block_runs, stack_gen),
+	KTEST_CASE(test_index_reciprocal),
 	KTEST_CASE_PARAM(test_ctor_once_per_object, ctor_gen),
 	KTEST_CASE(test_array_refill_flush_shared),
 	KTEST_CASE(test_free_limit),

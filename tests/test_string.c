@@ -35,7 +35,7 @@ static void test_memcpy(struct ktest *t)
 
 	for (size_t soff = 0; soff < 9; soff++) {
 		for (size_t doff = 0; doff < 9; doff++) {
-			for (size_t len = 0; len <= 40; len++) {
+			for (size_t len = 0; len <= 80; len++) {
 				u8 *d = dst + GUARD + doff;
 				size_t end = GUARD + doff + len, i;
 				void *ret;
@@ -124,6 +124,18 @@ static void test_memmove(struct ktest *t)
 	memmove(area, area + 8, 48);
 	for (i = 0; i < AREA; i++) {
 		u8 want = i < 48 ? pattern(i + 8) : pattern(i);
+
+		if (area[i] != want)
+			break;
+	}
+	KTEST_EXPECT_EQ(t, i, (size_t)AREA);
+
+	/* The same over several four-word turns, as SLAB moves its arrays. */
+	for (i = 0; i < AREA; i++)
+		area[i] = pattern(i);
+	memmove(area, area + 8, AREA - 8);
+	for (i = 0; i < AREA; i++) {
+		u8 want = i < AREA - 8 ? pattern(i + 8) : pattern(i);
 
 		if (area[i] != want)
 			break;
