@@ -517,6 +517,25 @@ static void stack_desc(const struct stack_case *s, char *desc)
 
 KTEST_ARRAY_PARAM(stack_gen, stack_cases, stack_desc);
 
+/*
+ * The cache of a stack_case, or the case skipped where its layout or
+ * its reuse order cannot be seen (small memory, debugging, KASAN).
+ */
+static struct kmem_cache *stack_case_cache(struct ktest *t,
+					   const struct stack_case *s)
+{
+	struct kmem_cache *c;
+
+	skip_if_small_memory(t, s->order, s->size);
+	c = kmem_cache_create(s->name, s->size, 0, 0,
+			      s->ctor ? counting_ctor : NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	skip_debugged_cache(t, c);
+	skip_kasan_layout_cache(t, c);
+	skip_kasan_quarantine_cache(t, c);
+	return c;
+}
+
 static void test_index_stack(struct ktest *t)
 {
 	const struct stack_case *s = t->param_value;
@@ -528,13 +547,7 @@ static void test_index_stack(struct ktest *t)
 	struct slab *slab = NULL;
 	bool touched = false;
 
-	skip_if_small_memory(t, s->order, s->size);
-	c = kmem_cache_create(s->name, s->size, 0, 0,
-			      s->ctor ? counting_ctor : NULL);
-	KTEST_ASSERT_NOT_NULL(t, c);
-	skip_debugged_cache(t, c);
-	skip_kasan_layout_cache(t, c);
-	skip_kasan_quarantine_cache(t, c);
+	c = stack_case_cache(t, s);
 	KTEST_ASSERT_EQ(t, c->freelist_place, s->place);
 	KTEST_ASSERT_EQ(t, c->num, s->num);
 	KTEST_ASSERT_EQ(t, c->freelist_idx_size, s->idx_size);
@@ -682,13 +695,7 @@ static void test_free_block_runs(struct ktest *t)
 	struct array_cache *ac;
 	struct kmem_cache *c;
 
-	skip_if_small_memory(t, s->order, s->size);
-	c = kmem_cache_create(s->name, s->size, 0, 0,
-			      s->ctor ? counting_ctor : NULL);
-	KTEST_ASSERT_NOT_NULL(t, c);
-	skip_debugged_cache(t, c);
-	skip_kasan_layout_cache(t, c);
-	skip_kasan_quarantine_cache(t, c);
+	c = stack_case_cache(t, s);
 	KTEST_ASSERT_EQ(t, c->num, s->num);
 	KTEST_ASSERT_TRUE(t, 3 * s->num <= MAX_OBJS);
 	n = c->node[0];
