@@ -78,8 +78,9 @@
  *    kernel has no preemption and cheap, bounded IPIs, so the older
  *    design (Linux before 5.14, and SLAB's arrays in mm/slab.c) is both
  *    correct and fastest: restartable sequences or interrupts off for
- *    the owner, IPIs or a request flag for everyone else. The price: a drain from interrupt
- *    context or with interrupts off is deferred on the other CPUs.
+ *    the owner, IPIs or a request flag for everyone else. The price: a
+ *    drain from interrupt context or with interrupts off is deferred on
+ *    the other CPUs.
  *
  *    Lock order: Documentation/locking/locking.md (kernel/lockdep.c
  *    checks it).

@@ -228,19 +228,34 @@ static void test_poison_switch_on(struct ktest *t)
 	KTEST_EXPECT_EQ(t, page_alloc_check(), 0);
 }
 
+/* This CPU's allocations by the page allocator's fast path, all zones. */
+static unsigned long my_fast_hits(void)
+{
+	unsigned long hits = 0;
+	struct zone *zone;
+
+	for_each_zone(zone)
+		hits += pcp_fast_hits(&zone->pcp[arch_cpu_id()]);
+	return hits;
+}
+
 /*
  * Off, nothing runs: a thousand allocations and frees of mixed orders
  * leave the poison counters (and, without debug_pagealloc, the mapping
- * counters) as they were, and a freed page keeps what was written in it.
+ * counters) as they were, the fast paths serve them again (switched back
+ * on, pcp_fast_paths_update()), and a freed page keeps what was written
+ * in it.
  */
 static void test_poison_off_costs_nothing(struct ktest *t)
 {
 	struct page_debug_stats before;
 	struct page *page, *again;
+	unsigned long hits;
 
 	page_poisoning_set(false);
 	KTEST_ASSERT_FALSE(t, page_poisoning_enabled());
 	before = page_debug_stats;
+	hits = my_fast_hits();
 	for (int i = 0; i < 1000; i++) {
 		page = alloc_pages(GFP_KERNEL, i % 4);
 		KTEST_ASSERT_NOT_NULL(t, page);
@@ -253,6 +268,7 @@ static void test_poison_off_costs_nothing(struct ktest *t)
 		KTEST_EXPECT_EQ(t, page_debug_stats.mapped, before.mapped);
 		KTEST_EXPECT_EQ(t, page_debug_stats.unmapped, before.unmapped);
 		KTEST_EXPECT_FALSE(t, page_debug_active());
+		KTEST_EXPECT_GT(t, my_fast_hits(), hits);
 	}
 
 	page = alloc_page(GFP_KERNEL);

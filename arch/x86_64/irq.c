@@ -6,10 +6,11 @@
  * do_IRQ() runs on the interrupted stack with interrupts off (interrupt
  * gates), first rewinds an interrupted restartable sequence to its
  * restart (kernel/rseq.h: every external interrupt, the tick and IPIs
- * come through here; exceptions and NMIs do not), counts itself in this CPU's hardirq count, calls the vector's
- * handler through handle_irq_vector() (kernel/irq.c) and sends the local
- * APIC an EOI, except for the APIC's spurious vector, which is never in
- * service (its handler in apic.c decides). Interrupts come back on with the iretq.
+ * come through here; exceptions and NMIs do not), counts itself in this
+ * CPU's hardirq count, calls the vector's handler through
+ * handle_irq_vector() (kernel/irq.c) and sends the local APIC an EOI,
+ * except for the APIC's spurious vector, which is never in service (its
+ * handler in apic.c decides). Interrupts come back on with the iretq.
  * Before that, an interrupt that came in with interrupts on (so not
  * nested in another handler) runs this CPU's queued work, interrupts on
  * (kernel/workqueue.h).

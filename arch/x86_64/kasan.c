@@ -33,7 +33,8 @@
  *    memory the range keeps the zero page: unchecked, not broken.
  *
  *    Everything else keeps the zero page: mem_map (vmemmap), fixed and
- *    firmware mappings, KFENCE's pool (its objects KASAN leaves alone). Accesses there read "valid" and are not checked.
+ *    firmware mappings, KFENCE's pool (its objects KASAN leaves alone).
+ *    Accesses there read "valid" and are not checked.
  *    The shadow of a pointer below the kernel half (NULL) is not
  *    canonical: an inline check of one takes a #GP, which
  *    x86_kasan_gp_hint() explains.
