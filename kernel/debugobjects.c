@@ -39,14 +39,7 @@ static bool full_said;
 bool debug_objects_enabled;
 unsigned long debug_objects_active;
 
-static int debug_objects_setup(char *val)
-{
-	if (val)
-		return -EINVAL;
-	debug_objects_enabled = true;
-	return 0;
-}
-kernel_param("debug_objects", debug_objects_setup);
+kernel_param_flag("debug_objects", debug_objects_enabled);
 
 bool debug_objects_set(bool on)
 {

@@ -27,6 +27,20 @@ struct kernel_param {
 		.name = pname, .setup = fn,				\
 	}
 
+/*
+ * A bare-word switch: "pname" sets the bool var (an identifier) to true;
+ * "pname=..." is refused (-EINVAL), as Linux's flag parameters are.
+ */
+#define kernel_param_flag(pname, var)					\
+	static int __kparam_flag_##var(char *val)			\
+	{								\
+		if (val)						\
+			return -EINVAL;					\
+		var = true;						\
+		return 0;						\
+	}								\
+	kernel_param(pname, __kparam_flag_##var)
+
 /* Every registered parameter: the linker's bounds of their section. */
 extern const struct kernel_param __start_kernel_params[] __weak;
 extern const struct kernel_param __stop_kernel_params[] __weak;

@@ -577,14 +577,7 @@ bool kasan_set_reported(bool was)
 	return __atomic_exchange_n(&reported, was, __ATOMIC_RELAXED);
 }
 
-static int kasan_multi_shot_setup(char *val)
-{
-	if (val)
-		return -EINVAL;
-	multi_shot = true;
-	return 0;
-}
-kernel_param("kasan_multi_shot", kasan_multi_shot_setup);
+kernel_param_flag("kasan_multi_shot", multi_shot);
 
 static int panic_on_warn_setup(char *val)
 {

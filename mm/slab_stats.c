@@ -61,14 +61,7 @@ bool slab_stats_set(bool on)
  * "slab_stats": on from boot. The mode words follow once the allocator
  * is up (kmem_cache_init), as this runs before per-CPU data exists.
  */
-static int slab_stats_setup(char *val)
-{
-	if (val)
-		return -EINVAL;
-	slab_stats_enabled = true;
-	return 0;
-}
-kernel_param("slab_stats", slab_stats_setup);
+kernel_param_flag("slab_stats", slab_stats_enabled);
 
 /* Add one node's counters and its CPUs' to *st. */
 static void add_node_stats(const struct kmem_cache_node *n,

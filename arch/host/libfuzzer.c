@@ -135,11 +135,4 @@ static void libfuzzer_boot(void)
 }
 boot_run(libfuzzer_boot);
 
-static int libfuzzer_setup(char *val)
-{
-	if (val)
-		return -EINVAL;
-	libfuzzer_requested = true;
-	return 0;
-}
-kernel_param("libfuzzer", libfuzzer_setup);
+kernel_param_flag("libfuzzer", libfuzzer_requested);
