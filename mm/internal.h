@@ -68,11 +68,9 @@ struct free_area {
  * so that the fast paths' pop and push are restartable sequences
  * (kernel/rseq.h: count, then limit, then the entries): pages[count - 1]
  * is the hottest block, pages[0] the coldest, which a drain takes first.
- * A fast-path push stops at limit, the list's share of what is left of
- * high, which the slow paths set again each time they run
- * (pcp_set_limits()): the fast path never brings the pages to high, it
- * leaves that free to the slow path, which drains. size is the room:
- * high's worth of blocks plus one.
+ * A fast-path push stops at limit (how the limits keep the lists under
+ * high: mm/page_alloc.c, section 6); size is the room, high's worth of
+ * blocks plus one.
  *
  * Only the owning CPU touches a per_cpu_pages and its lists, with
  * interrupts off or inside a restartable sequence; another CPU only
