@@ -1520,6 +1520,43 @@ static void test_pcp_lists(struct ktest *t)
 	expect_counts(t, &before);
 }
 
+/*
+ * cache_reap's pass over this CPU's lists (drain_local_pages_idle()): a
+ * list used since the last pass by the fast paths alone (which mark
+ * nothing: its count or fast_hits moved) stays; after a pass with no use
+ * at all it goes back. Interrupts off: no real pass runs in between.
+ */
+static void test_pcp_idle_pass(struct ktest *t)
+{
+	struct per_cpu_pages *pcp;
+	unsigned long flags, hits, pages;
+	struct page *page;
+
+	if (page_debug_active())
+		ktest_skip(t, "page debugging on: no fast path");
+	local_irq_save(flags);
+	drain_local_pages();
+	page = alloc_page(GFP_KERNEL);		/* a refill: the slow path */
+	if (!page) {
+		local_irq_restore(flags);
+		KTEST_ASSERT_NOT_NULL(t, page);
+	}
+	pcp = my_pcp(page_zone(page));
+	__free_page(page);
+	drain_local_pages_idle();	/* used: kept, marked unused */
+	pages = pcp_pages(pcp);
+	hits = pcp_fast_hits(pcp);
+	page = alloc_page(GFP_KERNEL);	/* the fast paths only */
+	__free_page(page);
+	KTEST_EXPECT_EQ(t, pcp_fast_hits(pcp), hits + 1);
+	drain_local_pages_idle();
+	KTEST_EXPECT_EQ(t, pcp_pages(pcp), pages);
+	KTEST_EXPECT_GT(t, pages, 0UL);
+	drain_local_pages_idle();	/* unused for a pass: back */
+	KTEST_EXPECT_EQ(t, pcp_pages(pcp), 0UL);
+	local_irq_restore(flags);
+}
+
 /* --- random stress ------------------------------------------------------- */
 
 #define STRESS_OPS		1000000UL
@@ -2169,6 +2206,7 @@ static const struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(test_compound_fast_path),
 	KTEST_CASE(test_alloc_pages_exact),
 	KTEST_CASE(test_pcp_lists),
+	KTEST_CASE(test_pcp_idle_pass),
 	KTEST_CASE(test_random_stress),
 	KTEST_CASE_PARAM(test_bad_free, bad_free_gen),
 	{}
