@@ -2,7 +2,8 @@
 /*
  * Tests of lib/string.c. The memory functions are checked byte by byte
  * against simple index loops over every small length and alignment (so the
- * word-at-a-time paths and their byte tails are both covered) and for the
+ * word-at-a-time paths and their byte tails are both covered), over
+ * lengths around a kilobyte (the string instructions) and for the
  * bytes around the target staying untouched; memmove in both overlap
  * directions. The string functions are checked against hand-written
  * results: signs of comparisons (bytes >= 0x80 compare as unsigned), the
@@ -186,6 +187,61 @@ static void test_memset(struct ktest *t)
 		memset(s + 1, 0, 1);
 		KTEST_EXPECT_STREQ(t, s, "a");
 	}
+}
+
+#define LONG_AREA	2112	/* past the string instructions' threshold */
+
+/* Is area[from, to) the pattern from start, and the rest FILL? */
+static bool long_area_ok(const u8 *area, size_t from, size_t to, size_t start)
+{
+	for (size_t i = 0; i < GUARD + LONG_AREA + GUARD; i++) {
+		u8 want = i >= from && i < to ? pattern(start + i - from) : FILL;
+
+		if (area[i] != want)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Lengths around a kilobyte, where memcpy(), memmove() and memset()
+ * switch to the arch's string instructions, at every alignment: the
+ * bytes written, the word and byte tails, the guards; a memmove() to a
+ * lower address that overlaps (the upward copy).
+ */
+static void test_mem_long(struct ktest *t)
+{
+	static u8 src[LONG_AREA + 8] __aligned(8);
+	static u8 dst[GUARD + LONG_AREA + GUARD] __aligned(8);
+	static const size_t lens[] = { 1016, 1023, 1024, 1025, 1031, 1032,
+				       1039, 2048, 2055 };
+	unsigned int bad = 0, reported = 0;
+
+	for (size_t i = 0; i < sizeof(src); i++)
+		src[i] = pattern(i);
+	for (size_t off = 0; off < 9; off++) {
+		for (size_t k = 0; k < ARRAY_SIZE(lens); k++) {
+			size_t len = lens[k], at = GUARD + off;
+
+			memset(dst, FILL, sizeof(dst));
+			if (memcpy(dst + at, src + (8 - off), len) != dst + at ||
+			    !long_area_ok(dst, at, at + len, 8 - off))
+				bad++;
+			/* Down by a word, over itself (aligned at off 0, 8). */
+			if (memmove(dst + at - 8, dst + at, len) != dst + at - 8)
+				bad++;
+			for (size_t i = 0; i < len; i++)
+				bad += dst[at - 8 + i] != pattern(8 - off + i);
+			memset(dst, FILL, sizeof(dst));
+			if (memset(dst + at, 0x5a, len) != dst + at)
+				bad++;
+			for (size_t i = 0; i < sizeof(dst); i++)
+				bad += dst[i] != (i >= at && i < at + len ? 0x5a : FILL);
+			if (bad && !reported++)
+				KTEST_FAIL(t, "off %zu len %zu: wrong bytes", off, len);
+		}
+	}
+	KTEST_EXPECT_EQ(t, bad, 0U);
 }
 
 static void test_memcmp_memchr(struct ktest *t)
@@ -517,6 +573,7 @@ static const struct ktest_case string_cases[] = {
 	KTEST_CASE(test_memcpy),
 	KTEST_CASE(test_memmove),
 	KTEST_CASE(test_memset),
+	KTEST_CASE(test_mem_long),
 	KTEST_CASE(test_memcmp_memchr),
 	KTEST_CASE(test_strlen),
 	KTEST_CASE(test_strcmp),
