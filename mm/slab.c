@@ -1618,13 +1618,18 @@ static int slab_node_checked(int nid)
 	return nid;
 }
 
-/* Linux's slab_alloc_node(): NUMA_NO_NODE is the plain fast path. */
+/*
+ * Linux's slab_alloc_node(): NUMA_NO_NODE, and this CPU's memory node
+ * unless __GFP_THISNODE, take the plain fast path (the per-CPU array
+ * holds that node's objects only, section 8); another node, its lists.
+ */
 static __always_inline void *slab_alloc_node(struct kmem_cache *cachep,
 					     gfp_t flags, int nid,
 					     size_t orig_size,
 					     unsigned long caller)
 {
-	if (nid == NUMA_NO_NODE)
+	if (nid == NUMA_NO_NODE ||
+	    (nid == numa_mem_id() && !(flags & __GFP_THISNODE)))
 		return slab_alloc(cachep, flags, orig_size, caller);
 	return slab_alloc_slow(cachep, flags, slab_node_checked(nid),
 			       orig_size, slab_caller(caller));
