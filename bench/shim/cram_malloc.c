@@ -15,14 +15,13 @@
  *
  * CPUs: the kernel's per-CPU structures (pcp lists, array caches) are
  * used without locks by the CPU that owns them, so each thread gets a
- * CPU of its own, 0 .. NR_CPUS - 2 (63 threads at the default
+ * CPU of its own, 1 .. NR_CPUS - 1 (63 threads at the default
  * NR_CPUS=64; the CPUs taken are a cpumask), on its first call, and
  * gives it back when it exits (a pthread key destructor). All NR_CPUS
  * are possible, none online: no thread takes cross-CPU calls, drains of
  * other CPUs are asked for (mm/page_alloc.c, mm/slab.c). Threads beyond
- * those, and a
- * thread that frees during its exit after giving its CPU back, share the
- * last CPU under a mutex: correct, but serialised.
+ * those, and a thread that frees during its exit after giving its CPU
+ * back, share CPU 0 (the boot's) under a mutex: correct, but serialised.
  *
  * Sizes: every size is rounded up to a multiple of 16 (16 at least, so
  * malloc(0) is a unique pointer): kmalloc's caches for those sizes start
@@ -74,7 +73,7 @@
 #define EXPORT_FLAT		EXPORT __attribute__((flatten))
 #define SHIM_DEFAULT_MEM	(1UL << 30)
 #define SHIM_VMALLOC_SIZE	(1UL << 30)
-#define SHARED_CPU		(NR_CPUS - 1)
+#define SHARED_CPU		0
 #define MIN_ALIGN		16UL
 #define BOOT_BUF_SIZE		(256UL << 10)
 
@@ -205,11 +204,16 @@ enum { BOOT_NONE, BOOT_RUNNING, BOOT_DONE };
 
 static int boot_state;
 static pthread_t boot_thread;
-static unsigned long arena_start, arena_end;
+static unsigned long arena_size;
 
+/*
+ * The arena is the kernel's direct map, from page_offset_base: free()'s
+ * fast path subtracts page_offset_base here, and virt_to_page() does
+ * the same subtraction after it (the compiler makes it once).
+ */
 static inline bool in_arena(const void *p)
 {
-	return (unsigned long)p >= arena_start && (unsigned long)p < arena_end;
+	return (unsigned long)p - page_offset_base < arena_size;
 }
 
 /*
@@ -254,8 +258,7 @@ static void shim_boot(void)
 	}
 	setup_nr_cpu_ids();
 	mm_core_init();
-	arena_start = page_offset_base;
-	arena_end = page_offset_base + memblock_end_of_DRAM();
+	arena_size = memblock_end_of_DRAM();
 	/* free()'s fast path takes no NULL and no KFENCE object from it. */
 	BUG_ON(in_arena(NULL) || in_arena((void *)KFENCE_POOL_START) ||
 	       in_arena((void *)(KFENCE_POOL_START + KFENCE_POOL_SIZE - 1)));
@@ -309,11 +312,24 @@ static inline bool in_boot_buf(const void *p)
 
 /* --- CPUs for threads -------------------------------------------------- */
 
+/*
+ * A thread's CPU is host_this_cpu.id: one of its own, 1 .. NR_CPUS - 1,
+ * or SHARED_CPU (0, the CPU the boot ran on), which is also what a
+ * thread starts with (thread-local storage starts zeroed). The fast
+ * paths test that id, which the kernel's own fast path loads anyway
+ * (arch_cpu_id()): one thread-local load for both. cpu_state tells a
+ * thread that has not asked yet from one that got no CPU of its own.
+ */
 enum { CPU_NONE, CPU_OWN, CPU_SHARED };
 
 static __thread int cpu_state __attribute__((tls_model("initial-exec")));
 static struct cpumask cpus_taken;	/* CPU n has a thread */
 static pthread_mutex_t shared_cpu_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static inline bool cpu_own(void)
+{
+	return host_this_cpu.id != SHARED_CPU;
+}
 
 /*
  * The thread exits: what its CPU's caches hold goes back first, as a CPU
@@ -324,13 +340,14 @@ static void cpu_release(void *unused)
 {
 	kmem_cache_cpu_release();
 	cpumask_clear_cpu(host_this_cpu.id, &cpus_taken);
+	host_this_cpu.id = SHARED_CPU;
 	cpu_state = CPU_SHARED;
 }
 
-/* The lowest free CPU below SHARED_CPU, else the shared one. */
+/* The lowest free CPU above SHARED_CPU, else the shared one. */
 static void cpu_claim(void)
 {
-	for (unsigned int cpu = 0; cpu < SHARED_CPU; cpu++) {
+	for (unsigned int cpu = SHARED_CPU + 1; cpu < NR_CPUS; cpu++) {
 		if (cpumask_test_cpu(cpu, &cpus_taken) ||
 		    cpumask_test_and_set_cpu(cpu, &cpus_taken))
 			continue;
@@ -346,11 +363,11 @@ static void cpu_claim(void)
 /* Enter the kernel: returns true if the shared CPU's lock is held. */
 static inline bool cpu_enter(void)
 {
-	if (likely(cpu_state == CPU_OWN))
+	if (likely(cpu_own()))
 		return false;
 	if (cpu_state == CPU_NONE) {
 		cpu_claim();
-		if (cpu_state == CPU_OWN)
+		if (cpu_own())
 			return false;
 	}
 	pthread_mutex_lock(&shared_cpu_lock);
@@ -486,13 +503,12 @@ out:
  */
 static __always_inline bool fast_size(size_t size)
 {
-	return likely(cpu_state == CPU_OWN &&
-		      size - 1 < KMALLOC_MAX_CACHE_SIZE);
+	return likely(cpu_own() && size - 1 < KMALLOC_MAX_CACHE_SIZE);
 }
 
 static __always_inline bool fast_ptr(const void *p)
 {
-	return likely(cpu_state == CPU_OWN && in_arena(p));
+	return likely(cpu_own() && in_arena(p));
 }
 
 static __always_inline void *fast_alloc(size_t size, gfp_t gfp)
