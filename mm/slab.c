@@ -1961,6 +1961,15 @@ static size_t alloc_in_use(const void *objp, size_t capacity,
 	return capacity;
 }
 
+size_t __ksize(const void *objp)
+{
+	struct kmem_cache *cachep;
+
+	if (ZERO_OR_NULL_PTR(objp))
+		return 0;
+	return alloc_capacity(objp, &cachep);
+}
+
 size_t ksize(const void *objp)
 {
 	struct kmem_cache *cachep;

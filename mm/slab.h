@@ -429,6 +429,18 @@ void kfree_sensitive(const void *objp);
  */
 size_t ksize(const void *objp);
 /**
+ * __ksize() - the bytes an allocation holds, nothing more
+ * @objp: a pointer from kmalloc() (not checked)
+ *
+ * ksize()'s capacity without its checks and side effects (Linux's
+ * __ksize()): nothing is unpoisoned or unguarded, so on a debugged cache
+ * or under KASAN only the bytes asked for may be used.
+ *
+ * Context: any context.
+ * Return: the object's capacity; 0 for NULL and ZERO_SIZE_PTR.
+ */
+size_t __ksize(const void *objp);
+/**
  * kmem_valid_obj() - could kfree() free this pointer
  * @obj: the pointer
  *

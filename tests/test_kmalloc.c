@@ -167,7 +167,7 @@ static void test_constant_size_index(struct ktest *t)
 	kfree(p);
 }
 
-/* Every size 1..8192: class, cache, ksize, alignment. */
+/* Every size 1..8192: class, cache, ksize and __ksize, alignment. */
 static void test_every_size(struct ktest *t)
 {
 	unsigned int bad = 0;
@@ -187,6 +187,7 @@ static void test_every_size(struct ktest *t)
 		slab = virt_to_slab(p);
 		if (kmalloc_slab(size, GFP_KERNEL) != want || !slab ||
 		    slab->slab_cache != want || ksize(p) != class_size[i] ||
+		    __ksize(p) != class_size[i] ||
 		    ksize(p) < size || (unsigned long)p % align ||
 		    (is_power_of_2(size) && (unsigned long)p % size)) {
 			if (!bad++)
@@ -199,6 +200,8 @@ static void test_every_size(struct ktest *t)
 		kfree(p);
 	}
 	KTEST_EXPECT_EQ(t, bad, 0U);
+	KTEST_EXPECT_EQ(t, __ksize(NULL), 0UL);
+	KTEST_EXPECT_EQ(t, __ksize(ZERO_SIZE_PTR), 0UL);
 	KTEST_EXPECT_NULL(t, kmalloc_slab(0, GFP_KERNEL));
 	KTEST_EXPECT_NULL(t, kmalloc_slab(KMALLOC_MAX_CACHE_SIZE + 1, GFP_KERNEL));
 }
@@ -286,6 +289,7 @@ static void test_large(struct ktest *t)
 	KTEST_EXPECT_NULL(t, virt_to_slab(p));
 	KTEST_EXPECT_EQ(t, compound_order(page), l->order);
 	KTEST_EXPECT_EQ(t, ksize(p), PAGE_SIZE << l->order);
+	KTEST_EXPECT_EQ(t, __ksize(p), PAGE_SIZE << l->order);
 	KTEST_EXPECT_GE(t, ksize(p), l->size);
 	KTEST_EXPECT_TRUE(t, PageTail(page + 1));
 	KTEST_EXPECT_TRUE(t, PageTail(page + pages - 1));
