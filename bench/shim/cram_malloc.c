@@ -592,19 +592,17 @@ EXPORT_FLAT void *calloc(size_t n, size_t size)
 }
 
 /*
- * realloc: a block that fits stays where it is unless shrinking would
- * waste more than half of it; an mmap'd block grows or shrinks by
+ * realloc of a block: one that fits stays where it is unless shrinking
+ * would waste more than half of it; an mmap'd block grows or shrinks by
  * mremap(), without a copy. Arena blocks are not moved out to mmap to
  * save copies: the fresh pages' faults cost more (sqlite's sorter ran
  * 10% slower that way).
  */
-EXPORT void *realloc(void *old, size_t size)
+static __noinline void *realloc_block(void *old, size_t size)
 {
 	size_t have;
 	void *p;
 
-	if (!old)
-		return malloc(size);
 	if (!size) {
 		free(old);
 		return NULL;
@@ -613,7 +611,8 @@ EXPORT void *realloc(void *old, size_t size)
 		p = map_realloc(old, size);
 		goto out;
 	}
-	have = usable_size(old);
+	/* The capacity: the shim's kernel has no KASAN, no debugged cache. */
+	have = in_arena(old) ? __ksize(old) : usable_size(old);
 	if (size <= have && (size > have / 2 || have <= 64))
 		return old;
 	p = malloc(size);
@@ -625,6 +624,17 @@ out:
 	if (!p)
 		errno = ENOMEM;
 	return p;
+}
+
+/*
+ * realloc(NULL, size) is malloc(size), with malloc's fast path inlined:
+ * some programs (lua) allocate everything that way.
+ */
+EXPORT_FLAT void *realloc(void *old, size_t size)
+{
+	if (!old)
+		return malloc(size);
+	return realloc_block(old, size);
 }
 
 EXPORT int posix_memalign(void **out, size_t align, size_t size)
