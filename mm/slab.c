@@ -198,10 +198,12 @@ static inline bool pfmemalloc_active(void)
  *
  * Both are read without READ_ONCE, so the compiler may fold the load
  * into the test: they change only when the configuration does.
+ * kfree_checks is a byte: GCC tests a byte in memory with one compare,
+ * a word with a load and a test.
  */
 #define KFREE_CHECK_SLOW	1u
 #define KFREE_CHECK_NODE	2u
-static unsigned int kfree_checks;
+static u8 kfree_checks;
 static gfp_t slab_slowpath_gfp = SLAB_SLOWPATH_ALWAYS;
 
 /* Online nodes (set once at boot): one means no alien or node checks. */
