@@ -2056,21 +2056,28 @@ keep:
 	return kasan_krealloc(p, new_size, flags);
 }
 
-/* Give everything in ac (objects of node nid) back to the slabs. */
-void drain_array(struct kmem_cache *cachep, struct array_cache *ac, int nid)
+static __noinline void __drain_array(struct kmem_cache *cachep,
+				     struct array_cache *ac, int nid)
 {
 	struct kmem_cache_node *n = get_node(cachep, nid);
+	unsigned long flags;
 	LIST_HEAD(list);
 
-	unsigned long flags;
-
-	if (!ac || !ac->avail)
-		return;
 	spin_lock_irqsave(&n->list_lock, flags);
 	free_block(cachep, ac->entry, ac->avail, nid, &list);
 	ac->avail = 0;
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	release_slab_list(cachep, &list);
+}
+
+/*
+ * Give everything in ac (objects of node nid) back to the slabs. An
+ * empty array costs only the test: a tune drains every CPU's old one.
+ */
+void drain_array(struct kmem_cache *cachep, struct array_cache *ac, int nid)
+{
+	if (ac && ac->avail)
+		__drain_array(cachep, ac, nid);
 }
 
 void slab_failslab_changed(void)
