@@ -91,11 +91,15 @@
  *    zone), a test of the tail bit, the refcount
  *    (exactly 1: a block already on a per-CPU list has 0, so a double
  *    free is caught there) and the order, and leaves reporting to
- *    free_pages_prepare. A block is checked to look free (check_new_page)
- *    where it leaves the buddy lists and where a per-CPU list gives it
- *    back to them, not each time the fast path hands it out: a
- *    reference taken on a freed block is found at the latest by the
- *    drain, reported, and the block kept out of the free lists. While
+ *    free_pages_prepare. Every page of a block is checked to look free
+ *    (check_new_page) where the block leaves the buddy lists, not each
+ *    time the fast path hands it out; where a per-CPU list gives a block
+ *    back to them, its first page alone is (as Linux's
+ *    free_pcppages_bulk()). So a reference taken on a freed block's
+ *    first page is found at the latest by the drain, reported, and the
+ *    block kept out of the free lists; one taken on another of its
+ *    pages, when the free block that holds that page next leaves the
+ *    buddy lists: reported there, and that block never handed out. While
  *    page_debug_flags or fail_page_alloc is on, every allocation and
  *    free takes the slow paths (pcp_fast_paths_update() turns the
  *    fast paths off, so that they test neither), and a block about to
@@ -524,20 +528,57 @@ static bool free_pages_prepare(struct page *page, unsigned int order,
 	return true;
 }
 
-/* A page about to be handed out must look free: report if not. */
-static bool check_new_page(struct page *page, unsigned int order)
+/*
+ * What a free page must not have, ORed together: a reference, a flag, a
+ * compound head (the tail bit). Zero: the page looks free.
+ */
+static __always_inline unsigned long page_in_use_bits(const struct page *p)
 {
-	for (unsigned long i = 0; i < (1UL << order); i++) {
-		const struct page *p = page + i;
+	return (unsigned int)page_ref_count(p) | (p->flags & PAGE_FLAGS_MASK) |
+	       (p->compound_head & 1);
+}
 
-		if (page_ref_count(p) || (p->flags & PAGE_FLAGS_MASK) ||
-		    PageTail(p)) {
-			bad_page(p, 0, order, REPORT_BAD_PAGE_NEW_IN_USE,
-				 _RET_IP_);
-			return false;
+/* Report the first of the nr pages at page that does not look free. */
+static __noinline void bad_new_page(const struct page *page, unsigned long nr,
+				    unsigned int order, unsigned long caller)
+{
+	for (unsigned long i = 0; i < nr; i++) {
+		if (page_in_use_bits(page + i)) {
+			bad_page(page + i, 0, order, REPORT_BAD_PAGE_NEW_IN_USE,
+				 caller);
+			return;
 		}
 	}
-	return true;
+}
+
+/*
+ * Do the nr pages at page, of a block of order, all look free? One pass
+ * that ORs what none may have, one branch; the bad page is looked for
+ * and reported only if the OR is not zero.
+ */
+static __always_inline bool check_free_pages(const struct page *page,
+					     unsigned long nr,
+					     unsigned int order,
+					     unsigned long caller)
+{
+	unsigned long bits = 0;
+
+	for (unsigned long i = 0; i < nr; i++)
+		bits |= page_in_use_bits(page + i);
+	if (likely(!bits))
+		return true;
+	bad_new_page(page, nr, order, caller);
+	return false;
+}
+
+/*
+ * A block about to be handed out, as it leaves the buddy lists: every
+ * page must look free (Linux's check_new_pages()). Report if not.
+ */
+static __always_inline bool check_new_page(struct page *page,
+					   unsigned int order)
+{
+	return check_free_pages(page, 1UL << order, order, _RET_IP_);
 }
 
 static void prep_compound_page(struct page *page, unsigned int order)
@@ -683,8 +724,14 @@ static void free_pcp_blocks(struct zone *zone, struct pcp_list *l,
 	for (unsigned int i = 0; i < n; i++) {
 		struct page *page = l->pages[i];
 
-		/* A block that no longer looks free is reported and left out. */
-		if (check_new_page(page, order))
+		/*
+		 * A block whose first page no longer looks free is reported
+		 * and left out. Only the first page, as Linux's
+		 * free_pcppages_bulk() (bulkfree_pcp_prepare()): the
+		 * others are checked when the block next leaves the
+		 * buddy lists (check_new_page()).
+		 */
+		if (check_free_pages(page, 1, order, _RET_IP_))
 			__free_one_page(page, page_to_pfn(page), zone, order);
 	}
 	l->count -= n;
