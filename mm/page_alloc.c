@@ -701,20 +701,29 @@ void zone_pcp_init(struct zone *zone)
  */
 static void pcp_set_limits(struct per_cpu_pages *pcp, unsigned int order)
 {
-	long room = pcp->high - 1 - (long)pcp_pages(pcp);
+	struct pcp_list *lists[NR_PCP_ORDERS];
+	unsigned long pages = 0, half = 0, part = 0;
+	bool over = false;
 
 	if (!pcp->high)
 		return;		/* no lists of its own: pcp_list_none */
 	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
-		struct pcp_list *l = pcp->lists[o];
-		long share = 0;
-
-		if (room > 0)
-			share = o == order ? room / 2 :
-				room / (2 * (NR_PCP_ORDERS - 1));
-		l->limit = l->count + (unsigned int)(share >> o);
-		WARN_ON_ONCE(l->limit > l->size);
+		lists[o] = pcp->lists[o];
+		pages += (unsigned long)lists[o]->count << o;
 	}
+	if (pages < (unsigned long)pcp->high - 1) {
+		unsigned long room = (unsigned long)pcp->high - 1 - pages;
+
+		half = room / 2;
+		part = room / (2 * (NR_PCP_ORDERS - 1));
+	}
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
+		struct pcp_list *l = lists[o];
+
+		l->limit = l->count + (unsigned int)((o == order ? half : part) >> o);
+		over |= l->limit > l->size;
+	}
+	WARN_ON_ONCE(over);
 }
 
 /* The n coldest blocks of one list to the buddy lists; zone->lock held. */
