@@ -222,13 +222,20 @@ static void del_from_free_list(struct page *page, struct zone *zone,
 	zone->free_pages -= 1UL << order;
 }
 
-/* Is the page at buddy_pfn the first page of a free block of order? */
-static bool page_is_buddy(const struct zone *zone, unsigned long buddy_pfn,
-			  unsigned int order)
+/*
+ * Is the page at buddy_pfn the first page of a free block of order?
+ * mem_map has no struct pages for holes (mm/mm_init.c), so the pfn must
+ * be RAM before its page is read: the chunk map answers inline for
+ * nearly every pfn, pfn_valid() for the rest.
+ */
+static __always_inline bool page_is_buddy(const struct zone *zone,
+					  unsigned long buddy_pfn,
+					  unsigned int order)
 {
 	const struct page *buddy;
 
-	if (!zone_spans_pfn(zone, buddy_pfn) || !pfn_valid(buddy_pfn))
+	if (!zone_spans_pfn(zone, buddy_pfn) ||
+	    (!pfn_in_ram_chunk(buddy_pfn) && !pfn_valid(buddy_pfn)))
 		return false;
 	buddy = pfn_to_page(buddy_pfn);
 	return PageBuddy(buddy) && buddy->private == order &&
