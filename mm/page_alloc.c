@@ -88,7 +88,8 @@
  * 7. Checks and debugging (mm/page_debug.c, mm/fault_inject.c). Every
  *    free is checked for the bad frees of section 5; the fast path does
  *    it as one compare of the flags word (no flag, and the fast path's
- *    zone), a test of the tail bit, the refcount
+ *    zone; a compound page of orders 1-3, out of line: PG_head alone,
+ *    and its compound order), a test of the tail bit, the refcount
  *    (exactly 1: a block already on a per-CPU list has 0, so a double
  *    free is caught there) and the order, and leaves reporting to
  *    free_pages_prepare. Every page of a block is checked to look free
@@ -1509,20 +1510,39 @@ static __always_inline void free_page_to_pcp(struct page *page,
 }
 
 /*
+ * A compound page of orders 1-3 (SLAB's multi-page slabs), as the
+ * fast path takes it: PG_head its only flag, its compound order the
+ * one freed; free_page_refs_ok() does the rest.
+ */
+static __always_inline bool free_compound_fast_ok(const struct page *page,
+						  unsigned long flags,
+						  unsigned int order)
+{
+	return flags == (1UL << PG_head) && order &&
+	       page[1].compound_order == order;
+}
+
+/*
  * __free_pages() of a page of another zone than pcp_fast_zone_one, or
  * with flags, or while the fast paths are off: the same checks with the
- * flags and the switch apart, the zone from the page; anything wrong or
- * any debugging goes to free_pages_prepare(), which reports it.
+ * flags and the switch apart, the zone from the page. A compound page
+ * with nothing else wrong takes the fast path too, its tails cleaned
+ * first as free_pages_clean() would; anything wrong or any debugging
+ * goes to free_pages_prepare(), which reports it.
  */
 static __noinline void free_pages_other_zone(struct page *page,
 					     unsigned int order,
 					     unsigned long caller)
 {
-	if (unlikely((page->flags & PAGE_FLAGS_MASK) || pcp_fast_paths_off() ||
-		     !free_page_refs_ok(page, order))) {
+	unsigned long flags = page->flags & PAGE_FLAGS_MASK;
+
+	if (unlikely((flags && !free_compound_fast_ok(page, flags, order)) ||
+		     pcp_fast_paths_off() || !free_page_refs_ok(page, order))) {
 		free_pages_slow(page, order, caller);
 		return;
 	}
+	if (flags)
+		destroy_compound_page(page, order);
 	free_page_to_pcp(page, page_zone(page), order);
 }
 

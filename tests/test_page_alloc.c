@@ -1236,7 +1236,8 @@ static unsigned long my_fast_hits(struct page *page)
  * (SLAB's multi-page slabs are such requests), compound as from the
  * slow one, and zeroed too with __GFP_ZERO. The first allocation of
  * each order may take the slow path (it fills the list); the block then
- * freed is on the list, and the second allocation pops it.
+ * freed is on the list, and the second allocation pops it. Freeing the
+ * compound block pushes it back on the fast path, its tails clean.
  */
 static void test_compound_fast_path(struct ktest *t)
 {
@@ -1249,6 +1250,8 @@ static void test_compound_fast_path(struct ktest *t)
 		gfp_t gfp = GFP_KERNEL | __GFP_COMP | __GFP_ZERO;
 		struct page *page = alloc_pages(GFP_KERNEL, order);
 		unsigned long hits, bad = 0;
+		struct pcp_list *l;
+		unsigned int count;
 
 		KTEST_ASSERT_NOT_NULL(t, page);
 		memset(page_address(page), 0x5a, PAGE_SIZE << order);
@@ -1264,8 +1267,20 @@ static void test_compound_fast_path(struct ktest *t)
 		KTEST_EXPECT_EQ(t, bad, 0UL);
 		KTEST_EXPECT_NULL(t, memchr_inv(page_address(page), 0,
 						PAGE_SIZE << order));
+		/* The free takes the fast path too: no slow path marks it. */
+		l = my_pcp(page_zone(page))->lists[order];
+		l->touched = false;
+		count = l->count;
 		__free_pages(page, order);
+		KTEST_EXPECT_FALSE(t, l->touched);
+		KTEST_EXPECT_EQ(t, l->count, count + 1);
+		KTEST_EXPECT_PTR_EQ(t, l->pages[l->count - 1], page);
 		KTEST_EXPECT_FALSE(t, PageHead(page));
+		for (unsigned long i = 1; i < (1UL << order); i++)
+			bad += PageTail(page + i) ||
+			       (page[i].flags & PAGE_FLAGS_MASK) ||
+			       page[i].mapping;
+		KTEST_EXPECT_EQ(t, bad, 0UL);
 	}
 	arch_irq_restore(irqflags);
 }
@@ -2143,10 +2158,28 @@ static void bad_free_wrong_order(struct ktest *t)
 	bad_free_wrong_order_gfp(t, GFP_KERNEL);
 }
 
-/* The same for a compound block: its order is in its second page. */
+/*
+ * The same for a compound block: its order is in its second page. A
+ * compound order that no longer matches the order the block was
+ * allocated with is reported too (not taken by the fast path).
+ */
 static void bad_free_compound_wrong_order(struct ktest *t)
 {
+	struct page *page, copy[2];
+	struct report r;
+
 	bad_free_wrong_order_gfp(t, GFP_KERNEL | __GFP_COMP);
+	page = alloc_pages(GFP_KERNEL | __GFP_COMP, 2);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	page[1].compound_order = 1;
+	memcpy(copy, page, sizeof(copy));
+	report_begin(t, &r, REPORT_BAD_PAGE_WRONG_ORDER);
+	__free_pages(page, 2);
+	report_end(t, &r);
+	expect_sentence(t, "pfn:%#lx order:2: " WRONG_ORDER, page_to_pfn(page));
+	KTEST_EXPECT_MEMEQ(t, page, copy, sizeof(copy));
+	page[1].compound_order = 2;
+	__free_pages(page, 2);
 }
 
 /* The second (and last) page of a non-compound order-2 block. */
