@@ -561,19 +561,24 @@ static __noinline void bad_new_page(const struct page *page, unsigned long nr,
 
 /*
  * Do the nr pages at page, of a block of order, all look free? One pass
- * that ORs what none may have, one branch; the bad page is looked for
- * and reported only if the OR is not zero.
+ * that ORs each word page_in_use_bits() reads over all the pages, then
+ * masks once, one branch; the bad page is looked for and reported only
+ * if the result is not zero.
  */
 static __always_inline bool check_free_pages(const struct page *page,
 					     unsigned long nr,
 					     unsigned int order,
 					     unsigned long caller)
 {
-	unsigned long bits = 0;
+	unsigned long flags = 0, head = 0;
+	unsigned int refs = 0;
 
-	for (unsigned long i = 0; i < nr; i++)
-		bits |= page_in_use_bits(page + i);
-	if (likely(!bits))
+	for (unsigned long i = 0; i < nr; i++) {
+		flags |= page[i].flags;
+		head |= page[i].compound_head;
+		refs |= (unsigned int)page_ref_count(&page[i]);
+	}
+	if (likely(!((flags & PAGE_FLAGS_MASK) | (head & 1) | refs)))
 		return true;
 	bad_new_page(page, nr, order, caller);
 	return false;
