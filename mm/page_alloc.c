@@ -756,6 +756,8 @@ static void free_pcp_blocks(struct zone *zone, struct pcp_list *l,
 		if (check_free_pages(page, 1, order, _RET_IP_))
 			__free_one_page(page, page_to_pfn(page), zone, order);
 	}
+	if (!n)
+		return;		/* a list the drain takes nothing from */
 	l->count -= n;
 	memmove(l->pages, l->pages + n, l->count * sizeof(l->pages[0]));
 }
