@@ -709,21 +709,15 @@ void zone_pcp_init(struct zone *zone)
  * Give each of pcp's lists its limit: its count and its share of the
  * pages left below high, half of them to order's list (the one in use)
  * and the rest in equal parts to the others, so that the fast path's
- * pushes, all together, stop short of high (mm/internal.h). On the
- * lists' CPU, interrupts off.
+ * pushes, all together, stop short of high (mm/internal.h); pages: the
+ * pages on the lists now. On the lists' CPU, interrupts off.
  */
-static void pcp_set_limits(struct per_cpu_pages *pcp, unsigned int order)
+static void __pcp_set_limits(struct per_cpu_pages *pcp, unsigned int order,
+			     unsigned long pages)
 {
-	struct pcp_list *lists[NR_PCP_ORDERS];
-	unsigned long pages = 0, half = 0, part = 0;
+	unsigned long half = 0, part = 0;
 	bool over = false;
 
-	if (!pcp->high)
-		return;		/* no lists of its own: pcp_list_none */
-	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
-		lists[o] = pcp->lists[o];
-		pages += (unsigned long)lists[o]->count << o;
-	}
 	if (pages < (unsigned long)pcp->high - 1) {
 		unsigned long room = (unsigned long)pcp->high - 1 - pages;
 
@@ -731,12 +725,20 @@ static void pcp_set_limits(struct per_cpu_pages *pcp, unsigned int order)
 		part = room / (2 * (NR_PCP_ORDERS - 1));
 	}
 	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
-		struct pcp_list *l = lists[o];
+		struct pcp_list *l = pcp->lists[o];
 
 		l->limit = l->count + (unsigned int)((o == order ? half : part) >> o);
 		over |= l->limit > l->size;
 	}
 	WARN_ON_ONCE(over);
+}
+
+/* The same, the pages on the lists counted here. */
+static void pcp_set_limits(struct per_cpu_pages *pcp, unsigned int order)
+{
+	if (!pcp->high)
+		return;		/* no lists of its own: pcp_list_none */
+	__pcp_set_limits(pcp, order, pcp_pages(pcp));
 }
 
 /* The n coldest blocks of one list to the buddy lists; zone->lock held. */
@@ -945,7 +947,7 @@ static __noinline void free_unref_page(struct page *page, struct zone *zone,
 {
 	struct per_cpu_pages *pcp;
 	struct pcp_list *l;
-	unsigned long flags;
+	unsigned long flags, pages;
 
 	local_irq_save(flags);
 	pcp = this_cpu_pcp_slow(zone, order);
@@ -958,9 +960,10 @@ static __noinline void free_unref_page(struct page *page, struct zone *zone,
 		/* Below high before this free: there is room (internal.h). */
 		BUG_ON(l->count >= l->size);
 		l->pages[l->count++] = page;
-		if (pcp_pages(pcp) >= (unsigned long)pcp->high)
-			free_pcppages_bulk(zone, pcp, order, pcp->batch);
-		pcp_set_limits(pcp, order);
+		pages = pcp_pages(pcp);
+		if (pages >= (unsigned long)pcp->high)
+			pages -= free_pcppages_bulk(zone, pcp, order, pcp->batch);
+		__pcp_set_limits(pcp, order, pages);
 	}
 	local_irq_restore(flags);
 }
