@@ -251,10 +251,14 @@ static __always_inline bool page_is_buddy(const struct zone *zone,
  * (pfn & buddy_pfn). Repeat one order up until the buddy is busy, is not
  * RAM, or the block has the largest order.
  *
- * Called with zone->lock held.
+ * Called with zone->lock held. Inlined, as __rmqueue_smallest() is: a
+ * drain or a refill calls it once per block, and a call cost each block
+ * a frame.
  */
-static void __free_one_page(struct page *page, unsigned long pfn,
-			    struct zone *zone, unsigned int order)
+static __always_inline void __free_one_page(struct page *page,
+					    unsigned long pfn,
+					    struct zone *zone,
+					    unsigned int order)
 {
 	lockdep_assert_held(&zone->lock);
 	lockdep_assert_irqs_disabled();
@@ -294,7 +298,8 @@ static void expand(struct zone *zone, struct page *page, unsigned int low,
  * Take a block of order from the smallest list that has one. zone->lock
  * held.
  */
-static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
+static __always_inline struct page *__rmqueue_smallest(struct zone *zone,
+							unsigned int order)
 {
 	lockdep_assert_held(&zone->lock);
 	lockdep_assert_irqs_disabled();
