@@ -421,8 +421,9 @@ static enum report_kind free_page_problem(const struct page *page,
 
 /*
  * The tails go back clean, with whatever their user left there: SLAB's
- * mark and cache (mm/slab_internal.h, struct slab), mapping (as Linux's
- * free_tail_pages_check() clears it).
+ * mark and cache (mm/slab_internal.h, struct slab), mapping and the
+ * tail word (as Linux's free_tail_pages_check() clears them). The rest
+ * of a tail's lru is nobody's while the page is free: not touched.
  */
 static void destroy_compound_page(struct page *page, unsigned int order)
 {
@@ -430,7 +431,6 @@ static void destroy_compound_page(struct page *page, unsigned int order)
 		__ClearPageSlabTail(&page[i]);
 		page[i].mapping = NULL;
 		page[i].compound_head = 0;
-		INIT_LIST_HEAD(&page[i].lru);
 	}
 	page[1].compound_order = 0;
 	__ClearPageHead(page);
