@@ -1453,14 +1453,24 @@ static bool alloc_nid_ok(int nid)
 	       NODE_DATA(nid);
 }
 
+/* __alloc_pages() of another node, or __GFP_THISNODE: the slow path. */
+static __noinline struct page *alloc_pages_nid(gfp_t gfp, unsigned int order,
+					       int nid)
+{
+	if (WARN_ON(!alloc_nid_ok(nid)))
+		return NULL;
+	return alloc_pages_slow(gfp, order, nid);
+}
+
+/*
+ * This CPU's memory node (online: only another needs checking) is a
+ * tail call to alloc_pages(), without a frame.
+ */
 struct page *__alloc_pages(gfp_t gfp, unsigned int order, int preferred_nid)
 {
-	/* This CPU's memory node is online: only another needs checking. */
 	if (preferred_nid == numa_mem_id() && !(gfp & __GFP_THISNODE))
 		return alloc_pages(gfp, order);
-	if (WARN_ON(!alloc_nid_ok(preferred_nid)))
-		return NULL;
-	return alloc_pages_slow(gfp, order, preferred_nid);
+	return alloc_pages_nid(gfp, order, preferred_nid);
 }
 
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
