@@ -873,24 +873,21 @@ static unsigned long drain_pages_zone(struct zone *zone,
 	return moved;
 }
 
-/* Honour another CPU's drain request, on this CPU's next pcp operation. */
-static void pcp_drain_if_asked(struct zone *zone, struct per_cpu_pages *pcp)
-{
-	if (unlikely(pcp_drain_pending(pcp)))
-		drain_pages_zone(zone, pcp);
-}
-
 /*
  * This CPU's lists, for a slow-path operation on order's: a pending
- * drain done first, the list marked used. Interrupts off.
+ * drain done first, the list marked used. Interrupts off. A drain
+ * request sets every list's drain_pending (drain_pages_ask()) and a
+ * drain clears them all, so the list in use is the one to ask.
  */
 static struct per_cpu_pages *this_cpu_pcp_slow(struct zone *zone,
 					       unsigned int order)
 {
 	struct per_cpu_pages *pcp = this_cpu_pcp(zone);
+	struct pcp_list *l = pcp->lists[order];
 
-	pcp_drain_if_asked(zone, pcp);
-	pcp->lists[order]->touched = true;
+	if (unlikely(READ_ONCE(l->drain_pending)))
+		drain_pages_zone(zone, pcp);
+	l->touched = true;
 	return pcp;
 }
 
