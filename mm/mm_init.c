@@ -128,10 +128,11 @@ phys_addr_t memblock_alloc_pages_named(unsigned long pages, const char *reason)
 /* --- 5: mem_map and zones ----------------------------------------------- */
 
 /*
- * pfn_valid() runs on every buddy merge and every free, so it must not
- * search memblock each time: a bitmap says which 2 MiB chunks are RAM
- * through and through (nearly all of them), and only pfns in the other
- * chunks ask memblock.
+ * Whether a pfn is RAM is asked on every buddy merge and every free, so
+ * the answer must not search memblock each time: a bitmap says which
+ * 2 MiB chunks are RAM through and through (nearly all of them), which
+ * those paths read inline (pfn_in_ram_chunk(), mm/internal.h), and only
+ * pfns in the other chunks ask memblock (pfn_valid()).
  */
 
 unsigned long *ram_chunks;

@@ -88,14 +88,19 @@
  * 7. Checks and debugging (mm/page_debug.c, mm/fault_inject.c). Every
  *    free is checked for the bad frees of section 5; the fast path does
  *    it as one compare of the flags word (no flag, and the fast path's
- *    zone), a test of the tail bit, the refcount
+ *    zone; a compound page of orders 1-3, out of line: PG_head alone,
+ *    and its compound order), a test of the tail bit, the refcount
  *    (exactly 1: a block already on a per-CPU list has 0, so a double
  *    free is caught there) and the order, and leaves reporting to
- *    free_pages_prepare. A block is checked to look free (check_new_page)
- *    where it leaves the buddy lists and where a per-CPU list gives it
- *    back to them, not each time the fast path hands it out: a
- *    reference taken on a freed block is found at the latest by the
- *    drain, reported, and the block kept out of the free lists. While
+ *    free_pages_prepare. Every page of a block is checked to look free
+ *    (check_new_page) where the block leaves the buddy lists, not each
+ *    time the fast path hands it out; where a per-CPU list gives a block
+ *    back to them, its first page alone is (as Linux's
+ *    free_pcppages_bulk()). So a reference taken on a freed block's
+ *    first page is found at the latest by the drain, reported, and the
+ *    block kept out of the free lists; one taken on another of its
+ *    pages, when the free block that holds that page next leaves the
+ *    buddy lists: reported there, and that block never handed out. While
  *    page_debug_flags or fail_page_alloc is on, every allocation and
  *    free takes the slow paths (pcp_fast_paths_update() turns the
  *    fast paths off, so that they test neither), and a block about to
@@ -218,13 +223,20 @@ static void del_from_free_list(struct page *page, struct zone *zone,
 	zone->free_pages -= 1UL << order;
 }
 
-/* Is the page at buddy_pfn the first page of a free block of order? */
-static bool page_is_buddy(const struct zone *zone, unsigned long buddy_pfn,
-			  unsigned int order)
+/*
+ * Is the page at buddy_pfn the first page of a free block of order?
+ * mem_map has no struct pages for holes (mm/mm_init.c), so the pfn must
+ * be RAM before its page is read: the chunk map answers inline for
+ * nearly every pfn, pfn_valid() for the rest.
+ */
+static __always_inline bool page_is_buddy(const struct zone *zone,
+					  unsigned long buddy_pfn,
+					  unsigned int order)
 {
 	const struct page *buddy;
 
-	if (!zone_spans_pfn(zone, buddy_pfn) || !pfn_valid(buddy_pfn))
+	if (!zone_spans_pfn(zone, buddy_pfn) ||
+	    (!pfn_in_ram_chunk(buddy_pfn) && !pfn_valid(buddy_pfn)))
 		return false;
 	buddy = pfn_to_page(buddy_pfn);
 	return PageBuddy(buddy) && buddy->private == order &&
@@ -239,10 +251,14 @@ static bool page_is_buddy(const struct zone *zone, unsigned long buddy_pfn,
  * (pfn & buddy_pfn). Repeat one order up until the buddy is busy, is not
  * RAM, or the block has the largest order.
  *
- * Called with zone->lock held.
+ * Called with zone->lock held. Inlined, as __rmqueue_smallest() is: a
+ * drain or a refill calls it once per block, and a call cost each block
+ * a frame.
  */
-static void __free_one_page(struct page *page, unsigned long pfn,
-			    struct zone *zone, unsigned int order)
+static __always_inline void __free_one_page(struct page *page,
+					    unsigned long pfn,
+					    struct zone *zone,
+					    unsigned int order)
 {
 	lockdep_assert_held(&zone->lock);
 	lockdep_assert_irqs_disabled();
@@ -282,7 +298,8 @@ static void expand(struct zone *zone, struct page *page, unsigned int low,
  * Take a block of order from the smallest list that has one. zone->lock
  * held.
  */
-static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order)
+static __always_inline struct page *__rmqueue_smallest(struct zone *zone,
+							unsigned int order)
 {
 	lockdep_assert_held(&zone->lock);
 	lockdep_assert_irqs_disabled();
@@ -404,8 +421,9 @@ static enum report_kind free_page_problem(const struct page *page,
 
 /*
  * The tails go back clean, with whatever their user left there: SLAB's
- * mark and cache (mm/slab_internal.h, struct slab), mapping (as Linux's
- * free_tail_pages_check() clears it).
+ * mark and cache (mm/slab_internal.h, struct slab), mapping and the
+ * tail word (as Linux's free_tail_pages_check() clears them). The rest
+ * of a tail's lru is nobody's while the page is free: not touched.
  */
 static void destroy_compound_page(struct page *page, unsigned int order)
 {
@@ -413,7 +431,6 @@ static void destroy_compound_page(struct page *page, unsigned int order)
 		__ClearPageSlabTail(&page[i]);
 		page[i].mapping = NULL;
 		page[i].compound_head = 0;
-		INIT_LIST_HEAD(&page[i].lru);
 	}
 	page[1].compound_order = 0;
 	__ClearPageHead(page);
@@ -524,20 +541,62 @@ static bool free_pages_prepare(struct page *page, unsigned int order,
 	return true;
 }
 
-/* A page about to be handed out must look free: report if not. */
-static bool check_new_page(struct page *page, unsigned int order)
+/*
+ * What a free page must not have, ORed together: a reference, a flag, a
+ * compound head (the tail bit). Zero: the page looks free.
+ */
+static __always_inline unsigned long page_in_use_bits(const struct page *p)
 {
-	for (unsigned long i = 0; i < (1UL << order); i++) {
-		const struct page *p = page + i;
+	return (unsigned int)page_ref_count(p) | (p->flags & PAGE_FLAGS_MASK) |
+	       (p->compound_head & 1);
+}
 
-		if (page_ref_count(p) || (p->flags & PAGE_FLAGS_MASK) ||
-		    PageTail(p)) {
-			bad_page(p, 0, order, REPORT_BAD_PAGE_NEW_IN_USE,
-				 _RET_IP_);
-			return false;
+/* Report the first of the nr pages at page that does not look free. */
+static __noinline void bad_new_page(const struct page *page, unsigned long nr,
+				    unsigned int order, unsigned long caller)
+{
+	for (unsigned long i = 0; i < nr; i++) {
+		if (page_in_use_bits(page + i)) {
+			bad_page(page + i, 0, order, REPORT_BAD_PAGE_NEW_IN_USE,
+				 caller);
+			return;
 		}
 	}
-	return true;
+}
+
+/*
+ * Do the nr pages at page, of a block of order, all look free? One pass
+ * that ORs each word page_in_use_bits() reads over all the pages, then
+ * masks once, one branch; the bad page is looked for and reported only
+ * if the result is not zero.
+ */
+static __always_inline bool check_free_pages(const struct page *page,
+					     unsigned long nr,
+					     unsigned int order,
+					     unsigned long caller)
+{
+	unsigned long flags = 0, head = 0;
+	unsigned int refs = 0;
+
+	for (unsigned long i = 0; i < nr; i++) {
+		flags |= page[i].flags;
+		head |= page[i].compound_head;
+		refs |= (unsigned int)page_ref_count(&page[i]);
+	}
+	if (likely(!((flags & PAGE_FLAGS_MASK) | (head & 1) | refs)))
+		return true;
+	bad_new_page(page, nr, order, caller);
+	return false;
+}
+
+/*
+ * A block about to be handed out, as it leaves the buddy lists: every
+ * page must look free (Linux's check_new_pages()). Report if not.
+ */
+static __always_inline bool check_new_page(struct page *page,
+					   unsigned int order)
+{
+	return check_free_pages(page, 1UL << order, order, _RET_IP_);
 }
 
 static void prep_compound_page(struct page *page, unsigned int order)
@@ -655,25 +714,36 @@ void zone_pcp_init(struct zone *zone)
  * Give each of pcp's lists its limit: its count and its share of the
  * pages left below high, half of them to order's list (the one in use)
  * and the rest in equal parts to the others, so that the fast path's
- * pushes, all together, stop short of high (mm/internal.h). On the
- * lists' CPU, interrupts off.
+ * pushes, all together, stop short of high (mm/internal.h); pages: the
+ * pages on the lists now. On the lists' CPU, interrupts off.
  */
-static void pcp_set_limits(struct per_cpu_pages *pcp, unsigned int order)
+static void __pcp_set_limits(struct per_cpu_pages *pcp, unsigned int order,
+			     unsigned long pages)
 {
-	long room = pcp->high - 1 - (long)pcp_pages(pcp);
+	unsigned long half = 0, part = 0;
+	bool over = false;
 
-	if (!pcp->high)
-		return;		/* no lists of its own: pcp_list_none */
+	if (pages < (unsigned long)pcp->high - 1) {
+		unsigned long room = (unsigned long)pcp->high - 1 - pages;
+
+		half = room / 2;
+		part = room / (2 * (NR_PCP_ORDERS - 1));
+	}
 	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
 		struct pcp_list *l = pcp->lists[o];
-		long share = 0;
 
-		if (room > 0)
-			share = o == order ? room / 2 :
-				room / (2 * (NR_PCP_ORDERS - 1));
-		l->limit = l->count + (unsigned int)(share >> o);
-		WARN_ON_ONCE(l->limit > l->size);
+		l->limit = l->count + (unsigned int)((o == order ? half : part) >> o);
+		over |= l->limit > l->size;
 	}
+	WARN_ON_ONCE(over);
+}
+
+/* The same, the pages on the lists counted here. */
+static void pcp_set_limits(struct per_cpu_pages *pcp, unsigned int order)
+{
+	if (!pcp->high)
+		return;		/* no lists of its own: pcp_list_none */
+	__pcp_set_limits(pcp, order, pcp_pages(pcp));
 }
 
 /* The n coldest blocks of one list to the buddy lists; zone->lock held. */
@@ -683,10 +753,18 @@ static void free_pcp_blocks(struct zone *zone, struct pcp_list *l,
 	for (unsigned int i = 0; i < n; i++) {
 		struct page *page = l->pages[i];
 
-		/* A block that no longer looks free is reported and left out. */
-		if (check_new_page(page, order))
+		/*
+		 * A block whose first page no longer looks free is reported
+		 * and left out. Only the first page, as Linux's
+		 * free_pcppages_bulk() (bulkfree_pcp_prepare()): the
+		 * others are checked when the block next leaves the
+		 * buddy lists (check_new_page()).
+		 */
+		if (check_free_pages(page, 1, order, _RET_IP_))
 			__free_one_page(page, page_to_pfn(page), zone, order);
 	}
+	if (!n)
+		return;		/* a list the drain takes nothing from */
 	l->count -= n;
 	memmove(l->pages, l->pages + n, l->count * sizeof(l->pages[0]));
 }
@@ -795,24 +873,21 @@ static unsigned long drain_pages_zone(struct zone *zone,
 	return moved;
 }
 
-/* Honour another CPU's drain request, on this CPU's next pcp operation. */
-static void pcp_drain_if_asked(struct zone *zone, struct per_cpu_pages *pcp)
-{
-	if (unlikely(pcp_drain_pending(pcp)))
-		drain_pages_zone(zone, pcp);
-}
-
 /*
  * This CPU's lists, for a slow-path operation on order's: a pending
- * drain done first, the list marked used. Interrupts off.
+ * drain done first, the list marked used. Interrupts off. A drain
+ * request sets every list's drain_pending (drain_pages_ask()) and a
+ * drain clears them all, so the list in use is the one to ask.
  */
 static struct per_cpu_pages *this_cpu_pcp_slow(struct zone *zone,
 					       unsigned int order)
 {
 	struct per_cpu_pages *pcp = this_cpu_pcp(zone);
+	struct pcp_list *l = pcp->lists[order];
 
-	pcp_drain_if_asked(zone, pcp);
-	pcp->lists[order]->touched = true;
+	if (unlikely(READ_ONCE(l->drain_pending)))
+		drain_pages_zone(zone, pcp);
+	l->touched = true;
 	return pcp;
 }
 
@@ -874,7 +949,7 @@ static __noinline void free_unref_page(struct page *page, struct zone *zone,
 {
 	struct per_cpu_pages *pcp;
 	struct pcp_list *l;
-	unsigned long flags;
+	unsigned long flags, pages;
 
 	local_irq_save(flags);
 	pcp = this_cpu_pcp_slow(zone, order);
@@ -887,9 +962,10 @@ static __noinline void free_unref_page(struct page *page, struct zone *zone,
 		/* Below high before this free: there is room (internal.h). */
 		BUG_ON(l->count >= l->size);
 		l->pages[l->count++] = page;
-		if (pcp_pages(pcp) >= (unsigned long)pcp->high)
-			free_pcppages_bulk(zone, pcp, order, pcp->batch);
-		pcp_set_limits(pcp, order);
+		pages = pcp_pages(pcp);
+		if (pages >= (unsigned long)pcp->high)
+			pages -= free_pcppages_bulk(zone, pcp, order, pcp->batch);
+		__pcp_set_limits(pcp, order, pages);
 	}
 	local_irq_restore(flags);
 }
@@ -1374,14 +1450,24 @@ static bool alloc_nid_ok(int nid)
 	       NODE_DATA(nid);
 }
 
+/* __alloc_pages() of another node, or __GFP_THISNODE: the slow path. */
+static __noinline struct page *alloc_pages_nid(gfp_t gfp, unsigned int order,
+					       int nid)
+{
+	if (WARN_ON(!alloc_nid_ok(nid)))
+		return NULL;
+	return alloc_pages_slow(gfp, order, nid);
+}
+
+/*
+ * This CPU's memory node (online: only another needs checking) is a
+ * tail call to alloc_pages(), without a frame.
+ */
 struct page *__alloc_pages(gfp_t gfp, unsigned int order, int preferred_nid)
 {
-	/* This CPU's memory node is online: only another needs checking. */
 	if (preferred_nid == numa_mem_id() && !(gfp & __GFP_THISNODE))
 		return alloc_pages(gfp, order);
-	if (WARN_ON(!alloc_nid_ok(preferred_nid)))
-		return NULL;
-	return alloc_pages_slow(gfp, order, preferred_nid);
+	return alloc_pages_nid(gfp, order, preferred_nid);
 }
 
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
@@ -1446,20 +1532,39 @@ static __always_inline void free_page_to_pcp(struct page *page,
 }
 
 /*
+ * A compound page of orders 1-3 (SLAB's multi-page slabs), as the
+ * fast path takes it: PG_head its only flag, its compound order the
+ * one freed; free_page_refs_ok() does the rest.
+ */
+static __always_inline bool free_compound_fast_ok(const struct page *page,
+						  unsigned long flags,
+						  unsigned int order)
+{
+	return flags == (1UL << PG_head) && order &&
+	       page[1].compound_order == order;
+}
+
+/*
  * __free_pages() of a page of another zone than pcp_fast_zone_one, or
  * with flags, or while the fast paths are off: the same checks with the
- * flags and the switch apart, the zone from the page; anything wrong or
- * any debugging goes to free_pages_prepare(), which reports it.
+ * flags and the switch apart, the zone from the page. A compound page
+ * with nothing else wrong takes the fast path too, its tails cleaned
+ * first as free_pages_clean() would; anything wrong or any debugging
+ * goes to free_pages_prepare(), which reports it.
  */
 static __noinline void free_pages_other_zone(struct page *page,
 					     unsigned int order,
 					     unsigned long caller)
 {
-	if (unlikely((page->flags & PAGE_FLAGS_MASK) || pcp_fast_paths_off() ||
-		     !free_page_refs_ok(page, order))) {
+	unsigned long flags = page->flags & PAGE_FLAGS_MASK;
+
+	if (unlikely((flags && !free_compound_fast_ok(page, flags, order)) ||
+		     pcp_fast_paths_off() || !free_page_refs_ok(page, order))) {
 		free_pages_slow(page, order, caller);
 		return;
 	}
+	if (flags)
+		destroy_compound_page(page, order);
 	free_page_to_pcp(page, page_zone(page), order);
 }
 

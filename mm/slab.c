@@ -491,8 +491,8 @@ static void set_slab_tails(struct page *page, unsigned int order,
 /*
  * The slab's pages, from node nid (Linux's kmem_getpages()). __GFP_COMP
  * only for more than one page: it means nothing for one (Linux passes
- * it anyway), and without it one page comes from the per-CPU lists'
- * fast path, which leaves compound pages to the slow one.
+ * it anyway), and without it one page comes from alloc_pages()'s inline
+ * fast path, which hands a __GFP_COMP request out of line.
  */
 static struct page *kmem_getpages(struct kmem_cache *cachep, gfp_t flags,
 				  int nid)

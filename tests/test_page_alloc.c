@@ -1236,7 +1236,9 @@ static unsigned long my_fast_hits(struct page *page)
  * (SLAB's multi-page slabs are such requests), compound as from the
  * slow one, and zeroed too with __GFP_ZERO. The first allocation of
  * each order may take the slow path (it fills the list); the block then
- * freed is on the list, and the second allocation pops it.
+ * freed is on the list, and the second allocation pops it. Freeing the
+ * compound block pushes it back (on the fast path where the block's
+ * pages allow it), its tails clean.
  */
 static void test_compound_fast_path(struct ktest *t)
 {
@@ -1249,6 +1251,8 @@ static void test_compound_fast_path(struct ktest *t)
 		gfp_t gfp = GFP_KERNEL | __GFP_COMP | __GFP_ZERO;
 		struct page *page = alloc_pages(GFP_KERNEL, order);
 		unsigned long hits, bad = 0;
+		struct pcp_list *l;
+		unsigned int count;
 
 		KTEST_ASSERT_NOT_NULL(t, page);
 		memset(page_address(page), 0x5a, PAGE_SIZE << order);
@@ -1264,8 +1268,26 @@ static void test_compound_fast_path(struct ktest *t)
 		KTEST_EXPECT_EQ(t, bad, 0UL);
 		KTEST_EXPECT_NULL(t, memchr_inv(page_address(page), 0,
 						PAGE_SIZE << order));
+		/*
+		 * The free takes the fast path too: no slow path marks the
+		 * list. Only in a 2 MiB chunk that is RAM through and
+		 * through, the fast path's own condition (a boot with
+		 * little memory may give a block in the last, partial one).
+		 */
+		l = my_pcp(page_zone(page))->lists[order];
+		l->touched = false;
+		count = l->count;
 		__free_pages(page, order);
+		if (pfn_in_ram_chunk(page_to_pfn(page)))
+			KTEST_EXPECT_FALSE(t, l->touched);
+		KTEST_EXPECT_EQ(t, l->count, count + 1);
+		KTEST_EXPECT_PTR_EQ(t, l->pages[l->count - 1], page);
 		KTEST_EXPECT_FALSE(t, PageHead(page));
+		for (unsigned long i = 1; i < (1UL << order); i++)
+			bad += PageTail(page + i) ||
+			       (page[i].flags & PAGE_FLAGS_MASK) ||
+			       page[i].mapping;
+		KTEST_EXPECT_EQ(t, bad, 0UL);
 	}
 	arch_irq_restore(irqflags);
 }
@@ -1875,6 +1897,78 @@ static void bad_use_after_free_pcp(struct ktest *t)
 }
 
 /*
+ * The free block of zone that holds pfn, and its order; NULL if none
+ * (pfn in use or on a per-CPU list). zone->lock held.
+ */
+static struct page *free_block_of(struct zone *zone, unsigned long pfn,
+				  unsigned int *order)
+{
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		unsigned long base = pfn & ~((1UL << o) - 1);
+		struct page *p;
+
+		if (!zone_spans_pfn(zone, base) || !pfn_valid(base))
+			break;
+		p = pfn_to_page(base);
+		if (PageBuddy(p) && p->private == o) {
+			*order = o;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The same on the second page of the block: a drain looks at a block's
+ * first page only, as Linux's free_pcppages_bulk() does, so the block
+ * goes back to the buddy lists, and the page is caught when the free
+ * block that holds it next leaves them: this CPU's next allocation of
+ * that block (put first on its free list) reports it and hands out
+ * another.
+ */
+static void bad_use_after_free_pcp_tail(struct ktest *t)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, 1), *block = NULL, *got;
+	unsigned int order = 0;
+	struct zone *zone;
+	unsigned long flags;
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	zone = page_zone(page);
+	__free_pages(page, 1);
+	set_page_count(page + 1, 1);
+	ktest_capture_start(t, "BUG: Bad page state: ");
+	drain_all_pages();
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 0U);
+	KTEST_EXPECT_REPORTS(t, REPORT_BAD_PAGE_NEW_IN_USE, 0);
+
+	local_irq_save(flags);
+	drain_local_pages();
+	spin_lock(&zone->lock);
+	block = free_block_of(zone, page_to_pfn(page + 1), &order);
+	if (block)
+		list_move(&block->lru, &zone->free_area[order].free_list);
+	spin_unlock(&zone->lock);
+	ktest_capture_start(t, "BUG: Bad page state: ");
+	got = block ? alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order) : NULL;
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), block ? 1U : 0U);
+	KTEST_ASSERT_NOT_NULL(t, block);
+	KTEST_EXPECT_REPORTS(t, REPORT_BAD_PAGE_NEW_IN_USE, 1);
+	expect_sentence(t, "pfn:%#lx order:%u: free page in use or with flags set",
+			page_to_pfn(page + 1), order);
+	KTEST_EXPECT_PTR_NE(t, got, block);
+	KTEST_EXPECT_FALSE(t, PageBuddy(block));
+	if (got)
+		__free_pages(got, order);
+	/* The block left out, given back whole. */
+	set_page_count(page + 1, 0);
+	set_page_count(block, 1);
+	block->alloc_order = order;
+	__free_pages(block, order);
+}
+
+/*
  * A free page on the buddy lists that someone took a reference to: the
  * refill of this CPU's list meets it first, reports it and leaves it
  * out; the caller gets another page and the refill the rest. Half of a
@@ -2071,10 +2165,28 @@ static void bad_free_wrong_order(struct ktest *t)
 	bad_free_wrong_order_gfp(t, GFP_KERNEL);
 }
 
-/* The same for a compound block: its order is in its second page. */
+/*
+ * The same for a compound block: its order is in its second page. A
+ * compound order that no longer matches the order the block was
+ * allocated with is reported too (not taken by the fast path).
+ */
 static void bad_free_compound_wrong_order(struct ktest *t)
 {
+	struct page *page, copy[2];
+	struct report r;
+
 	bad_free_wrong_order_gfp(t, GFP_KERNEL | __GFP_COMP);
+	page = alloc_pages(GFP_KERNEL | __GFP_COMP, 2);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	page[1].compound_order = 1;
+	memcpy(copy, page, sizeof(copy));
+	report_begin(t, &r, REPORT_BAD_PAGE_WRONG_ORDER);
+	__free_pages(page, 2);
+	report_end(t, &r);
+	expect_sentence(t, "pfn:%#lx order:2: " WRONG_ORDER, page_to_pfn(page));
+	KTEST_EXPECT_MEMEQ(t, page, copy, sizeof(copy));
+	page[1].compound_order = 2;
+	__free_pages(page, 2);
 }
 
 /* The second (and last) page of a non-compound order-2 block. */
@@ -2146,6 +2258,8 @@ static const struct bad_free bad_frees[] = {
 	{ "double free, on a per-CPU list", bad_double_free_pcp },
 	{ "double free, on the order-3 list", bad_double_free_pcp_order3 },
 	{ "reference taken on a per-CPU list", bad_use_after_free_pcp },
+	{ "reference taken on a per-CPU list, second page",
+	  bad_use_after_free_pcp_tail },
 	{ "reference taken on the buddy lists", bad_use_after_free_buddy },
 	{ "compound block, wrong order", bad_free_compound_wrong_order },
 	{ "double free, on the buddy lists", bad_double_free_buddy },

@@ -423,8 +423,32 @@ void setup_arch(void)
  * that fail (a host kernel before 5.14, a page debug_pagealloc took out
  * of the direct map), or a forked child map its RAM anew, the pages
  * fault in one by one as they would have. Two CPUs racing for one piece
- * both back it: harmless.
+ * both back it: harmless. The test of the pieces' bits is all a block
+ * of RAM backed already costs; the madvise() calls are out of line.
  */
+static bool ram_piece_backed(unsigned long i)
+{
+	return __atomic_load_n(&ram_backed[i / BITS_PER_LONG],
+			       __ATOMIC_RELAXED) & (1UL << (i % BITS_PER_LONG));
+}
+
+/* Back the pieces first to last of RAM that are not yet. */
+static __noinline void back_ram_pieces(unsigned long first,
+				       unsigned long last)
+{
+	for (unsigned long i = first; i <= last; i++) {
+		phys_addr_t phys = (phys_addr_t)i << BACKED_SHIFT;
+
+		if (ram_piece_backed(i))
+			continue;
+		madvise((void *)(page_offset_base + phys),
+			min(1UL << BACKED_SHIFT, ram_end - phys),
+			MADV_POPULATE_WRITE);
+		__atomic_fetch_or(&ram_backed[i / BITS_PER_LONG],
+				  1UL << (i % BITS_PER_LONG), __ATOMIC_RELAXED);
+	}
+}
+
 void arch_alloc_page(struct page *page, unsigned int order)
 {
 	phys_addr_t start = PFN_PHYS(page_to_pfn(page));
@@ -432,16 +456,10 @@ void arch_alloc_page(struct page *page, unsigned int order)
 	unsigned long last = (start + (PAGE_SIZE << order) - 1) >> BACKED_SHIFT;
 
 	for (unsigned long i = first; i <= last; i++) {
-		unsigned long *word = &ram_backed[i / BITS_PER_LONG];
-		unsigned long bit = 1UL << (i % BITS_PER_LONG);
-		phys_addr_t phys = (phys_addr_t)i << BACKED_SHIFT;
-
-		if (__atomic_load_n(word, __ATOMIC_RELAXED) & bit)
-			continue;
-		madvise((void *)(page_offset_base + phys),
-			min(1UL << BACKED_SHIFT, ram_end - phys),
-			MADV_POPULATE_WRITE);
-		__atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+		if (!ram_piece_backed(i)) {
+			back_ram_pieces(i, last);
+			return;
+		}
 	}
 }
 
