@@ -59,7 +59,7 @@ static __no_sanitize_address void *__memcpy(void *dst, const void *src,
 		 * too): SLAB moves its arrays' pointers here, a few hundred
 		 * bytes at a time.
 		 */
-		if (n >= STRING_INSN_MIN)
+		if (unlikely(n >= STRING_INSN_MIN))
 			arch_copy_words((unsigned long *)d,
 					(const unsigned long *)s,
 					n / WORD_SIZE);
@@ -114,7 +114,7 @@ static __no_sanitize_address void *__memset(void *s, int c, size_t n)
 		*p++ = (unsigned char)c;
 		n--;
 	}
-	if (n >= STRING_INSN_MIN) {
+	if (unlikely(n >= STRING_INSN_MIN)) {
 		arch_fill_words((unsigned long *)p, word, n / WORD_SIZE);
 		p += n & ~(WORD_SIZE - 1);
 		n %= WORD_SIZE;
