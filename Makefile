@@ -392,8 +392,9 @@ SIZE_SUITES := memory_model,page_alloc,slab,slab_contract,kmalloc,acpi_boot
 # non-uniform SLIT. The numa suite checks the topology against the
 # numa_expect= the harness adds; page_alloc_numa the page allocator on
 # it, slab_numa SLAB's nodes and alien arrays, page_ref page references
-# freed on every node.
-NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot,percpu,page_alloc_numa,memory_model,slab_numa,page_ref
+# freed on every node, rseq the fast paths' restartable sequences as
+# several nodes build them (each interrupted at every instruction).
+NUMA_SUITES := numa,numa_boot,acpi_boot,smpboot,percpu,page_alloc_numa,memory_model,slab_numa,page_ref,rseq
 NUMA_4NODES := 4:nomem=3:0-1=15:1-0=25:0-2=30:0-3=40:1-2=18:1-3=22:2-3=12
 # The 4-node boot also measures kmalloc_node() per node, local and remote,
 # and the cross-node producer/consumer's CPUs and scaling rows (bench).
