@@ -542,13 +542,21 @@ static bool free_pages_prepare(struct page *page, unsigned int order,
 }
 
 /*
- * What a free page must not have, ORed together: a reference, a flag, a
- * compound head (the tail bit). Zero: the page looks free.
+ * What a free page must not have: a reference, a flag, a compound head
+ * (the tail bit). refs, flags and head may be several pages' words ORed
+ * together. Zero: the page (every page) looks free.
  */
+static __always_inline unsigned long in_use_bits(unsigned int refs,
+						 unsigned long flags,
+						 unsigned long head)
+{
+	return refs | (flags & PAGE_FLAGS_MASK) | (head & 1);
+}
+
 static __always_inline unsigned long page_in_use_bits(const struct page *p)
 {
-	return (unsigned int)page_ref_count(p) | (p->flags & PAGE_FLAGS_MASK) |
-	       (p->compound_head & 1);
+	return in_use_bits((unsigned int)page_ref_count(p), p->flags,
+			   p->compound_head);
 }
 
 /* Report the first of the nr pages at page that does not look free. */
@@ -566,7 +574,7 @@ static __noinline void bad_new_page(const struct page *page, unsigned long nr,
 
 /*
  * Do the nr pages at page, of a block of order, all look free? One pass
- * that ORs each word page_in_use_bits() reads over all the pages, then
+ * that ORs each word in_use_bits() reads over all the pages, then
  * masks once, one branch; the bad page is looked for and reported only
  * if the result is not zero.
  */
@@ -583,7 +591,7 @@ static __always_inline bool check_free_pages(const struct page *page,
 		head |= page[i].compound_head;
 		refs |= (unsigned int)page_ref_count(&page[i]);
 	}
-	if (likely(!((flags & PAGE_FLAGS_MASK) | (head & 1) | refs)))
+	if (likely(!in_use_bits(refs, flags, head)))
 		return true;
 	bad_new_page(page, nr, order, caller);
 	return false;
