@@ -610,10 +610,9 @@ static void stress_ipi(void *info)
 
 static void test_ipis_into_fast_paths(struct ktest *t)
 {
-	unsigned int cpus[MAX_WORKERS], nr = 0;
+	unsigned int cpus[MAX_WORKERS], nr;
 	unsigned long restarts, calls = 0;
 	u64 deadline;
-	int err;
 
 	if (num_online_cpus() < 2)
 		ktest_skip(t, "one CPU online: no other CPU to interrupt");
@@ -622,17 +621,7 @@ static void test_ipis_into_fast_paths(struct ktest *t)
 	memset(&sw, 0, sizeof(sw));
 	sw.cachep = kmem_cache_create("rseq-stress", OBJ_SIZE, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, sw.cachep);
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids && nr < MAX_WORKERS;
-	     cpu++) {
-		if (!cpu_online(cpu) || cpu == smp_processor_id())
-			continue;
-		err = arch_cpu_run(cpu, stress_worker, NULL);
-		if (err == -ENOSYS)
-			break;
-		KTEST_EXPECT_EQ(t, err, 0);
-		if (!err)
-			cpus[nr++] = cpu;
-	}
+	nr = ktest_run_on_other_cpus(t, stress_worker, NULL, cpus, MAX_WORKERS);
 	if (!nr) {
 		kmem_cache_destroy(sw.cachep);
 		ktest_skip(t, "this arch cannot run work on another CPU (arch_cpu_run)");

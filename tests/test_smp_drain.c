@@ -247,31 +247,6 @@ static bool wait_flag(unsigned long *flag)
 	return true;
 }
 
-static unsigned int start_workers_fn(struct ktest *t, unsigned int *cpus,
-				     void (*fn)(void *arg))
-{
-	unsigned int nr = 0;
-	int err;
-
-	for (unsigned int cpu = 1; cpu < nr_cpu_ids && nr < MAX_WORKERS;
-	     cpu++) {
-		if (!cpu_online(cpu) || cpu == smp_processor_id())
-			continue;
-		err = arch_cpu_run(cpu, fn, NULL);
-		if (err == -ENOSYS)
-			break;
-		KTEST_EXPECT_EQ(t, err, 0);
-		if (!err)
-			cpus[nr++] = cpu;
-	}
-	return nr;
-}
-
-static unsigned int start_workers(struct ktest *t, unsigned int *cpus)
-{
-	return start_workers_fn(t, cpus, drain_worker);
-}
-
 /*
  * Bounded wait for every worker's first round: the drains that follow
  * must race running workers, not ones still starting (a drain of idle
@@ -308,7 +283,7 @@ static void test_shrink_while_others_allocate(struct ktest *t)
 	memset(&dw, 0, sizeof(dw));
 	dw.cachep = kmem_cache_create("smp-drain-busy", 64, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, dw.cachep);
-	nr = start_workers(t, cpus);
+	nr = ktest_run_on_other_cpus(t, drain_worker, NULL, cpus, MAX_WORKERS);
 	if (!nr) {
 		kmem_cache_destroy(dw.cachep);
 		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
@@ -475,7 +450,7 @@ static void test_page_drain_while_others_allocate(struct ktest *t)
 	KTEST_EXPECT_EQ(t, nr_pcp_pages(), 0UL);
 	for (unsigned int i = 0; i < MAX_WORKERS; i++)
 		cpus[i] = 0;
-	nr = start_workers_fn(t, cpus, page_worker);
+	nr = ktest_run_on_other_cpus(t, page_worker, NULL, cpus, MAX_WORKERS);
 	if (!nr)
 		ktest_skip(t, "this arch cannot run work on another CPU yet (arch_cpu_run)");
 	KTEST_EXPECT_TRUE(t, wait_first_rounds(cpus, nr));

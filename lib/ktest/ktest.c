@@ -32,12 +32,15 @@
  *	    # <case>: unexpected report: BUG: Bad page state: ...
  */
 #include "lib/ktest/ktest_internal.h"
+#include "arch/arch.h"
+#include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/params.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
+#include "kernel/smp.h"
 #include "kernel/workqueue.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -739,6 +742,27 @@ static int cmd_test(int argc, char **argv)
 SHELL_CMD("test", cmd_test, "run tests: test [suite.case glob]");
 
 /* --- reporting from inside a case ------------------------------------ */
+
+unsigned int ktest_run_on_other_cpus(struct ktest *t, void (*fn)(void *arg),
+				     void *arg, unsigned int *cpus,
+				     unsigned int max)
+{
+	unsigned int nr = 0;
+
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids && nr < max; cpu++) {
+		int err;
+
+		if (!cpu_online(cpu) || cpu == smp_processor_id())
+			continue;
+		err = arch_cpu_run(cpu, fn, arg);
+		if (err == -ENOSYS)
+			break;
+		KTEST_EXPECT_EQ(t, err, 0);
+		if (!err)
+			cpus[nr++] = cpu;
+	}
+	return nr;
+}
 
 void ktest_info(struct ktest *t, const char *fmt, ...)
 {

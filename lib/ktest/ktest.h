@@ -168,6 +168,17 @@ void *ktest_kmalloc(struct ktest *t, size_t size, gfp_t gfp);
 void *ktest_kzalloc(struct ktest *t, size_t size, gfp_t gfp);
 void ktest_kfree(struct ktest *t, const void *p);
 
+/*
+ * Start fn(arg) on every online CPU but this one, at most max of them
+ * (arch_cpu_run()), their numbers in cpus: the other CPUs a case needs
+ * busy. A CPU that refuses fails the case and is left out; an arch that
+ * cannot run work on another CPU (-ENOSYS) starts none. Returns how many
+ * started; the case joins each (arch_cpu_join()).
+ */
+unsigned int ktest_run_on_other_cpus(struct ktest *t, void (*fn)(void *arg),
+				     void *arg, unsigned int *cpus,
+				     unsigned int max);
+
 /* Diagnostic line "# case: message" in the case's KTAP block. */
 void ktest_info(struct ktest *t, const char *fmt, ...) __printf(2, 3);
 /* Fail the case with a message and go on. */
