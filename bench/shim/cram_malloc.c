@@ -27,11 +27,13 @@
  * malloc(0) is a unique pointer): kmalloc's caches for those sizes start
  * every object on a 16-byte boundary (shim_test checks it), as glibc
  * guarantees. Alignments above 16 use a power-of-two size, which kmalloc
- * aligns naturally. Above KMALLOC_MAX_SIZE (4 MiB), or when the arena is
- * exhausted, a block is mmap'd directly with a 16-byte header before the
- * pointer (its mapping's start and length); free, realloc and
- * malloc_usable_size tell the two apart by address: inside the arena or
- * not; realloc of an mmap'd block is an mremap.
+ * aligns naturally (the host's direct map starts on a 1 GiB boundary, as
+ * on x86_64, so that holds in virtual memory too). Above
+ * KMALLOC_MAX_SIZE (4 MiB), or when the arena is exhausted, a block is
+ * mmap'd directly with a 16-byte header before the pointer (its
+ * mapping's start and length); free, realloc and malloc_usable_size tell
+ * the two apart by address: inside the arena or not; realloc of an
+ * mmap'd block is an mremap (see realloc_block()).
  *
  * The arena is CRAM_HOST_MEM (default here 1G, the host build's limit
  * being 3G): deferred struct page init (mm/internal.h), in 16 MiB units
