@@ -12,8 +12,10 @@
  *    at least 16 objects, up to slab_max_order), and the colours the
  *    leftover allows.
  * 2. Per-CPU parts. Array caches sized by object size (enable_cpucache),
- *    a shared array per node, free_limit; during bootstrap one-entry
- *    arrays and nodes from static pools. do_tune_cpucache replaces them
+ *    those of one node's CPUs in one block of its memory
+ *    (alloc_cpu_arrays), a shared array per node, free_limit; during
+ *    bootstrap one-entry arrays and nodes from static pools.
+ *    do_tune_cpucache replaces them
  *    all, at creation and when slabinfo tunes a cache at run time.
  * 3. Life of a cache: kmem_cache_create validates its arguments and
  *    fails with a warning (or panics under SLAB_PANIC); shrink drains
@@ -45,6 +47,7 @@
 #include "mm/memblock.h"
 #include "mm/numa.h"
 #include "mm/slab_internal.h"
+#include "mm/util.h"
 
 #define BOOT_CPUCACHE_ENTRIES	1
 #define SLAB_MIN_OBJECTS	16	/* per slab, within slab_max_order */
@@ -90,7 +93,6 @@ static struct kmem_cache *kmem_cache;	/* the cache of struct kmem_cache */
 	 BOOT_CPUCACHE_ENTRIES)
 #define BOOT_ARRAY_SIZE		(BOOT_ARRAY_WORDS * sizeof(void *))
 static void *boot_arrays;	/* [NR_BOOT_CACHES][nr_cpu_ids] arrays */
-static size_t boot_arrays_size;
 static struct slab_cpu_stats *boot_cpu_stats;
 static struct kmem_cache_node *boot_nodes;
 static unsigned int nr_boot_caches;
@@ -125,8 +127,8 @@ void kmem_cache_reserve_boot(void)
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		if (node_online(nid))
 			nr_node_ids = nid + 1;
-	boot_arrays_size = (size_t)NR_BOOT_CACHES * nr_cpu_ids * BOOT_ARRAY_SIZE;
-	boot_arrays = boot_alloc(boot_arrays_size);
+	boot_arrays = boot_alloc((size_t)NR_BOOT_CACHES * nr_cpu_ids *
+				 BOOT_ARRAY_SIZE);
 	boot_nodes = boot_alloc((size_t)NR_BOOT_CACHES * nr_node_ids *
 				sizeof(*boot_nodes));
 	boot_cpu_stats = boot_alloc((size_t)NR_BOOT_CACHES * nr_node_ids *
@@ -494,43 +496,84 @@ static bool aliases_4k(const void *a, const void *b)
 }
 
 /*
- * A CPU's array for cachep. The fast paths store ac->avail and, on the
- * next call, load cachep->cpu_cache[cpu]: should the two share a page
- * offset, every allocate/free pair pays a false store-to-load
- * dependency (kmalloc(4096)+kfree ran 17% slower on one layout with the
- * same instructions). Such an array is swapped for the next one kmalloc
- * gives, which sits elsewhere in its slab.
+ * Give node nid's nr CPUs their arrays in block, in CPU order, the
+ * slots turned by rot; returns how many of them are at the page offset
+ * of their cachep->cpu_cache[] slot. The fast paths store ac->avail
+ * and, on the next call, load that slot: should the two share a page
+ * offset (aliases_4k()), every allocate/free pair pays a false
+ * store-to-load dependency (kmalloc(4096)+kfree ran 17% slower on one
+ * layout with the same instructions).
  */
-static struct array_cache *alloc_cpu_arraycache(struct kmem_cache *cachep,
-						unsigned int cpu,
-						unsigned int limit,
-						unsigned int batch)
+static unsigned int place_cpu_arrays(struct kmem_cache *cachep,
+				     struct array_cache **new, void *block,
+				     int nid, unsigned int nr, unsigned int rot,
+				     unsigned int limit, unsigned int batch)
 {
-	int nid = cpu_to_mem(cpu);
-	struct array_cache *ac = alloc_arraycache(nid, limit, batch), *other;
+	unsigned int stride = cpu_array_stride(limit);
+	unsigned int cpu, slot = rot, aliases = 0;
 
-	if (!ac || !aliases_4k(&ac->avail, &cachep->cpu_cache[cpu]))
-		return ac;
-	other = alloc_arraycache(nid, limit, batch);
-	kfree(ac);
-	return other;
+	for_each_possible_cpu(cpu) {
+		if (cpu_to_mem(cpu) != nid)
+			continue;
+		new[cpu] = block + (size_t)slot * stride;
+		init_array_cache(new[cpu], limit, batch);
+		aliases += aliases_4k(&new[cpu]->avail, &cachep->cpu_cache[cpu]);
+		if (++slot == nr)
+			slot = 0;
+	}
+	return aliases;
 }
 
-static bool is_boot_array(const struct array_cache *ac)
+/* Free the blocks of a cache's per-CPU arrays (none: boot arrays). */
+static void free_cpu_arrays(void **blocks)
 {
-	return (const void *)ac >= boot_arrays &&
-	       (const void *)ac < boot_arrays + boot_arrays_size;
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		kvfree(blocks[nid]);
+		blocks[nid] = NULL;
+	}
+}
+
+/*
+ * New arrays of limit entries for every possible CPU of cachep in
+ * new[], made together: those of the CPUs whose memory node is nid lie
+ * in one block of nid's memory, blocks[nid] (all NULL on entry), each
+ * in its own cache lines (cpu_array_stride()). Linux's
+ * alloc_kmem_cache_cpus() makes them with one alloc_percpu(). A boot
+ * makes some sixty caches' arrays for every possible CPU: one kmalloc
+ * a CPU was half of the malloc shim's start. The blocks go when the
+ * arrays do (a tune, a destroy: cachep->cpu_blocks). -ENOMEM leaves
+ * blocks[] for free_cpu_arrays().
+ */
+static int alloc_cpu_arrays(struct kmem_cache *cachep,
+			    struct array_cache **new, void **blocks,
+			    unsigned int limit, unsigned int batch)
+{
+	unsigned int nr[MAX_NUMNODES] = { 0 };
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		nr[cpu_to_mem(cpu)]++;
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (!nr[nid])
+			continue;
+		blocks[nid] = kvmalloc_node((size_t)nr[nid] *
+					    cpu_array_stride(limit),
+					    GFP_KERNEL, nid);
+		if (!blocks[nid])
+			return -ENOMEM;
+		/* The first turn with no array aliased, or the last. */
+		for (unsigned int rot = 0;
+		     place_cpu_arrays(cachep, new, blocks[nid], nid, nr[nid],
+				      rot, limit, batch) && rot + 1 < nr[nid];
+		     rot++)
+			;
+	}
+	return 0;
 }
 
 static bool is_boot_node(const struct kmem_cache_node *n)
 {
 	return n >= boot_nodes && n < boot_nodes + NR_BOOT_CACHES * nr_node_ids;
-}
-
-static void free_array(struct array_cache *ac)
-{
-	if (ac && !is_boot_array(ac))
-		kfree(ac);
 }
 
 /* The arrays do_tune_cpucache() puts in; each CPU takes back its old one. */
@@ -629,15 +672,13 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 	struct array_cache **new = update.new;
 	struct array_cache *new_shared[MAX_NUMNODES] = { NULL };
 	struct array_cache *old[MAX_NUMNODES] = { NULL };
+	void *new_blocks[MAX_NUMNODES] = { NULL };
 	struct kmem_cache_node *n;
 	unsigned int cpu;
 	int nid;
 
-	for_each_possible_cpu(cpu) {
-		new[cpu] = alloc_cpu_arraycache(cachep, cpu, limit, batch);
-		if (!new[cpu])
-			goto fail;
-	}
+	if (alloc_cpu_arrays(cachep, new, new_blocks, limit, batch))
+		goto fail;
 	for_each_kmem_cache_node(cachep, nid, n) {
 		if (!shared || !limit)
 			break;
@@ -654,8 +695,9 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 		BUG_ON(cachep->cpu_cache[cpu]->limit != limit);
 		/* The old array now, of its CPU's node's objects. */
 		drain_array(cachep, new[cpu], cpu_to_mem(cpu));
-		free_array(new[cpu]);
 	}
+	free_cpu_arrays(cachep->cpu_blocks);
+	memcpy(cachep->cpu_blocks, new_blocks, sizeof(new_blocks));
 	swap_shared_arrays(cachep, new_shared, old, batch);
 	for_each_kmem_cache_node(cachep, nid, n)
 		drain_array(cachep, old[nid], nid);
@@ -675,14 +717,13 @@ static int do_tune_cpucache(struct kmem_cache *cachep, unsigned int limit,
 		}
 	}
 	for_each_kmem_cache_node(cachep, nid, n)
-		free_array(old[nid]);
+		kfree(old[nid]);
 	cachep->limit = limit;
 	cachep->batchcount = batch;
 	cachep->shared = shared && limit ? shared : 0;
 	return 0;
 fail:
-	for_each_possible_cpu(cpu)
-		kfree(new[cpu]);
+	free_cpu_arrays(new_blocks);
 	for (nid = 0; nid < MAX_NUMNODES; nid++)
 		kfree(new_shared[nid]);
 	return -ENOMEM;
@@ -1144,7 +1185,6 @@ static void report_live_objects(struct kmem_cache *cachep)
 void kmem_cache_destroy(struct kmem_cache *cachep)
 {
 	struct kmem_cache_node *n;
-	unsigned int cpu;
 	int nid;
 
 	if (!cachep)
@@ -1162,10 +1202,9 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 	spin_unlock(&slab_lock);
 	if (cachep->flags & SLAB_TYPESAFE_BY_RCU)
 		rcu_barrier();	/* slabs waiting for a GP still name it */
-	for_each_possible_cpu(cpu)
-		free_array(cachep->cpu_cache[cpu]);
+	free_cpu_arrays(cachep->cpu_blocks);
 	for_each_kmem_cache_node(cachep, nid, n)
-		free_array(n->shared);
+		kfree(n->shared);
 	free_kmem_cache_nodes(cachep);
 	kfree(cachep->random_seq);
 	kfree(cachep->name);

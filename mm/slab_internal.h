@@ -49,6 +49,17 @@ struct array_cache {
 	void *entry[];
 };
 
+/*
+ * The bytes between two CPUs' arrays of limit entries in their node's
+ * block (mm/slab_common.c, alloc_cpu_arrays()): whole cache lines, so
+ * that no two CPUs write one line.
+ */
+static inline unsigned int cpu_array_stride(unsigned int limit)
+{
+	return ALIGN(sizeof(struct array_cache) + limit * sizeof(void *),
+		     L1_CACHE_BYTES);
+}
+
 struct alien_cache;
 
 struct kmem_cache_node {
@@ -143,6 +154,8 @@ struct kmem_cache {
 	void *quarantine;		/* corrupted objects kept out of use */
 	unsigned long nr_quarantined;
 
+	/* Where cpu_cache[] point, by node (none: boot arrays). */
+	void *cpu_blocks[MAX_NUMNODES];
 	/* Last: nr_cpu_ids of them (mm/slab_common.c). */
 	struct array_cache *cpu_cache[];
 };

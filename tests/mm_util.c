@@ -9,6 +9,7 @@
 #include "mm/page_debug.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: inside caches and slabs */
+#include "mm/vmalloc.h"
 #include "tests/mm_util.h"
 #include "kernel/rcupdate.h"
 #include "kernel/time.h"
@@ -385,4 +386,74 @@ void hold_off_cache_reap(struct ktest *t)
 	old = cache_reap_set_period(60 * HZ);
 	KTEST_ASSERT_EQ(t, ktest_add_action_or_reset(t, restore_reap_period,
 						     (void *)old), 0);
+}
+
+/* As mm/slab_common.c's aliases_4k(): one page offset, to the word. */
+static bool same_page_word(const void *a, const void *b)
+{
+	return !((((unsigned long)a ^ (unsigned long)b) & (PAGE_SIZE - 1)) >> 3);
+}
+
+/* Arrays of node nid's CPUs at their pointers' offsets, slots turned by rot. */
+static unsigned int node_aliases(struct kmem_cache *cachep, int nid,
+				 unsigned int nr, unsigned int rot)
+{
+	unsigned int stride = cpu_array_stride(cachep->limit);
+	char *block = cachep->cpu_blocks[nid];
+	unsigned int cpu, slot = rot, aliases = 0;
+
+	for_each_possible_cpu(cpu) {
+		if (cpu_to_mem(cpu) != nid)
+			continue;
+		aliases += same_page_word(block + (size_t)slot * stride +
+					  offsetof(struct array_cache, avail),
+					  &cachep->cpu_cache[cpu]);
+		slot = (slot + 1) % nr;
+	}
+	return aliases;
+}
+
+void expect_cpu_arrays_laid_out(struct ktest *t, struct kmem_cache *cachep,
+				bool on_node)
+{
+	unsigned int stride = cpu_array_stride(cachep->limit);
+	unsigned int nr[MAX_NUMNODES] = { 0 }, next[MAX_NUMNODES];
+	int rot[MAX_NUMNODES];
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		nr[cpu_to_mem(cpu)]++;
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		char *block = cachep->cpu_blocks[nid];
+
+		KTEST_EXPECT_EQ(t, !block, !nr[nid]);
+		if (block && on_node && !is_vmalloc_addr(block))
+			KTEST_EXPECT_EQ(t, page_to_nid(virt_to_page(block)), nid);
+		rot[nid] = -1;
+		next[nid] = 0;
+	}
+	for_each_possible_cpu(cpu) {
+		int nid = cpu_to_mem(cpu);
+		struct array_cache *ac = cachep->cpu_cache[cpu];
+		unsigned long off = (char *)ac - (char *)cachep->cpu_blocks[nid];
+
+		KTEST_ASSERT_TRUE(t, cachep->cpu_blocks[nid]);
+		KTEST_EXPECT_EQ(t, off % stride, 0UL);
+		KTEST_ASSERT_LT(t, off / stride, (unsigned long)nr[nid]);
+		/* The i-th CPU of the node in slot (i + rot) % nr. */
+		if (rot[nid] < 0)
+			rot[nid] = off / stride;
+		KTEST_EXPECT_EQ(t, off / stride,
+				(unsigned long)(rot[nid] + next[nid]++) % nr[nid]);
+		KTEST_EXPECT_EQ(t, ac->armed_limit ?: ac->limit, cachep->limit);
+		KTEST_EXPECT_EQ(t, ac->batchcount, cachep->batchcount);
+	}
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (!nr[nid] || !node_aliases(cachep, nid, nr[nid], rot[nid]))
+			continue;
+		ktest_info(t, "%s: node %d's arrays alias their pointers",
+			   cachep->name, nid);
+		for (unsigned int r = 0; r < nr[nid]; r++)
+			KTEST_EXPECT_GT(t, node_aliases(cachep, nid, nr[nid], r), 0U);
+	}
 }

@@ -110,6 +110,17 @@ void slab_stress(struct kmem_cache *cachep, unsigned long ops,
 		 size_t kmalloc_max, u64 seed, struct slab_stress *s);
 
 /*
+ * A cache's per-CPU arrays as alloc_cpu_arrays() lays them out: each
+ * CPU's in its memory node's block (in that node's memory when
+ * on_node), a whole stride into it, the node's CPUs in a turn of the
+ * block's slots, each array of the cache's limit; no block for a node
+ * without CPUs; and an array at its cpu_cache[] pointer's page offset
+ * (4K aliasing) only if every turn of the node's slots has one.
+ */
+void expect_cpu_arrays_laid_out(struct ktest *t, struct kmem_cache *cachep,
+				bool on_node);
+
+/*
  * For a case that counts what a cache keeps: cache_reap's passes (which
  * trim idle caches in the background) wait a minute, until the case
  * ends. Nothing if the reaper does not run.

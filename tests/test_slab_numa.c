@@ -652,8 +652,29 @@ static void test_cross_node_torture(struct ktest *t)
 	KTEST_EXPECT_EQ(t, slab_validate_all(), 0);
 }
 
+/*
+ * Each CPU's per-CPU arrays are in its memory node's block, in that
+ * node's memory: those of every kmalloc cache and of a new cache.
+ */
+static void test_cpu_arrays_on_their_nodes(struct ktest *t)
+{
+	struct kmem_cache *c;
+
+	need_nodes(t);
+	for (int dma = 0; dma < 2; dma++) {
+		for (unsigned int i = 0; i < KMALLOC_ROW_SIZE; i++)
+			if (kmalloc_caches[dma][i])
+				expect_cpu_arrays_laid_out(t, kmalloc_caches[dma][i],
+							   true);
+	}
+	c = numa_cache(t, "numa-arrays", 64);
+	expect_cpu_arrays_laid_out(t, c, true);
+	kmem_cache_destroy(c);
+}
+
 static struct ktest_case slab_numa_cases[] = {
 	KTEST_CASE(test_every_online_node_has_lists),
+	KTEST_CASE(test_cpu_arrays_on_their_nodes),
 	KTEST_CASE(test_cache_alloc_node_placement),
 	KTEST_CASE(test_kmalloc_node_every_class),
 	KTEST_CASE(test_exhausted_node_thisnode_and_fallback),

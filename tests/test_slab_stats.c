@@ -533,6 +533,37 @@ static void test_tune_changes_arrays(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_validate(c), 0);
 }
 
+/*
+ * The per-CPU arrays lie in one block a node (alloc_cpu_arrays()): those
+ * of every kmalloc cache, and a cache's after each tune, with strides
+ * from one cache line to more than a page; each tune's old blocks go
+ * back (the leak check).
+ */
+static void test_cpu_arrays_in_node_blocks(struct ktest *t)
+{
+	static const int limits[] = { 1, 5, 8, 120, 600 };
+	struct kmem_cache *c = new_cache(t, "stats-blocks", 0);
+
+	for (int dma = 0; dma < 2; dma++) {
+		for (unsigned int i = 0; i < KMALLOC_ROW_SIZE; i++)
+			if (kmalloc_caches[dma][i])
+				expect_cpu_arrays_laid_out(t, kmalloc_caches[dma][i],
+							   false);
+	}
+	expect_cpu_arrays_laid_out(t, c, false);
+	for (unsigned int i = 0; i < ARRAY_SIZE(limits); i++) {
+		void *was = c->cpu_blocks[cpu_to_mem(0)];
+
+		KTEST_ASSERT_EQ(t, slab_tune_cpucache("stats-blocks", limits[i],
+						      1, 1), 0);
+		KTEST_EXPECT_PTR_NE(t, c->cpu_blocks[cpu_to_mem(0)], was);
+		expect_cpu_arrays_laid_out(t, c, false);
+		alloc_n(t, c, min(2 * limits[i], MAX_OBJS));
+		free_n(c, min(2 * limits[i], MAX_OBJS));
+	}
+	KTEST_EXPECT_EQ(t, kmem_cache_validate(c), 0);
+}
+
 /* A kmalloc cache (its boot arrays long replaced) tuned and put back. */
 static void test_tune_kmalloc_cache(struct ktest *t)
 {
@@ -617,24 +648,34 @@ static void test_tune_debugged_cache_refused(struct ktest *t)
 static void test_tune_out_of_memory(struct ktest *t)
 {
 	struct kmem_cache *c = new_cache(t, "stats-nomem", 0);
+	struct kmem_cache *shared_cache;
 	struct tune_state was;
-	char spec[32];
 	int err;
 
+	/*
+	 * Arrays of 8 entries: a block of them, even for 64 CPUs (8 KiB),
+	 * comes from a kmalloc cache, which failslab fails.
+	 */
 	tune_state(c, &was);
-	/* Every kmalloc fails: the first per-CPU array already. */
+	/* Every kmalloc fails: the first block of arrays already. */
 	KTEST_ASSERT_EQ(t, fault_attr_set(&failslab, "1,100,0,-1", 1), 0);
-	err = slab_tune_cpucache("stats-nomem", 100, 50, 8);
+	err = slab_tune_cpucache("stats-nomem", 8, 4, 8);
 	fault_attr_disable(&failslab);
 	KTEST_EXPECT_EQ(t, err, -ENOMEM);
 	expect_unchanged(t, c, &was);
 	/*
-	 * The per-CPU arrays are made, the shared one fails: they go
-	 * back (the leak check), the old ones stay.
+	 * The per-CPU arrays are made (a block a node), the shared one
+	 * fails: they go back (the leak check), the old ones stay. Its 9
+	 * entries take kmalloc-96, where no block of arrays (whole
+	 * 128-byte strides here) ever goes.
 	 */
-	snprintf(spec, sizeof(spec), "%u,100,0,1", nr_cpu_ids + 1);
-	KTEST_ASSERT_EQ(t, fault_attr_set(&failslab, spec, 1), 0);
-	err = slab_tune_cpucache("stats-nomem", 100, 50, 8);
+	shared_cache = kmalloc_slab(struct_size((struct array_cache *)NULL,
+						entry, 9), 0);
+	KTEST_ASSERT_EQ(t, shared_cache->object_size, 96U);
+	failslab_set_cache(shared_cache->name);
+	KTEST_ASSERT_EQ(t, fault_attr_set(&failslab, "1,100,0,1", 1), 0);
+	err = slab_tune_cpucache("stats-nomem", 8, 3, 3);
+	failslab_set_cache(NULL);
 	KTEST_EXPECT_EQ(t, failslab.failures, 1UL);
 	fault_attr_disable(&failslab);
 	KTEST_EXPECT_EQ(t, err, -ENOMEM);
@@ -724,6 +765,7 @@ static const struct ktest_case slab_stats_cases[] = {
 	KTEST_CASE(test_slabinfo_all_caches),
 	KTEST_CASE(test_tune_changes_arrays),
 	KTEST_CASE(test_tune_kmalloc_cache),
+	KTEST_CASE(test_cpu_arrays_in_node_blocks),
 	KTEST_CASE(test_tune_bad_values),
 	KTEST_CASE(test_tune_debugged_cache_refused),
 	KTEST_CASE(test_tune_out_of_memory),
