@@ -22,6 +22,7 @@
 #ifndef MM_GFP_H
 #define MM_GFP_H
 
+#include "arch/arch.h"
 #include "mm/mm.h"
 
 typedef unsigned int gfp_t;
@@ -190,6 +191,8 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
  * Return: cpu_to_node() of this CPU.
  */
 int numa_node_id(void);
+/* Each CPU's numa_mem_id() (Linux's _numa_mem_); mm/page_alloc.c sets it. */
+extern int cpu_mem_node[NR_CPUS];
 /**
  * numa_mem_id() - the nearest node with memory to this CPU
  *
@@ -200,7 +203,10 @@ int numa_node_id(void);
  * Context: as numa_node_id().
  * Return: a node id with memory.
  */
-int numa_mem_id(void);
+static inline int numa_mem_id(void)
+{
+	return READ_ONCE(cpu_mem_node[arch_cpu_id()]);
+}
 /**
  * cpu_to_mem() - the nearest node with memory to a CPU
  * @cpu: a CPU number below NR_CPUS (warned about and 0 otherwise)

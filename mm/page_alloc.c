@@ -699,7 +699,7 @@ void pcp_fast_paths_update(void)
 }
 
 /* Linux's _numa_mem_: each CPU's nearest node with memory. */
-static int cpu_mem_node[NR_CPUS];
+int cpu_mem_node[NR_CPUS];
 
 static struct per_cpu_pages *this_cpu_pcp(struct zone *zone)
 {
@@ -1353,11 +1353,6 @@ int cpu_to_mem(unsigned int cpu)
 	if (WARN_ON(cpu >= NR_CPUS))
 		return 0;
 	return READ_ONCE(cpu_mem_node[cpu]);
-}
-
-int numa_mem_id(void)
-{
-	return READ_ONCE(cpu_mem_node[arch_cpu_id()]);
 }
 
 /*

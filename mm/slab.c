@@ -184,10 +184,10 @@ static inline bool pfmemalloc_active(void)
  * back to their slab, not into an array), or statistics are on (frees
  * are counted in the slow path). KFREE_CHECK_NODE: there are several
  * nodes, and an object of another node goes home through an alien
- * array, never into this CPU's (kfree_checked() compares the nodes and
- * pushes a local object as the fast path does). kmem_cache_free's fast
- * path tests it too, and compares the nodes out of line
- * (slab_free_checked()).
+ * array, never into this CPU's (kfree() compares the nodes inline,
+ * kfree_local(), and pushes a local object as the fast path does).
+ * kmem_cache_free's fast path tests it too, and compares the nodes out
+ * of line (slab_free_checked()).
  *
  * slab_slowpath_gfp: the GFP bits that send an allocation to the slow
  * path. Zone modifiers always; every bit, SLAB_GFP_ANY
@@ -1898,25 +1898,30 @@ static __always_inline void kfree_slab_or_large(const void *objp,
 }
 
 /*
- * kfree_checks is set. Only KFREE_CHECK_NODE: an object of this CPU's
- * memory node is pushed as the fast path does, another node's goes
- * home (the slow path). Otherwise, while some cache is debugged, first
- * check the pointer is RAM at all; then free it minding pfmemalloc
- * slabs and nodes.
+ * kfree_checks is set, and the object is not one kfree_local() lets
+ * through: while some cache is debugged, first check the pointer is RAM
+ * at all; then free it minding pfmemalloc slabs and nodes (another
+ * node's object goes home, in the slow path).
  */
 static __noinline void kfree_checked(const void *objp, unsigned long caller)
 {
-	if (kfree_checks == KFREE_CHECK_NODE) {
-		struct page *page = compound_head(virt_to_page(objp));
-
-		if (PageSlab(page) && page_to_nid(page) == numa_mem_id()) {
-			slab_free(page_slab(page)->slab_cache, (void *)objp,
-				  caller, false);
-			return;
-		}
-	}
 	if (ptr_checked_ok(objp, "kfree", caller))
 		kfree_slab_or_large(objp, caller, true);
+}
+
+/*
+ * With several nodes and nothing else in kfree_checks, may objp take
+ * the fast path? Yes for an object of a slab on this CPU's memory node,
+ * as Linux's cache_free_alien() lets it: a test of the struct page the
+ * fast path reads anyway.
+ */
+static __always_inline bool kfree_local(const void *objp)
+{
+	const struct page *page = virt_to_page(objp);
+
+	/* A load of its own: kfree()'s test of kfree_checks stays one cmpb. */
+	return READ_ONCE(kfree_checks) == KFREE_CHECK_NODE &&
+	       page_in_slab(page) && page_to_nid(page) == numa_mem_id();
 }
 
 static __always_inline void __kfree(const void *objp, unsigned long caller)
@@ -1925,7 +1930,7 @@ static __always_inline void __kfree(const void *objp, unsigned long caller)
 		slab_free_special(objp);
 		return;
 	}
-	if (unlikely(kfree_checks)) {
+	if (unlikely(kfree_checks) && !kfree_local(objp)) {
 		kfree_checked(objp, slab_caller(caller));
 		return;
 	}
