@@ -689,11 +689,13 @@ bench-real: shim bench-real-check
 # the same way, run alternately: what a change costs the fast paths.
 BASELINE ?= HEAD
 BENCH_GLOB ?= *
+BENCH_CMDLINE ?=
 bench-ab:
 	$(BENCH_MAKE) $(BB)/cram
 	$(BENCH_BASELINE)
 	$(PYTHON) bench/ab.py $(B)/baseline/build/bench/cram $(BB)/cram \
-		--glob '$(BENCH_GLOB)' --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS)
+		--glob '$(BENCH_GLOB)' --rounds $(BENCH_ROUNDS) --reps $(BENCH_REPS) \
+		--cmdline '$(BENCH_CMDLINE)'
 	git worktree remove --force $(B)/baseline
 
 # KASAN's cost: the in-kernel bench in the KASAN=1 kernel against the
@@ -718,7 +720,7 @@ bench-icount-ab:
 	$(BENCH_MAKE) $(BB)/cram
 	$(BENCH_BASELINE)
 	$(PYTHON) bench/icount.py --ab $(B)/baseline/build/bench/cram \
-		$(BB)/cram --glob '$(BENCH_GLOB)'
+		$(BB)/cram --glob '$(BENCH_GLOB)' --cmdline '$(BENCH_CMDLINE)'
 	git worktree remove --force $(B)/baseline
 
 # clang-format (.clang-format, Linux's style) on the lines changed since

@@ -27,9 +27,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 from run import parse  # noqa: E402
 
 
-def run_one(binary, glob, reps, pin):
+def run_one(binary, glob, reps, pin, cmdline):
     env = dict(os.environ, CRAM_HOST_MEM="2G")
-    cmd = [binary, "bench=" + glob, "bench_reps=%d" % reps, "bench_smp=0"]
+    cmd = [binary, "bench=" + glob, "bench_reps=%d" % reps,
+           "bench_smp=0"] + cmdline
     if pin is not None:
         cmd = ["taskset", "-c", str(pin)] + cmd
     out = subprocess.run(cmd, env=env,
@@ -40,12 +41,13 @@ def run_one(binary, glob, reps, pin):
     return results
 
 
-def run(binary, glob, reps, pin):
+def run(binary, glob, reps, pin, cmdline):
     """The one-CPU rows pinned to CPU pin, the others (*cpu) free."""
-    res = run_one(binary, glob, reps, pin)
+    res = run_one(binary, glob, reps, pin, cmdline)
     if pin is None:
         return res
-    multi = {n: v for n, v in run_one(binary, glob, reps, None).items()
+    multi = {n: v for n, v in run_one(binary, glob, reps, None,
+                                      cmdline).items()
              if n.endswith("cpu")}
     res = {n: v for n, v in res.items() if not n.endswith("cpu")}
     res.update(multi)
@@ -61,13 +63,17 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--pin", type=int, default=os.cpu_count() - 1,
                     help="host CPU for the one-CPU rows (-1: none)")
+    ap.add_argument("--cmdline", default="",
+                    help="more command-line words for both builds, "
+                    "e.g. numa=fake=2 for the xnode_ rows")
     args = ap.parse_args()
     pin = None if args.pin < 0 else args.pin
     times = {"a": {}, "b": {}}
     for r in range(args.rounds):
         order = ("a", "b") if r % 2 == 0 else ("b", "a")
         for which in order:
-            res = run(getattr(args, which), args.glob, args.reps, pin)
+            res = run(getattr(args, which), args.glob, args.reps, pin,
+                      args.cmdline.split())
             for name, (ns, _peak) in res.items():
                 times[which].setdefault(name, []).append(ns)
     print("%-24s %10s %10s %8s %10s %10s %8s" %

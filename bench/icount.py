@@ -40,13 +40,17 @@ IREFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 MULTI_THREAD = re.compile(r"(_2cpu|_t([2-9]|\d\d+))$")
 
 
+# More command-line words for cram's runs (--cmdline).
+CRAM_CMDLINE = []
+
+
 def command(impl, binary, glob, reps):
     """argv and environment of one run of impl on the rows glob."""
     env = dict(os.environ)
     if impl.startswith("cram") or impl in ("A", "B"):
         env["CRAM_HOST_MEM"] = "2G"
         argv = [binary, "bench=" + glob, "bench_reps=%d" % reps,
-                "bench_smp=0", "bench_cpus=1"]
+                "bench_smp=0", "bench_cpus=1"] + CRAM_CMDLINE
     else:
         argv = [binary, glob, str(reps), "1"]
         if impl in PEER_LIBS:
@@ -182,7 +186,11 @@ def main():
     ap.add_argument("--parallel", type=int,
                     default=max(1, len(os.sched_getaffinity(0))))
     ap.add_argument("--json", default="build/bench-icount.json")
+    ap.add_argument("--cmdline", default="",
+                    help="more command-line words for cram's runs, "
+                    "e.g. numa=fake=2 for the xnode_ rows")
     args = ap.parse_args()
+    CRAM_CMDLINE[:] = args.cmdline.split()
 
     import fnmatch
     glob_ok = lambda r: fnmatch.fnmatchcase(r, args.glob)  # noqa: E731
