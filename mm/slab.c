@@ -680,8 +680,8 @@ static void release_slab(struct kmem_cache *cachep, struct slab *slab)
 		___cache_free(cachep->freelist_cache, freelist, _RET_IP_);
 }
 
-/* Give back every slab on list (off the node's lists already). */
-void release_slab_list(struct kmem_cache *cachep, struct list_head *list)
+/* release_slab_list() of a list that is not empty. */
+void __release_slab_list(struct kmem_cache *cachep, struct list_head *list)
 {
 	struct slab *slab, *next;
 
@@ -1553,6 +1553,25 @@ static __noinline void slab_free_slow(struct kmem_cache *cachep, void *objp,
 	___cache_free(cachep, objp, caller);
 }
 
+/*
+ * Free another node's object, past KASAN, with nothing but
+ * KFREE_CHECK_NODE in kfree_checks (no debugging, statistics or reserve
+ * slabs to mind): straight to this node's alien array for its home, as
+ * Linux's __cache_free() goes to cache_free_alien() first. An object of
+ * this node after all (kfree_checks changed on the way) takes the slow
+ * path.
+ */
+static __noinline void slab_free_remote(struct kmem_cache *cachep, void *objp,
+					unsigned long caller)
+{
+	unsigned long irqflags = arch_irq_save();
+	bool sent = cache_free_alien(cachep, objp);
+
+	arch_irq_restore(irqflags);
+	if (!sent)
+		___cache_free(cachep, objp, caller);
+}
+
 /* The push of the fast paths: false if the array is full. */
 static __always_inline bool slab_free_push(struct kmem_cache *cachep,
 					   void *objp)
@@ -1571,10 +1590,14 @@ static __always_inline bool slab_free_push(struct kmem_cache *cachep,
 static __noinline void slab_free_checked(struct kmem_cache *cachep,
 					 void *objp, unsigned long caller)
 {
-	if (kfree_checks == KFREE_CHECK_NODE &&
-	    page_to_nid(virt_to_page(objp)) == numa_mem_id() &&
-	    slab_free_push(cachep, objp))
-		return;
+	if (kfree_checks == KFREE_CHECK_NODE) {
+		if (page_to_nid(virt_to_page(objp)) != numa_mem_id()) {
+			slab_free_remote(cachep, objp, caller);
+			return;
+		}
+		if (slab_free_push(cachep, objp))
+			return;
+	}
 	slab_free_slow(cachep, objp, caller);
 }
 
@@ -1899,12 +1922,22 @@ static __always_inline void kfree_slab_or_large(const void *objp,
 
 /*
  * kfree_checks is set, and the object is not one kfree_local() lets
- * through: while some cache is debugged, first check the pointer is RAM
- * at all; then free it minding pfmemalloc slabs and nodes (another
- * node's object goes home, in the slow path).
+ * through. With KFREE_CHECK_NODE alone, a slab's object is another
+ * node's: slab_free_remote(). Otherwise, while some cache is debugged,
+ * first check the pointer is RAM at all; then free it minding pfmemalloc
+ * slabs and nodes (another node's object goes home, in the slow path).
  */
 static __noinline void kfree_checked(const void *objp, unsigned long caller)
 {
+	const struct page *page = virt_to_page(objp);
+
+	if (kfree_checks == KFREE_CHECK_NODE && page_in_slab(page)) {
+		struct kmem_cache *cachep = page_slab_cache(page);
+
+		if (!kasan_slab_free(cachep, (void *)objp, caller))
+			slab_free_remote(cachep, (void *)objp, caller);
+		return;
+	}
 	if (ptr_checked_ok(objp, "kfree", caller))
 		kfree_slab_or_large(objp, caller, true);
 }

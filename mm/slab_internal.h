@@ -486,11 +486,19 @@ void cache_free_one(struct kmem_cache *cachep, void *objp);
 void drain_array(struct kmem_cache *cachep, struct array_cache *ac, int nid);
 /* Send every object in the node's alien arrays home. */
 void drain_alien_caches(struct kmem_cache *cachep, struct kmem_cache_node *n);
+void __release_slab_list(struct kmem_cache *cachep, struct list_head *list);
+
 /*
  * Give every slab on list back to the page allocator (taken off the
- * node's lists under its lock; called after dropping it).
+ * node's lists under its lock; called after dropping it). Most calls
+ * find the list empty: that is a test, no call.
  */
-void release_slab_list(struct kmem_cache *cachep, struct list_head *list);
+static inline void release_slab_list(struct kmem_cache *cachep,
+				     struct list_head *list)
+{
+	if (!list_empty(list))
+		__release_slab_list(cachep, list);
+}
 /* Give the cache's free slabs back to the page allocator. */
 void drain_free_slabs(struct kmem_cache *cachep);
 /*
