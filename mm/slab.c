@@ -750,16 +750,50 @@ static inline struct slab *obj_slab(const void *objp, unsigned long head_mask)
 }
 
 /*
+ * Push the run of objects from *pp on that lie in one slab (s_mem, span
+ * bytes of objects; the first at offset) onto its index stack, whose
+ * count is active; returns the new count and leaves *pp past the run.
+ * Each object is a subtraction, a bounds compare, a multiply and a
+ * push; more objects back than the slab has out (a double free) is a
+ * BUG: the stack's top is compared with its bottom.
+ */
+static __always_inline __no_sanitize_address unsigned long
+put_run(void *freelist, unsigned long active, const char *s_mem,
+	unsigned long offset, void *const **pp, void *const *end,
+	unsigned long span, u64 recip, unsigned int idx_size)
+{
+	char *top = (char *)freelist + active * idx_size;
+	void *const *p = *pp;
+
+	for (;;) {
+		unsigned int idx = offset_to_index(offset, recip);
+
+		BUG_ON(top == freelist);
+		top -= idx_size;
+		if (idx_size == 1)
+			*(u8 *)top = (u8)idx;
+		else
+			*(u16 *)top = (u16)idx;
+		if (++p == end)
+			break;
+		offset = (const char *)*p - s_mem;
+		if (offset >= span)
+			break;
+	}
+	*pp = p;
+	return (unsigned long)(top - (char *)freelist) / idx_size;
+}
+
+/*
  * free_block()'s loop, for indices of idx_size bytes. The objects of one
  * slab often follow each other in objpp (freed in the order a refill
- * took them from it): while they do, the slab is not looked up again,
- * its fields stay in registers and each object costs a subtraction, a
- * bounds compare, a multiply and a store into the index stack. A slab
- * changes lists only when it changes state, once per such run; an
- * object outside every object of its slab (a bad pointer) is a BUG. A
- * full slab whose index array lives in an object has none: the first
- * object freed into it takes it. That array may lie in a free object
- * (get_free_obj()).
+ * took them from it): while they do, the slab is not looked up again
+ * and its fields stay in registers (put_run()). A slab changes lists
+ * only when it changes state, once per such run: a partial one only
+ * when it becomes free, a full one always. An object outside every
+ * object of its slab (a bad pointer) is a BUG. A full slab whose index
+ * array lives in an object has none: the first object freed into it
+ * takes it. That array may lie in a free object (get_free_obj()).
  */
 static __always_inline __no_sanitize_address void
 put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
@@ -773,36 +807,29 @@ put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
 	void *const *end = objpp + nr;
 	void *const *p = objpp;
 
-	while (p < end) {
+	while (p != end) {
 		struct slab *slab = obj_slab(*p, head_mask);
-		unsigned long offset;
-		unsigned int active;
-		void *freelist;
+		unsigned long offset, active;
 		char *s_mem;
 
 		BUG_ON(!slab);
 		s_mem = slab->s_mem;
 		active = slab->active;
-		if (!slab->freelist)
-			slab->freelist = *p;
-		freelist = slab->freelist;
 		offset = (char *)*p - s_mem;
 		BUG_ON(offset >= span);
-		do {
-			unsigned int idx = offset_to_index(offset, recip);
-
-			BUG_ON(!active);
-			if (idx_size == 1)
-				((u8 *)freelist)[--active] = (u8)idx;
-			else
-				((u16 *)freelist)[--active] = (u16)idx;
-		} while (++p < end && (offset = (char *)*p - s_mem) < span);
-		/* slab->active is still the count before the run. */
-		if (!active || slab->active == num) {
+		if (likely(active != num)) {
+			active = put_run(slab->freelist, active, s_mem, offset,
+					 &p, end, span, recip, idx_size);
 			slab->active = active;
-			slab_objs_back(cachep, n, slab, list);
+			if (unlikely(!active))
+				slab_objs_back(cachep, n, slab, list);
 		} else {
-			slab->active = active;
+			if (!slab->freelist)
+				slab->freelist = *p;
+			slab->active = put_run(slab->freelist, active, s_mem,
+					       offset, &p, end, span, recip,
+					       idx_size);
+			slab_objs_back(cachep, n, slab, list);
 		}
 	}
 }
