@@ -754,8 +754,9 @@ static __noinline void check_block_nid(void **objpp, unsigned int nr, int nid)
  * free one going onto the free list, or (reserve pages, which the
  * reserve wants back now) onto list, to be released. n->list_lock held.
  */
-static void slab_objs_back(struct kmem_cache *cachep, struct kmem_cache_node *n,
-			   struct slab *slab, struct list_head *list)
+static __always_inline void
+slab_objs_back(struct kmem_cache *cachep, struct kmem_cache_node *n,
+	       struct slab *slab, struct list_head *list)
 {
 	if (slab->active) {
 		list_move_tail(&slab->slab_list, &n->slabs_partial);
