@@ -5,7 +5,7 @@
  * Plain byte loops, plus word-at-a-time filling and copying when both
  * sides are aligned, the arch's string instructions for a kilobyte and
  * more (<asm/string.h>): simple enough to trust, fast enough for boot,
- * tests, zeroing and SLAB's arrays. This file is built with -fno-builtin and
+ * tests and zeroing. This file is built with -fno-builtin and
  * without loop-to-memcpy pattern matching, so the compiler cannot turn
  * these loops back into calls to themselves.
  *
@@ -24,7 +24,7 @@
  * From this many bytes on, the arch's string instruction, one
  * instruction a word, beats a loop of plain moves in time too; below
  * it, its start-up cost does not pay. On the development machine's AMD
- * EPYC, 60 words (SLAB's arrays) take 11 ns that way against 8 ns for
+ * EPYC, 60 words (a SLAB array's batch) take 11 ns that way against 8 ns for
  * the loop, 512 words 43 ns against 70.
  */
 #define STRING_INSN_MIN	1024
@@ -54,11 +54,7 @@ static __no_sanitize_address void *__memcpy(void *dst, const void *src,
 	const unsigned char *s = src;
 
 	if (IS_ALIGNED((unsigned long)d | (unsigned long)s, WORD_SIZE)) {
-		/*
-		 * Upwards (memmove's copies to a lower address come here
-		 * too): SLAB moves its arrays' pointers here, a few hundred
-		 * bytes at a time.
-		 */
+		/* Upwards (memmove's copies to a lower address come here too). */
 		if (unlikely(n >= STRING_INSN_MIN))
 			arch_copy_words((unsigned long *)d,
 					(const unsigned long *)s,

@@ -18,7 +18,10 @@
  *    (offset_to_index()). An index is one byte when num <= 256, two
  *    otherwise. Refills and flushes move objects between an array and
  *    a slab in tight loops (slab_get_objs(), put_objs()), reading the
- *    slab's fields once for the run of objects that are its.
+ *    slab's fields once for the run of objects that are its; a new
+ *    slab's first batch is s_mem, s_mem + size... without reading its
+ *    index stack (alloc_block()), and arrays copy their batches inline
+ *    (copy_entries()).
  *
  * 2. Where the freelist lives, chosen per cache by waste (set_slab_cache):
  *    inside the slab's last free object (zero bytes: that object is
@@ -362,36 +365,67 @@ static __always_inline void *slab_get_obj(struct kmem_cache *cachep,
 	return objp;
 }
 
+/* Index i of a slab's index array of idx_size-byte entries. */
+static __always_inline unsigned long idx_at(const void *freelist,
+					    unsigned long i,
+					    unsigned int idx_size)
+{
+	if (idx_size == 1)
+		return ((const u8 *)freelist)[i];
+	return ((const u16 *)freelist)[i];
+}
+
+/*
+ * slab_get_objs()'s loop for indices of idx_size bytes, four objects a
+ * turn: a load of each index, a multiply-add, a store and a prefetch.
+ */
+static __always_inline __no_sanitize_address void
+get_objs(void **entry, char *s_mem, unsigned long size, const void *idx,
+	 unsigned int nr, unsigned int idx_size)
+{
+	void **end = entry + nr;
+
+	for (; end - entry >= 4; entry += 4, idx = (const char *)idx + 4 * idx_size) {
+		void *a = s_mem + size * idx_at(idx, 0, idx_size);
+		void *b = s_mem + size * idx_at(idx, 1, idx_size);
+		void *c = s_mem + size * idx_at(idx, 2, idx_size);
+		void *d = s_mem + size * idx_at(idx, 3, idx_size);
+
+		entry[0] = a;
+		entry[1] = b;
+		entry[2] = c;
+		entry[3] = d;
+		prefetchw(a);
+		prefetchw(b);
+		prefetchw(c);
+		prefetchw(d);
+	}
+	for (; entry != end; entry++, idx = (const char *)idx + idx_size) {
+		*entry = s_mem + size * idx_at(idx, 0, idx_size);
+		prefetchw(*entry);
+	}
+}
+
 /*
  * Hand out the next nr free objects of slab into entry (nr at most what
  * it has free), each prefetched for writing (see alloc_block()). The
- * cache's and the slab's fields are read once; each object is a load of
- * its index, a multiply-add and a store. The index array may lie in a
- * free object (get_free_obj()).
+ * cache's and the slab's fields are read once (get_objs()). The index
+ * array may lie in a free object (get_free_obj()).
  */
-static __no_sanitize_address void slab_get_objs(const struct kmem_cache *cachep,
-						struct slab *slab,
-						void **entry, unsigned int nr)
+static __no_sanitize_address void
+slab_get_objs(const struct kmem_cache *cachep, struct slab *slab, void **entry,
+	      unsigned int nr)
 {
 	unsigned int active = slab->active, size = cachep->size;
 	char *s_mem = slab->s_mem;
 
 	BUG_ON(nr > cachep->num - active || active > cachep->num);
-	if (cachep->freelist_idx_size == 1) {
-		const u8 *idx = (const u8 *)slab->freelist + active;
-
-		for (unsigned int i = 0; i < nr; i++) {
-			entry[i] = s_mem + size * idx[i];
-			prefetchw(entry[i]);
-		}
-	} else {
-		const u16 *idx = (const u16 *)slab->freelist + active;
-
-		for (unsigned int i = 0; i < nr; i++) {
-			entry[i] = s_mem + size * idx[i];
-			prefetchw(entry[i]);
-		}
-	}
+	if (cachep->freelist_idx_size == 1)
+		get_objs(entry, s_mem, size, (const u8 *)slab->freelist + active,
+			 nr, 1);
+	else
+		get_objs(entry, s_mem, size, (const u16 *)slab->freelist + active,
+			 nr, 2);
 	slab->active = active + nr;
 }
 
@@ -720,8 +754,9 @@ static __noinline void check_block_nid(void **objpp, unsigned int nr, int nid)
  * free one going onto the free list, or (reserve pages, which the
  * reserve wants back now) onto list, to be released. n->list_lock held.
  */
-static void slab_objs_back(struct kmem_cache *cachep, struct kmem_cache_node *n,
-			   struct slab *slab, struct list_head *list)
+static __always_inline void
+slab_objs_back(struct kmem_cache *cachep, struct kmem_cache_node *n,
+	       struct slab *slab, struct list_head *list)
 {
 	if (slab->active) {
 		list_move_tail(&slab->slab_list, &n->slabs_partial);
@@ -750,16 +785,50 @@ static inline struct slab *obj_slab(const void *objp, unsigned long head_mask)
 }
 
 /*
+ * Push the run of objects from *pp on that lie in one slab (s_mem, span
+ * bytes of objects; the first at offset) onto its index stack, whose
+ * count is active; returns the new count and leaves *pp past the run.
+ * Each object is a subtraction, a bounds compare, a multiply and a
+ * push; more objects back than the slab has out (a double free) is a
+ * BUG: the stack's top is compared with its bottom.
+ */
+static __always_inline __no_sanitize_address unsigned long
+put_run(void *freelist, unsigned long active, const char *s_mem,
+	unsigned long offset, void *const **pp, void *const *end,
+	unsigned long span, u64 recip, unsigned int idx_size)
+{
+	char *top = (char *)freelist + active * idx_size;
+	void *const *p = *pp;
+
+	for (;;) {
+		unsigned int idx = offset_to_index(offset, recip);
+
+		BUG_ON(top == freelist);
+		top -= idx_size;
+		if (idx_size == 1)
+			*(u8 *)top = (u8)idx;
+		else
+			*(u16 *)top = (u16)idx;
+		if (++p == end)
+			break;
+		offset = (const char *)*p - s_mem;
+		if (offset >= span)
+			break;
+	}
+	*pp = p;
+	return (unsigned long)(top - (char *)freelist) / idx_size;
+}
+
+/*
  * free_block()'s loop, for indices of idx_size bytes. The objects of one
  * slab often follow each other in objpp (freed in the order a refill
- * took them from it): while they do, the slab is not looked up again,
- * its fields stay in registers and each object costs a subtraction, a
- * bounds compare, a multiply and a store into the index stack. A slab
- * changes lists only when it changes state, once per such run; an
- * object outside every object of its slab (a bad pointer) is a BUG. A
- * full slab whose index array lives in an object has none: the first
- * object freed into it takes it. That array may lie in a free object
- * (get_free_obj()).
+ * took them from it): while they do, the slab is not looked up again
+ * and its fields stay in registers (put_run()). A slab changes lists
+ * only when it changes state, once per such run: a partial one only
+ * when it becomes free, a full one always. An object outside every
+ * object of its slab (a bad pointer) is a BUG. A full slab whose index
+ * array lives in an object has none: the first object freed into it
+ * takes it. That array may lie in a free object (get_free_obj()).
  */
 static __always_inline __no_sanitize_address void
 put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
@@ -773,36 +842,29 @@ put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
 	void *const *end = objpp + nr;
 	void *const *p = objpp;
 
-	while (p < end) {
+	while (p != end) {
 		struct slab *slab = obj_slab(*p, head_mask);
-		unsigned long offset;
-		unsigned int active;
-		void *freelist;
+		unsigned long offset, active;
 		char *s_mem;
 
 		BUG_ON(!slab);
 		s_mem = slab->s_mem;
 		active = slab->active;
-		if (!slab->freelist)
-			slab->freelist = *p;
-		freelist = slab->freelist;
 		offset = (char *)*p - s_mem;
 		BUG_ON(offset >= span);
-		do {
-			unsigned int idx = offset_to_index(offset, recip);
-
-			BUG_ON(!active);
-			if (idx_size == 1)
-				((u8 *)freelist)[--active] = (u8)idx;
-			else
-				((u16 *)freelist)[--active] = (u16)idx;
-		} while (++p < end && (offset = (char *)*p - s_mem) < span);
-		/* slab->active is still the count before the run. */
-		if (!active || slab->active == num) {
+		if (likely(active != num)) {
+			active = put_run(slab->freelist, active, s_mem, offset,
+					 &p, end, span, recip, idx_size);
 			slab->active = active;
-			slab_objs_back(cachep, n, slab, list);
+			if (unlikely(!active))
+				slab_objs_back(cachep, n, slab, list);
 		} else {
-			slab->active = active;
+			if (!slab->freelist)
+				slab->freelist = *p;
+			slab->active = put_run(slab->freelist, active, s_mem,
+					       offset, &p, end, span, recip,
+					       idx_size);
+			slab_objs_back(cachep, n, slab, list);
 		}
 	}
 }
@@ -887,25 +949,94 @@ static struct slab *get_first_slab(struct kmem_cache *cachep,
 }
 
 /*
- * Move up to batchcount objects of slab into ac; returns what is left.
- *
- * Each object's first line is prefetched for writing: they are handed
- * out next, and are usually cold (a new slab's are in pages just taken
- * from the page allocator). Without it the caller's first write to each
- * is a miss, and the next locked instruction on the refill path (a
- * spinlock) waits for all of them. Linux's SLAB prefetches each object
- * as it hands it out; a batch ahead hides more of the miss.
+ * The slab a refill takes from next: the first partial one, unless it
+ * is a reserve slab (then get_first_slab() looks further). n->list_lock
+ * held.
  */
-static unsigned int alloc_block(struct kmem_cache *cachep,
-				struct array_cache *ac, struct slab *slab,
-				unsigned int batchcount)
+static __always_inline struct slab *refill_first_slab(struct kmem_cache *cachep,
+						      struct kmem_cache_node *n)
 {
-	unsigned int nr = min(batchcount, cachep->num - slab->active);
+	struct slab *slab = list_first_entry_or_null(&n->slabs_partial,
+						     struct slab, slab_list);
 
-	BUG_ON(slab_test_pfmemalloc(slab));
-	slab_get_objs(cachep, slab, &ac->entry[ac->avail], nr);
+	if (likely(slab && !slab_test_pfmemalloc(slab)))
+		return slab;
+	return get_first_slab(cachep, n, false);
+}
+
+/*
+ * Move up to batchcount objects of a new slab (cache_grow_begin()) into
+ * ac. Its index stack is 0, 1, 2... unless SLAB_FREELIST_RANDOM shuffled
+ * it (cache_init_objs()): then each object is the one before plus size,
+ * no index read.
+ *
+ * Each object's first line is prefetched for writing (slab_get_objs()
+ * too): they are handed out next, and are usually cold (a new slab's
+ * are in pages just taken from the page allocator). Without it the
+ * caller's first write to each is a miss, and the next locked
+ * instruction on the refill path (a spinlock) waits for all of them.
+ * Linux's SLAB prefetches each object as it hands it out; a batch
+ * ahead hides more of the miss.
+ */
+static void alloc_block(struct kmem_cache *cachep, struct array_cache *ac,
+			struct slab *slab, unsigned int batchcount)
+{
+	unsigned int nr = min(batchcount, cachep->num);
+	void **entry = &ac->entry[ac->avail], **end = entry + nr;
+	unsigned long size = cachep->size;
+	char *objp = slab->s_mem;
+
+	BUG_ON(slab_test_pfmemalloc(slab) || slab->active);
 	ac->avail += nr;
-	return batchcount - nr;
+	if (cachep->random_seq) {
+		slab_get_objs(cachep, slab, entry, nr);
+		return;
+	}
+	slab->active = nr;
+	for (; end - entry >= 4; entry += 4, objp += 4 * size) {
+		entry[0] = objp;
+		entry[1] = objp + size;
+		entry[2] = objp + 2 * size;
+		entry[3] = objp + 3 * size;
+		prefetchw(objp);
+		prefetchw(objp + size);
+		prefetchw(objp + 2 * size);
+		prefetchw(objp + 3 * size);
+	}
+	for (; entry != end; entry++, objp += size) {
+		*entry = objp;
+		prefetchw(objp);
+	}
+}
+
+/*
+ * Copy nr array entries upwards, from to a lower address or another
+ * array. The batches are tens of pointers: a loop the compiler sees
+ * whole, eight entries a turn, costs about a quarter less than a call
+ * into memcpy() or memmove() and their checks of alignment, size and
+ * (KASAN) range.
+ */
+static __always_inline void copy_entries(void **to, void *const *from,
+					 unsigned int nr)
+{
+	void *const *end = from + nr;
+
+	/* Eight loads, then eight stores: right for to below from too. */
+	for (; end - from >= 8; from += 8, to += 8) {
+		void *e0 = from[0], *e1 = from[1], *e2 = from[2], *e3 = from[3];
+		void *e4 = from[4], *e5 = from[5], *e6 = from[6], *e7 = from[7];
+
+		to[0] = e0;
+		to[1] = e1;
+		to[2] = e2;
+		to[3] = e3;
+		to[4] = e4;
+		to[5] = e5;
+		to[6] = e6;
+		to[7] = e7;
+	}
+	for (; from != end; from++, to++)
+		*to = *from;
 }
 
 /* Move up to max objects from one array to another. */
@@ -916,8 +1047,7 @@ static unsigned int transfer_objects(struct array_cache *to,
 
 	if (!nr)
 		return 0;
-	memcpy(&to->entry[to->avail], &from->entry[from->avail - nr],
-	       nr * sizeof(void *));
+	copy_entries(&to->entry[to->avail], &from->entry[from->avail - nr], nr);
 	from->avail -= nr;
 	to->avail += nr;
 	return nr;
@@ -972,13 +1102,19 @@ static bool cache_refill(struct kmem_cache *cachep, struct array_cache *ac,
 		n->shared->used = 1;
 		batchcount = 0;	/* the shared array served it */
 	}
-	while (batchcount && (slab = get_first_slab(cachep, n, false))) {
-		unsigned int before = ac->avail;
+	while (batchcount && (slab = refill_first_slab(cachep, n))) {
+		unsigned int before = slab->active;
+		unsigned int nr = min(batchcount, cachep->num - before);
 
-		batchcount = alloc_block(cachep, ac, slab, batchcount);
-		n->free_objects -= ac->avail - before;
-		stats_taken(cachep, n, ac->avail - before);
-		fixup_slab_list(cachep, n, slab);
+		BUG_ON(slab_test_pfmemalloc(slab));
+		slab_get_objs(cachep, slab, &ac->entry[ac->avail], nr);
+		ac->avail += nr;
+		batchcount -= nr;
+		n->free_objects -= nr;
+		stats_taken(cachep, n, nr);
+		/* A partial slab that stays partial stays where it is. */
+		if (!before || slab->active == cachep->num)
+			fixup_slab_list(cachep, n, slab);
 	}
 	spin_unlock(&n->list_lock);
 	return ac->avail;
@@ -1180,8 +1316,8 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 
 		shared->used = 1;
 		batchcount = min(batchcount, shared->limit - shared->avail);
-		memcpy(&shared->entry[shared->avail], ac->entry,
-		       batchcount * sizeof(void *));
+		copy_entries(&shared->entry[shared->avail], ac->entry,
+			     batchcount);
 		shared->avail += batchcount;
 	} else {
 		free_block(cachep, ac->entry, batchcount, nid, &list);
@@ -1190,7 +1326,7 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	spin_unlock(&n->list_lock);
 	release_slab_list(cachep, &list);
 	ac->avail -= batchcount;
-	memmove(ac->entry, &ac->entry[batchcount], ac->avail * sizeof(void *));
+	copy_entries(ac->entry, &ac->entry[batchcount], ac->avail);
 }
 
 /*
@@ -2163,7 +2299,7 @@ static unsigned int reap_array(struct kmem_cache *cachep, int nid,
 	ac->idle = 1;
 	free_block(cachep, ac->entry, tofree, nid, list);
 	ac->avail -= tofree;
-	memmove(ac->entry, &ac->entry[tofree], ac->avail * sizeof(void *));
+	copy_entries(ac->entry, &ac->entry[tofree], ac->avail);
 	ac->touched = 0;	/* idle: its next refill is a small one */
 	return tofree;
 }
