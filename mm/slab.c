@@ -741,13 +741,6 @@ static void take_free_slab(struct kmem_cache *cachep, struct kmem_cache_node *n,
 	n->free_objects -= cachep->num;
 }
 
-/* Every object of objpp is node nid's (with one node, all are). */
-static __noinline void check_block_nid(void **objpp, unsigned int nr, int nid)
-{
-	for (unsigned int i = 0; i < nr; i++)
-		BUG_ON(slab_nid(virt_to_slab(objpp[i])) != nid);
-}
-
 /*
  * Objects went back to slab, which was full or is free now: it changes
  * lists, a full one becoming partial (to the tail, as Linux puts it), a
@@ -826,14 +819,16 @@ put_run(void *freelist, unsigned long active, const char *s_mem,
  * and its fields stay in registers (put_run()). A slab changes lists
  * only when it changes state, once per such run: a partial one only
  * when it becomes free, a full one always. An object outside every
- * object of its slab (a bad pointer) is a BUG. A full slab whose index
- * array lives in an object has none: the first object freed into it
- * takes it. That array may lie in a free object (get_free_obj()).
+ * object of its slab (a bad pointer) is a BUG, and so, unless nid is
+ * NUMA_NO_NODE (one node), is a slab of another node than nid: checked
+ * once a run, every object of a run being the slab's. A full slab whose
+ * index array lives in an object has none: the first object freed into
+ * it takes it. That array may lie in a free object (get_free_obj()).
  */
 static __always_inline __no_sanitize_address void
 put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
 	 void *const *objpp, unsigned int nr, struct list_head *list,
-	 unsigned int idx_size)
+	 int nid, unsigned int idx_size)
 {
 	const unsigned long span = (unsigned long)cachep->num * cachep->size;
 	const unsigned long head_mask = ~((1UL << cachep->gfporder) - 1);
@@ -848,6 +843,7 @@ put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
 		char *s_mem;
 
 		BUG_ON(!slab);
+		BUG_ON(nid != NUMA_NO_NODE && slab_nid(slab) != nid);
 		s_mem = slab->s_mem;
 		active = slab->active;
 		offset = (char *)*p - s_mem;
@@ -867,6 +863,18 @@ put_objs(struct kmem_cache *cachep, struct kmem_cache_node *n,
 			slab_objs_back(cachep, n, slab, list);
 		}
 	}
+}
+
+/* put_objs() for the cache's index size: a copy of the loop for each. */
+static __always_inline void
+put_objs_sized(struct kmem_cache *cachep, struct kmem_cache_node *n,
+	       void *const *objpp, unsigned int nr, struct list_head *list,
+	       int nid)
+{
+	if (cachep->freelist_idx_size == 1)
+		put_objs(cachep, n, objpp, nr, list, nid, 1);
+	else
+		put_objs(cachep, n, objpp, nr, list, nid, 2);
 }
 
 /*
@@ -889,13 +897,11 @@ static __no_sanitize_address void free_block(struct kmem_cache *cachep,
 	lockdep_assert_held(&n->list_lock);
 	lockdep_assert_irqs_disabled();
 
-	if (unlikely(slab_nr_nodes > 1))
-		check_block_nid(objpp, nr, nid);
 	n->free_objects += nr;
-	if (cachep->freelist_idx_size == 1)
-		put_objs(cachep, n, objpp, nr, list, 1);
+	if (likely(slab_nr_nodes == 1))
+		put_objs_sized(cachep, n, objpp, nr, list, NUMA_NO_NODE);
 	else
-		put_objs(cachep, n, objpp, nr, list, 2);
+		put_objs_sized(cachep, n, objpp, nr, list, nid);
 	while (n->free_objects > n->free_limit && !list_empty(&n->slabs_free))
 		take_free_slab(cachep, n, list);
 }
