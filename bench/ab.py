@@ -15,7 +15,8 @@ hot loops up to 1.8x slower for both builds alike (the same binary
 pinned to one core, or with ASLR off, is steady). A median over a few
 rounds then flips with the draw; the best round is the code's own cost.
 The rows that run on one CPU run pinned to one host CPU (--pin), which
-steadies them too; the rows named *cpu run unpinned, in a second process.
+steadies them too; the rows on several threads (icount.py's
+MULTI_THREAD) run unpinned, in a second process.
 """
 import argparse
 import os
@@ -24,6 +25,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
+from icount import MULTI_THREAD  # noqa: E402
 from run import parse  # noqa: E402
 
 
@@ -42,14 +44,14 @@ def run_one(binary, glob, reps, pin, cmdline):
 
 
 def run(binary, glob, reps, pin, cmdline):
-    """The one-CPU rows pinned to CPU pin, the others (*cpu) free."""
+    """The one-CPU rows pinned to CPU pin, the others (MULTI_THREAD) free."""
     res = run_one(binary, glob, reps, pin, cmdline)
     if pin is None:
         return res
     multi = {n: v for n, v in run_one(binary, glob, reps, None,
                                       cmdline).items()
-             if n.endswith("cpu")}
-    res = {n: v for n, v in res.items() if not n.endswith("cpu")}
+             if MULTI_THREAD.search(n)}
+    res = {n: v for n, v in res.items() if not MULTI_THREAD.search(n)}
     res.update(multi)
     return res
 

@@ -21,8 +21,8 @@ Two modes:
   icount.py --ab A B                two builds of cram (make
                                     bench-icount-ab): B - A per row
 
-Rows that run on more than one thread (*_2cpu, scale_*_tK with K > 1)
-are left out: a waiting thread's spinning would count as work. Results
+Rows that run on more than one thread (*_2cpu, scale_*_tK with K > 1,
+xnode_producer_consumer) are left out: a waiting thread's spinning would count as work. Results
 also go to --json.
 """
 import argparse
@@ -37,7 +37,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 from run import PEER_LIBS, find_lib  # noqa: E402
 
 IREFS = re.compile(r"I\s+refs:\s+([\d,]+)")
-MULTI_THREAD = re.compile(r"(_2cpu|_t([2-9]|\d\d+))$")
+# Rows on more than one thread: *_Ncpu, scale_*_tK with K > 1, and the
+# producer/consumer across nodes (bench/ab.py runs them unpinned).
+MULTI_THREAD = re.compile(r"(_\d+cpu|_t([2-9]|\d\d+))$|^xnode_producer_consumer$")
 
 
 # More command-line words for cram's runs (--cmdline).
