@@ -120,7 +120,8 @@
  *    (numa_mem_id()) only: refills take from its lists, grow there with
  *    __GFP_THISNODE (gfp_exact_node), and an object that comes from
  *    elsewhere goes to the caller without entering the array
- *    (free_block() checks every object's node). kmem_cache_alloc_node()
+ *    (free_block() checks the node of each slab it puts objects back
+ *    into). kmem_cache_alloc_node()
  *    and kmalloc_node() for another node take from its lists, grow on
  *    it, then fall back to the nearest node (fallback_alloc) unless
  *    __GFP_THISNODE. A free of another node's object goes into this
@@ -128,9 +129,11 @@
  *    objects), sent home in one batch when full (alienoverflow) and by
  *    cache_reap, shrink, destroy and reclaim. With one node online none
  *    of this is on the fast paths: kfree_checks gets KFREE_CHECK_NODE
- *    only with several, and kfree_checked() then pushes a local object
- *    as the fast path does (one node compare, Linux's cache_free_alien
- *    early-out); kmem_cache_free takes its slow path then.
+ *    only with several, and kfree() then compares the nodes inline
+ *    (kfree_local(), Linux's cache_free_alien early-out) and pushes a
+ *    local object as on one node; kmem_cache_free compares them out of
+ *    line (slab_free_checked()). Another node's object goes straight to
+ *    the alien array (slab_free_remote()).
  */
 #include "lib/bitops.h"
 #include "kernel/rcupdate.h"
@@ -1726,8 +1729,8 @@ static __always_inline bool slab_free_push(struct kmem_cache *cachep,
 /*
  * kmem_cache_free() with kfree_checks set. With KFREE_CHECK_NODE alone,
  * an object of this CPU's memory node is pushed as the fast path does,
- * as in kfree_checked(); another node's goes home, and anything else
- * takes the slow path.
+ * as kfree() does; another node's goes home (slab_free_remote()), and
+ * anything else takes the slow path.
  */
 static __noinline void slab_free_checked(struct kmem_cache *cachep,
 					 void *objp, unsigned long caller)
