@@ -16,7 +16,12 @@
  * which only an NMI stops) when CPU 0, or CPU 1, panics; the log must
  * end with that panic's last line. kasan_panic_on_warn runs on the
  * KASAN=1 kernel booted with panic_on_warn: its out-of-bounds write must
- * be reported, then panic.
+ * be reported, then panic. slab_double_free and slab_bad_pointer free
+ * what SLAB's fast path takes without a look (no debugging, KFENCE off:
+ * kfence.sample_interval=0): a second free of one object, a page that
+ * is no slab's. Both reach the per-CPU array; shrinking the cache puts
+ * the array back into the slabs, where free_block() must stop with a
+ * BUG: more objects back than were out, a pointer into no slab.
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
@@ -168,6 +173,41 @@ static void kasan_panic_on_warn(struct ktest *t)
 	KTEST_FAIL(t, "a KASAN report with panic_on_warn did not panic");
 }
 
+/* A cache of 64-byte objects, one object of it in p. */
+static struct kmem_cache *selftest_cache(struct ktest *t, void **p)
+{
+	struct kmem_cache *c = kmem_cache_create("selftest-slab", 64, 0, 0,
+						 NULL);
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	*p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, *p);
+	return c;
+}
+
+static void slab_double_free(struct ktest *t)
+{
+	void *p;
+	struct kmem_cache *c = selftest_cache(t, &p);
+
+	kmem_cache_free(c, p);
+	kmem_cache_free(c, p);
+	kmem_cache_shrink(c);
+	KTEST_FAIL(t, "a double free of %px went back into its slab", p);
+}
+
+static void slab_bad_pointer(struct ktest *t)
+{
+	void *p;
+	struct kmem_cache *c = selftest_cache(t, &p);
+	void *page = (void *)__get_free_page(GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	kmem_cache_free(c, page);
+	kmem_cache_shrink(c);
+	KTEST_FAIL(t, "%px, no slab's, went back into a slab", page);
+}
+
 static const struct ktest_case selftest_cases[] = {
 	{ .name = "pass", .run = pass },
 	{ .name = "fail", .run = fail },
@@ -181,6 +221,8 @@ static const struct ktest_case selftest_cases[] = {
 	{ .name = "hang", .run = hang },
 	{ .name = "triple", .run = triple },
 	{ .name = "kasan_panic_on_warn", .run = kasan_panic_on_warn },
+	{ .name = "slab_double_free", .run = slab_double_free },
+	{ .name = "slab_bad_pointer", .run = slab_bad_pointer },
 	{}
 };
 KTEST_SUITE(selftest, selftest_cases, KTEST_HIDDEN);

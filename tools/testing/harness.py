@@ -979,13 +979,17 @@ LIVE_SELFTESTS = {
     'double_fault': ('exception', 'double fault on a broken stack reported'),
     'vmalloc_guard': ('exception', 'vmalloc guard page write named with its area'),
     'kasan_panic_on_warn': ('panic', 'a KASAN report panics under panic_on_warn'),
+    'slab_double_free': ('panic', "a double free stops free_block() with a BUG"),
+    'slab_bad_pointer': ('panic', "a free of no slab's pointer stops free_block() with a BUG"),
 }
 # Cases booted on the KASAN=1 kernel (--selftest-kasan); left out without it.
 SELFTEST_KASAN = ('kasan_panic_on_warn',)
 # Kernel parameters a selftest case needs besides its ktest=, and text its
 # log must contain.
 SELFTEST_PARAMS = {'pagealloc_fault': 'debug_pagealloc=on',
-                   'kasan_panic_on_warn': 'panic_on_warn'}
+                   'kasan_panic_on_warn': 'panic_on_warn',
+                   'slab_double_free': 'kfence.sample_interval=0',
+                   'slab_bad_pointer': 'kfence.sample_interval=0'}
 # Cases that need several CPUs; the others boot with --smp (default 1).
 SELFTEST_SMP = {'panic_smp': '4', 'panic_ap': '4'}
 # Cases whose log must end with their panic: nothing printed after the
@@ -997,7 +1001,9 @@ SELFTEST_LOG_TEXT = {'pagealloc_fault': '(debug_pagealloc: pfn 0x',
                                       'allocated by vmalloc_guard+0x',
                      'kasan_panic_on_warn': ('BUG: KASAN: slab-out-of-bounds in poke_byte',
                                              'Kernel panic - not syncing: KASAN: '
-                                             'panic_on_warn set')}
+                                             'panic_on_warn set'),
+                     'slab_double_free': 'kernel BUG at mm/slab.c:',
+                     'slab_bad_pointer': 'kernel BUG at mm/slab.c:'}
 
 
 class _CollectingResult(unittest.TestResult):
