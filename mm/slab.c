@@ -975,8 +975,8 @@ static __always_inline struct slab *refill_first_slab(struct kmem_cache *cachep,
 
 /*
  * Move up to batchcount objects of a new slab (cache_grow_begin()) into
- * ac. Its index stack is 0, 1, 2... unless SLAB_FREELIST_RANDOM shuffled
- * it (cache_init_objs()): then each object is the one before plus size,
+ * ac. Unless SLAB_FREELIST_RANDOM shuffled it (cache_init_objs()), its
+ * index stack is 0, 1, 2...: each object is the one before plus size,
  * no index read.
  *
  * Each object's first line is prefetched for writing (slab_get_objs()
@@ -1019,8 +1019,8 @@ static void alloc_block(struct kmem_cache *cachep, struct array_cache *ac,
 }
 
 /*
- * Copy nr array entries upwards, from to a lower address or another
- * array. The batches are tens of pointers: a loop the compiler sees
+ * Copy nr array entries to another array, or down within one (a
+ * flush's shift: the destination below the source). The batches are tens of pointers: a loop the compiler sees
  * whole, eight entries a turn, costs about a quarter less than a call
  * into memcpy() or memmove() and their checks of alignment, size and
  * (KASAN) range.

@@ -486,16 +486,6 @@ static struct array_cache *alloc_arraycache(int nid, unsigned int limit,
 }
 
 /*
- * Whether two addresses share their offset in a 4 KiB page, to the
- * 8-byte word: a load that follows a store so placed is held back by
- * the CPU as if it read what was stored (4K aliasing).
- */
-static bool aliases_4k(const void *a, const void *b)
-{
-	return !((((unsigned long)a ^ (unsigned long)b) & (PAGE_SIZE - 1)) >> 3);
-}
-
-/*
  * Give node nid's nr CPUs their arrays in block, in CPU order, the
  * slots turned by rot; returns how many of them are at the page offset
  * of their cachep->cpu_cache[] slot. The fast paths store ac->avail
@@ -556,9 +546,12 @@ static int alloc_cpu_arrays(struct kmem_cache *cachep,
 	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
 		if (!nr[nid])
 			continue;
-		blocks[nid] = kvmalloc_node((size_t)nr[nid] *
-					    cpu_array_stride(limit),
-					    GFP_KERNEL, nid);
+		size_t size = (size_t)nr[nid] * cpu_array_stride(limit);
+
+		/* vmalloc() wants interrupts on: at boot, kmalloc alone. */
+		blocks[nid] = irqs_disabled() ?
+			      kmalloc_node(size, GFP_KERNEL, nid) :
+			      kvmalloc_node(size, GFP_KERNEL, nid);
 		if (!blocks[nid])
 			return -ENOMEM;
 		/* The first turn with no array aliased, or the last. */

@@ -50,6 +50,16 @@ struct array_cache {
 };
 
 /*
+ * Whether two addresses share their offset in a 4 KiB page, to the
+ * 8-byte word: a load that follows a store so placed is held back by
+ * the CPU as if it read what was stored (4K aliasing).
+ */
+static inline bool aliases_4k(const void *a, const void *b)
+{
+	return !((((unsigned long)a ^ (unsigned long)b) & (PAGE_SIZE - 1)) >> 3);
+}
+
+/*
  * The bytes between two CPUs' arrays of limit entries in their node's
  * block (mm/slab_common.c, alloc_cpu_arrays()): whole cache lines, so
  * that no two CPUs write one line.

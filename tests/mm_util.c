@@ -388,12 +388,6 @@ void hold_off_cache_reap(struct ktest *t)
 						     (void *)old), 0);
 }
 
-/* As mm/slab_common.c's aliases_4k(): one page offset, to the word. */
-static bool same_page_word(const void *a, const void *b)
-{
-	return !((((unsigned long)a ^ (unsigned long)b) & (PAGE_SIZE - 1)) >> 3);
-}
-
 /* Arrays of node nid's CPUs at their pointers' offsets, slots turned by rot. */
 static unsigned int node_aliases(struct kmem_cache *cachep, int nid,
 				 unsigned int nr, unsigned int rot)
@@ -405,9 +399,9 @@ static unsigned int node_aliases(struct kmem_cache *cachep, int nid,
 	for_each_possible_cpu(cpu) {
 		if (cpu_to_mem(cpu) != nid)
 			continue;
-		aliases += same_page_word(block + (size_t)slot * stride +
-					  offsetof(struct array_cache, avail),
-					  &cachep->cpu_cache[cpu]);
+		aliases += aliases_4k(block + (size_t)slot * stride +
+				      offsetof(struct array_cache, avail),
+				      &cachep->cpu_cache[cpu]);
 		slot = (slot + 1) % nr;
 	}
 	return aliases;
