@@ -790,7 +790,7 @@ static void test_no_purge_irqs_off(struct ktest *t)
 struct reader {
 	volatile u32 *p;
 	volatile bool ready, stop, stopped, go;
-	unsigned long reads;
+	volatile unsigned long reads;
 	int probe;
 	u32 seen;
 };
@@ -825,6 +825,18 @@ static void reader_fn(void *arg)
 		r->probe = arch_probe_kernel_access((unsigned long)r->p, PROBE_READ);
 }
 
+#define READER_MIN_READS	1000UL
+
+/* Wait (bounded) until the reader has been through its loop often enough. */
+static bool wait_reads(struct reader *r)
+{
+	u64 deadline = arch_clock_ns() + 20000000000ULL;
+
+	while (r->reads < READER_MIN_READS && arch_clock_ns() < deadline)
+		arch_cpu_relax();
+	return r->reads >= READER_MIN_READS;
+}
+
 /*
  * CPU 1 reads an area, then CPU 0 vfrees it and purges: once the purge's
  * shootdown is done, CPU 1's next read faults. Without the shootdown its
@@ -846,6 +858,8 @@ static void test_no_stale_mapping_after_vfree(struct ktest *t)
 		ktest_skip(t, "CPU 1 cannot run work: %d", err);
 	}
 	KTEST_EXPECT_TRUE(t, wait_flag(&r.ready));
+	/* Stopping at once could end the loop before its first read. */
+	KTEST_EXPECT_TRUE(t, wait_reads(&r));
 	r.stop = true;
 	KTEST_EXPECT_TRUE(t, wait_flag(&r.stopped));
 	vfree((void *)r.p);
@@ -856,7 +870,7 @@ static void test_no_stale_mapping_after_vfree(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
 	KTEST_EXPECT_EQ(t, r.probe, -EFAULT);
 	KTEST_EXPECT_EQ(t, r.seen, 0x5a5a5a5aU);
-	KTEST_EXPECT_GT(t, r.reads, 0UL);
+	KTEST_EXPECT_GE(t, r.reads, READER_MIN_READS);
 }
 
 #define PURGE_HOLD_NS	(500ULL * 1000 * 1000)
