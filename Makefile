@@ -350,11 +350,12 @@ MANY_CPUS := $(shell [ $(NR_CPUS) -lt 64 ] && echo $(NR_CPUS) || echo 64)
 MANY_CPU_HOSTS := --host '$(HB)/cram nr_cpus=$(MANY_CPUS) ktest=$(MANY_CPU_SUITES)'
 # The allocators per node on the host (numa=fake=N splits its RAM): the
 # page allocator on 2 fake nodes of 2 CPUs and 4 fake nodes of which 2
-# have no CPU, each with a deferred part (deferred_init=4M), and the
-# fast paths' copies for several nodes stepped (rseq); SLAB on 2 nodes of
-# 2 CPUs and 4 nodes of 2, its NUMA suite and the allocator suites.
-NUMA_HOST_SUITES := page_alloc_numa,memory_model,page_ref,rseq
-SLAB_NUMA_HOST_SUITES := slab_numa,slab,slab_contract,kmalloc,reap
+# have no CPU, each with a deferred part (deferred_init=4M), its own
+# suites (page_alloc, page_debug) and the fast paths' copies for several
+# nodes stepped (rseq); SLAB on 2 nodes of 2 CPUs and 4 nodes of 2, its
+# NUMA suite and the allocator suites.
+NUMA_HOST_SUITES := page_alloc_numa,page_alloc,page_debug,memory_model,page_ref,rseq
+SLAB_NUMA_HOST_SUITES := slab_numa,slab,slab_stats,slab_contract,kmalloc,reap
 NUMA_HOSTS := --host '$(HB)/cram numa=fake=2 nr_cpus=4 ktest=$(NUMA_HOST_SUITES)' \
 	      --host '$(HB)/cram numa=fake=4 nr_cpus=2 deferred_init=4M ktest=$(NUMA_HOST_SUITES)' \
 	      --host '$(HB)/cram numa=fake=2 nr_cpus=4 ktest=$(SLAB_NUMA_HOST_SUITES)' \
