@@ -82,6 +82,19 @@ static void test_tick_rate(struct ktest *t)
 	KTEST_EXPECT_GE(t, c1 - c0, (unsigned long)HZ);
 	KTEST_EXPECT_GE(t, (j1 - j0) * 100, (unsigned long)HZ * 95);
 	KTEST_EXPECT_LE(t, (j1 - j0) * 100, (c1 - c0) * 105 + lag0 * 100);
+	/*
+	 * The ticks of a vCPU the host held off merge: on a busy host a
+	 * second can get fewer than a quarter. Count again, as the rates
+	 * are measured again; a timer that does not tick never gets there.
+	 */
+	for (unsigned int tries = 1; got * 4 < HZ && tries < RATE_TRIES;
+	     tries++) {
+		ticks = tick_count(cpu);
+		spin_ns(NSEC_PER_SEC);
+		ticks = tick_count(cpu) - ticks;
+		ktest_info(t, "%lu ticks in 1 s, again", ticks);
+		got = max(got, ticks);
+	}
 	KTEST_EXPECT_GE(t, got * 4, (unsigned long)HZ);
 }
 
