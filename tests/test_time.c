@@ -82,6 +82,19 @@ static void test_tick_rate(struct ktest *t)
 	KTEST_EXPECT_GE(t, c1 - c0, (unsigned long)HZ);
 	KTEST_EXPECT_GE(t, (j1 - j0) * 100, (unsigned long)HZ * 95);
 	KTEST_EXPECT_LE(t, (j1 - j0) * 100, (c1 - c0) * 105 + lag0 * 100);
+	/*
+	 * The ticks of a vCPU the host held off merge: on a busy host a
+	 * second can get fewer than a quarter. Count again, as the rates
+	 * are measured again; a timer that does not tick never gets there.
+	 */
+	for (unsigned int tries = 1; got * 4 < HZ && tries < RATE_TRIES;
+	     tries++) {
+		ticks = tick_count(cpu);
+		spin_ns(NSEC_PER_SEC);
+		ticks = tick_count(cpu) - ticks;
+		ktest_info(t, "%lu ticks in 1 s, again", ticks);
+		got = max(got, ticks);
+	}
 	KTEST_EXPECT_GE(t, got * 4, (unsigned long)HZ);
 }
 
@@ -137,19 +150,29 @@ static void test_timers_in_order(struct ktest *t)
 	}
 }
 
-/* mod_timer/del_timer return values; a deleted timer never runs. */
+/*
+ * mod_timer/del_timer return values; a deleted timer never runs. A timer
+ * armed a few jiffies ahead is deleted with interrupts off from before
+ * it was armed: on a busy host this vCPU or thread can be held off for
+ * longer than that, and the timer would run first.
+ */
 static void test_mod_del(struct ktest *t)
 {
-	unsigned long order = 0;
+	unsigned long order = 0, flags;
 	struct probe p = { .order = &order };
+	int mod, del;
 
 	timer_setup(&p.timer, probe_fn, 0);
 	KTEST_EXPECT_EQ(t, del_timer(&p.timer), 0);
 	KTEST_EXPECT_EQ(t, mod_timer(&p.timer, jiffies + HZ), 0);
 	KTEST_EXPECT_EQ(t, mod_timer(&p.timer, jiffies + 2), 1);	/* earlier */
 	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 1, WAIT_S));
-	KTEST_EXPECT_EQ(t, mod_timer(&p.timer, jiffies + 2), 0);
-	KTEST_EXPECT_EQ(t, del_timer(&p.timer), 1);
+	local_irq_save(flags);
+	mod = mod_timer(&p.timer, jiffies + 2);
+	del = del_timer(&p.timer);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, mod, 0);
+	KTEST_EXPECT_EQ(t, del, 1);
 	KTEST_EXPECT_EQ(t, del_timer_sync(&p.timer), 0);
 	spin_ns(40 * NSEC_PER_MSEC);
 	KTEST_EXPECT_EQ(t, p.runs, 1UL);
@@ -158,19 +181,27 @@ static void test_mod_del(struct ktest *t)
 /*
  * add_timer() arms for the timer's own expires; a second add_timer() of
  * the pending timer WARNs and leaves it armed as it was, to run once.
+ * Both with interrupts off, so that the timer is still pending at the
+ * second (see test_mod_del()).
  */
 static void test_add_timer(struct ktest *t)
 {
-	unsigned long order = 0, expires;
+	unsigned long order = 0, expires, flags;
 	struct probe p = { .order = &order };
+	unsigned int warned;
+	bool pending;
 
 	timer_setup(&p.timer, probe_fn, 0);
+	local_irq_save(flags);
 	p.timer.expires = expires = jiffies + 3;
 	add_timer(&p.timer);
-	KTEST_EXPECT_TRUE(t, timer_pending(&p.timer));
+	pending = timer_pending(&p.timer);
 	ktest_capture_start(t, "WARNING:");
 	add_timer(&p.timer);			/* a caller's bug */
-	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
+	warned = ktest_capture_stop(t);
+	local_irq_restore(flags);
+	KTEST_EXPECT_TRUE(t, pending);
+	KTEST_EXPECT_EQ(t, warned, 1U);
 	KTEST_EXPECT_NOT_NULL(t, strstr(ktest_captured(t), "add_timer() of pending timer"));
 	KTEST_ASSERT_TRUE(t, wait_until(&p.runs, 1, WAIT_S));
 	KTEST_EXPECT_FALSE(t, time_before(p.ran_at, expires));

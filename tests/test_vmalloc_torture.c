@@ -50,6 +50,11 @@
 #define TORTURE_MAX_PAGES	4	/* a vmap's pages */
 #define TORTURE_PURGE_EVERY	256	/* steps between purges */
 #define TORTURE_PROBES		2	/* victims each CPU probes a round */
+/*
+ * Steps each CPU churns a round however late it gets there: on a busy
+ * host the CPUs may all meet only after torture_ms() has passed.
+ */
+#define TORTURE_MIN_STEPS	64
 
 enum vt_kind { VT_NONE, VT_VMALLOC, VT_VMAP };
 
@@ -285,15 +290,21 @@ static void vt_step(struct vt_cpu *vc)
 	}
 }
 
-/* Phase 1 until until, then empty the ring from the previous CPU. */
+/*
+ * Phase 1 until until (TORTURE_MIN_STEPS at least), then empty the ring
+ * from the previous CPU.
+ */
 static void vt_churn(struct vt_cpu *vc, u64 until)
 {
 	struct vt_cpu *prev = &vt_cpus[(vc->cpu + vt_nr - 1) % vt_nr];
+	unsigned int steps = 0;
 	u64 deadline;
 
-	while (!vt_abort && arch_clock_ns() < until) {
+	while (!vt_abort &&
+	       (arch_clock_ns() < until || steps < TORTURE_MIN_STEPS)) {
 		vt_step(vc);
 		vt_touch_victims(vc);
+		steps++;
 	}
 	__atomic_store_n(&vc->done_producing, true, __ATOMIC_RELEASE);
 	deadline = arch_clock_ns() + TORTURE_WAIT_NS;
