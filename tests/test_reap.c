@@ -155,6 +155,8 @@ static unsigned int other_cpu(void)
 	return NR_CPUS;
 }
 
+#define CANCEL_DELAY	25	/* ticks: 100 ms */
+
 static void test_cancel_sync(struct ktest *t)
 {
 	unsigned int cpu = other_cpu();
@@ -162,13 +164,18 @@ static void test_cancel_sync(struct ktest *t)
 	struct probe p = {};
 	unsigned long runs;
 
-	/* Pending on its timer: cancelled, never runs. */
+	/*
+	 * Pending on its timer: cancelled, never runs. Due in
+	 * CANCEL_DELAY ticks, not 2: a busy host can hold this CPU off for
+	 * a few ticks between the schedule and the cancel.
+	 */
 	INIT_DELAYED_WORK(&p.dwork, probe_fn);
-	KTEST_ASSERT_TRUE(t, schedule_delayed_work_on(arch_cpu_id(), &p.dwork, 2));
+	KTEST_ASSERT_TRUE(t, schedule_delayed_work_on(arch_cpu_id(), &p.dwork,
+						      CANCEL_DELAY));
 	KTEST_EXPECT_TRUE(t, cancel_delayed_work_sync(&p.dwork));
 	KTEST_EXPECT_FALSE(t, delayed_work_pending(&p.dwork));
 	KTEST_EXPECT_FALSE(t, cancel_delayed_work_sync(&p.dwork));
-	spin_ns(6 * TICK_NSEC);
+	spin_ns((CANCEL_DELAY + 6) * TICK_NSEC);
 	KTEST_EXPECT_EQ(t, p.runs, 0UL);
 
 	/* Re-arming itself on this CPU: stopped for good. */
