@@ -21,6 +21,7 @@
 #include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/shell.h"
+#include "kernel/time.h"
 #include "lib/ktest/ktest.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -430,14 +431,27 @@ static struct unreg_race {
 	int entered, unregistering, done;
 } unreg_race;
 
+/*
+ * Wait until *flag is set by the other CPU: 20 s at most, in time, not
+ * in loops, since a busy host may not run that CPU for a while. True if
+ * it was set.
+ */
+static bool wait_flag_set(int *flag)
+{
+	u64 deadline = arch_clock_ns() + 20ULL * NSEC_PER_SEC;
+
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE) &&
+	       arch_clock_ns() < deadline)
+		arch_cpu_relax();
+	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+}
+
 static unsigned long slow_scan(struct shrinker *s, struct shrink_control *sc)
 {
 	struct unreg_race *r = container_of(to_pool(s), struct unreg_race, pool);
 
 	__atomic_store_n(&r->entered, 1, __ATOMIC_RELEASE);
-	for (unsigned long i = 0; i < 200000000UL &&
-	     !__atomic_load_n(&r->unregistering, __ATOMIC_ACQUIRE); i++)
-		arch_cpu_relax();
+	wait_flag_set(&r->unregistering);
 	for (int i = 0; i < 200000; i++)	/* unregister is waiting now */
 		arch_cpu_relax();
 	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
@@ -467,10 +481,7 @@ static void test_unregister_waits_for_callback(struct ktest *t)
 		ktest_skip(t, "no second CPU to run work on (arch_cpu_run)");
 	}
 	KTEST_ASSERT_EQ(t, err, 0);
-	for (unsigned long i = 0; i < 200000000UL &&
-	     !__atomic_load_n(&r->entered, __ATOMIC_ACQUIRE); i++)
-		arch_cpu_relax();
-	KTEST_EXPECT_EQ(t, __atomic_load_n(&r->entered, __ATOMIC_ACQUIRE), 1);
+	KTEST_EXPECT_TRUE(t, wait_flag_set(&r->entered));
 	__atomic_store_n(&r->unregistering, 1, __ATOMIC_RELEASE);
 	unregister_shrinker(&r->pool.shrinker);
 	KTEST_EXPECT_EQ(t, __atomic_load_n(&r->done, __ATOMIC_ACQUIRE), 1);
