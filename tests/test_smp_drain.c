@@ -23,6 +23,7 @@
 #include "mm/kasan.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"	/* white-box: the per-CPU arrays */
+#include "tests/mm_util.h"
 
 #define OBJS		32
 #define PAGES		8
@@ -235,7 +236,7 @@ static void drain_worker(void *arg)
 		arch_cpu_relax();
 }
 
-static bool wait_flag(unsigned long *flag)
+static bool wait_held(unsigned long *flag)
 {
 	u64 deadline = arch_clock_ns() + SMP_CALL_TIMEOUT_NS;
 
@@ -280,6 +281,7 @@ static void test_shrink_while_others_allocate(struct ktest *t)
 	struct kmem_cache_node *n;
 
 	other_cpus(t);
+	hold_off_cache_reap(t);	/* what the caches keep is checked */
 	memset(&dw, 0, sizeof(dw));
 	dw.cachep = kmem_cache_create("smp-drain-busy", 64, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, dw.cachep);
@@ -296,7 +298,7 @@ static void test_shrink_while_others_allocate(struct ktest *t)
 	}
 	__atomic_store_n(&dw.hold, 1, __ATOMIC_RELEASE);
 	for (unsigned int i = 0; i < nr; i++) {
-		KTEST_EXPECT_TRUE(t, wait_flag(&dw.held[cpus[i]]));
+		KTEST_EXPECT_TRUE(t, wait_held(&dw.held[cpus[i]]));
 		KTEST_EXPECT_GT(t, dw.rounds[cpus[i]], 0UL);
 		if (has_arrays(dw.cachep))
 			KTEST_EXPECT_GT(t, array_avail(dw.cachep, cpus[i]), 0U);
@@ -444,6 +446,7 @@ static void test_page_drain_while_others_allocate(struct ktest *t)
 	unsigned long before;
 
 	other_cpus(t);
+	hold_off_cache_reap(t);	/* what the caches keep is checked */
 	memset(&dw, 0, sizeof(dw));
 	drain_all_pages();
 	before = nr_free_pages();
@@ -458,7 +461,7 @@ static void test_page_drain_while_others_allocate(struct ktest *t)
 		drain_all_pages();
 	__atomic_store_n(&dw.hold, 1, __ATOMIC_RELEASE);
 	for (unsigned int i = 0; i < nr; i++) {
-		KTEST_EXPECT_TRUE(t, wait_flag(&dw.held[cpus[i]]));
+		KTEST_EXPECT_TRUE(t, wait_held(&dw.held[cpus[i]]));
 		KTEST_EXPECT_GT(t, dw.rounds[cpus[i]], 0UL);
 		KTEST_EXPECT_GT(t, pcp_count(cpus[i]), 0U);
 	}
@@ -519,6 +522,7 @@ static void test_page_drain_from_irq(struct ktest *t)
 	struct pcp_list *l;
 
 	other_cpus(t);
+	hold_off_cache_reap(t);	/* what the caches keep is checked */
 	for (other = 0; other == me || !cpu_online(other); other++)
 		;
 	fill_failed = 0;
