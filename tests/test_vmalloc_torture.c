@@ -291,8 +291,8 @@ static void vt_step(struct vt_cpu *vc)
 }
 
 /*
- * Phase 1 until until (TORTURE_MIN_STEPS at least), then empty the ring
- * from the previous CPU.
+ * Phase 1 until the clock reaches until (and for TORTURE_MIN_STEPS steps
+ * at least), then empty the ring from the previous CPU.
  */
 static void vt_churn(struct vt_cpu *vc, u64 until)
 {
