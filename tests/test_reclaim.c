@@ -21,7 +21,6 @@
 #include "kernel/cpumask.h"
 #include "kernel/errno.h"
 #include "kernel/shell.h"
-#include "kernel/time.h"
 #include "lib/ktest/ktest.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -421,6 +420,9 @@ static void test_unregistered_not_called(struct ktest *t)
 	pool_destroy(&p);
 }
 
+/* Each side's wait for the other: in time, since a busy host may not run it. */
+#define UNREG_WAIT_S	20
+
 /*
  * Another CPU is inside a shrinker's callback: unregister_shrinker()
  * waits for it to return, and the shrinker is not called afterwards.
@@ -428,33 +430,18 @@ static void test_unregistered_not_called(struct ktest *t)
  */
 static struct unreg_race {
 	struct pool pool;
-	int entered, unregistering, done;
+	volatile bool entered, unregistering, done;
 } unreg_race;
-
-/*
- * Wait until *flag is set by the other CPU: 20 s at most, in time, not
- * in loops, since a busy host may not run that CPU for a while. True if
- * it was set.
- */
-static bool wait_flag_set(int *flag)
-{
-	u64 deadline = arch_clock_ns() + 20ULL * NSEC_PER_SEC;
-
-	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE) &&
-	       arch_clock_ns() < deadline)
-		arch_cpu_relax();
-	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
-}
 
 static unsigned long slow_scan(struct shrinker *s, struct shrink_control *sc)
 {
 	struct unreg_race *r = container_of(to_pool(s), struct unreg_race, pool);
 
-	__atomic_store_n(&r->entered, 1, __ATOMIC_RELEASE);
-	wait_flag_set(&r->unregistering);
+	__atomic_store_n(&r->entered, true, __ATOMIC_RELEASE);
+	wait_flag(&r->unregistering, UNREG_WAIT_S);
 	for (int i = 0; i < 200000; i++)	/* unregister is waiting now */
 		arch_cpu_relax();
-	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->done, true, __ATOMIC_RELEASE);
 	return pool_scan(s, sc);
 }
 
@@ -473,7 +460,7 @@ static void test_unregister_waits_for_callback(struct ktest *t)
 	pool_init(t, &r->pool, 16, 0);
 	unregister_shrinker(&r->pool.shrinker);
 	r->pool.shrinker.scan_objects = slow_scan;
-	r->entered = r->unregistering = r->done = 0;
+	r->entered = r->unregistering = r->done = false;
 	KTEST_ASSERT_EQ(t, register_shrinker(&r->pool.shrinker, "t-slow"), 0);
 	err = arch_cpu_run(1, reclaim_on_cpu1, NULL);
 	if (err == -ENOSYS || (err == -EINVAL && nr_cpu_ids < 2)) {
@@ -481,10 +468,10 @@ static void test_unregister_waits_for_callback(struct ktest *t)
 		ktest_skip(t, "no second CPU to run work on (arch_cpu_run)");
 	}
 	KTEST_ASSERT_EQ(t, err, 0);
-	KTEST_EXPECT_TRUE(t, wait_flag_set(&r->entered));
-	__atomic_store_n(&r->unregistering, 1, __ATOMIC_RELEASE);
+	KTEST_EXPECT_TRUE(t, wait_flag(&r->entered, UNREG_WAIT_S));
+	__atomic_store_n(&r->unregistering, true, __ATOMIC_RELEASE);
 	unregister_shrinker(&r->pool.shrinker);
-	KTEST_EXPECT_EQ(t, __atomic_load_n(&r->done, __ATOMIC_ACQUIRE), 1);
+	KTEST_EXPECT_TRUE(t, __atomic_load_n(&r->done, __ATOMIC_ACQUIRE));
 	arch_cpu_join(1);
 	calls = r->pool.count_calls;
 	KTEST_EXPECT_EQ(t, calls, 1UL);

@@ -39,6 +39,7 @@
 #include "mm/slab.h"
 #include "mm/util.h"
 #include "mm/vmalloc.h"
+#include "tests/mm_util.h"
 
 /* An address near the window's top: vmalloc hands out the lowest first. */
 static unsigned long test_window_addr(void)
@@ -795,15 +796,8 @@ struct reader {
 	u32 seen;
 };
 
-/* Wait (bounded) for *flag; false if it did not come. */
-static bool wait_flag(volatile bool *flag)
-{
-	u64 deadline = arch_clock_ns() + 20000000000ULL;
-
-	while (!*flag && arch_clock_ns() < deadline)
-		arch_cpu_relax();
-	return *flag;
-}
+/* The bound of each wait for another CPU (wait_flag(), wait_until()). */
+#define WAIT_S	20
 
 /*
  * Read until told to stop (the translation is in this CPU's TLB then),
@@ -821,21 +815,11 @@ static void reader_fn(void *arg)
 		r->reads++;
 	}
 	r->stopped = true;
-	if (wait_flag(&r->go))
+	if (wait_flag(&r->go, WAIT_S))
 		r->probe = arch_probe_kernel_access((unsigned long)r->p, PROBE_READ);
 }
 
 #define READER_MIN_READS	1000UL
-
-/* Wait (bounded) until the reader has been through its loop often enough. */
-static bool wait_reads(struct reader *r)
-{
-	u64 deadline = arch_clock_ns() + 20000000000ULL;
-
-	while (r->reads < READER_MIN_READS && arch_clock_ns() < deadline)
-		arch_cpu_relax();
-	return r->reads >= READER_MIN_READS;
-}
 
 /*
  * CPU 1 reads an area, then CPU 0 vfrees it and purges: once the purge's
@@ -857,11 +841,11 @@ static void test_no_stale_mapping_after_vfree(struct ktest *t)
 		vfree((void *)r.p);
 		ktest_skip(t, "CPU 1 cannot run work: %d", err);
 	}
-	KTEST_EXPECT_TRUE(t, wait_flag(&r.ready));
+	KTEST_EXPECT_TRUE(t, wait_flag(&r.ready, WAIT_S));
 	/* Stopping at once could end the loop before its first read. */
-	KTEST_EXPECT_TRUE(t, wait_reads(&r));
+	KTEST_EXPECT_TRUE(t, wait_until(&r.reads, READER_MIN_READS, WAIT_S));
 	r.stop = true;
-	KTEST_EXPECT_TRUE(t, wait_flag(&r.stopped));
+	KTEST_EXPECT_TRUE(t, wait_flag(&r.stopped, WAIT_S));
 	vfree((void *)r.p);
 	ktest_capture_start(t, "BUG: unable to handle page fault");
 	vm_unmap_aliases();
@@ -939,7 +923,7 @@ static void purge_blocker_fn(void *arg)
 	r->blocking = true;
 	r->early = wait_flag_ns(&r->returned, r->hold_ns ?: PURGE_HOLD_NS);
 	local_irq_enable();
-	if (wait_flag(&r->returned) && r->probe)
+	if (wait_flag(&r->returned, WAIT_S) && r->probe)
 		r->probe_ret = arch_probe_kernel_access((unsigned long)r->p,
 							PROBE_READ);
 }
@@ -949,7 +933,7 @@ static void purge_holder_fn(void *arg)
 {
 	struct purge_race *r = arg;
 
-	if (!wait_flag(&r->blocking))
+	if (!wait_flag(&r->blocking, WAIT_S))
 		return;
 	for (unsigned int i = 0; i < r->nr_frees; i++)
 		vfree(r->frees[i]);
@@ -997,7 +981,7 @@ static void purge_race_start(struct ktest *t, struct purge_race *r)
 		vfree(r->q);
 		ktest_skip(t, "CPU 1 or 2 cannot run work: %d", err);
 	}
-	KTEST_EXPECT_TRUE(t, wait_flag(&r->freed));
+	KTEST_EXPECT_TRUE(t, wait_flag(&r->freed, WAIT_S));
 	KTEST_EXPECT_TRUE(t, purge_list_taken());
 }
 
@@ -1039,7 +1023,7 @@ static void test_purges_serialised(struct ktest *t)
 	vm_unmap_aliases();
 	purge_race_finish(r);
 	KTEST_EXPECT_TRUE(t, schedule_work_on(1, &purge_work));
-	KTEST_EXPECT_TRUE(t, wait_flag(&r->work_done));
+	KTEST_EXPECT_TRUE(t, wait_flag(&r->work_done, WAIT_S));
 	KTEST_EXPECT_EQ(t, ktest_capture_stop(t), 1U);
 	KTEST_EXPECT_FALSE(t, r->early);
 	KTEST_EXPECT_TRUE(t, r->purged_first);
